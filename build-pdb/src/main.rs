@@ -1,0 +1,145 @@
+//! `build-pdb`: the one-off generator of the pattern databases that `fifteen` maps in.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use fifteen::pdb::{self, BuildEvent, Partition, TableDir};
+use fifteen::Shape;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Build additive disjoint pattern databases by parallel backward breadth-first search.
+///
+/// Each pattern's table holds, for every placement of its tiles, the fewest moves of those
+/// tiles that bring them home. `fifteen solve` and `fifteen bench` build the default tables
+/// themselves on first use; run this to build them ahead of time or to try other partitions.
+///
+/// Examples:
+///   build-pdb                          # 4x4, 7-8 partition, blank-first goal, into data/pdb
+///   build-pdb --size 3                 # the 3x3 table (exact, 181,440 states)
+///   build-pdb --partition 5-5-5 --out /tmp/t
+///   build-pdb --partition 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15
+#[derive(Parser, Debug)]
+#[command(version, verbatim_doc_comment)]
+struct Args {
+    /// Board size: N for NxN, or RxC.
+    #[arg(long, default_value = "4")]
+    size: String,
+    /// The goal's blank cell (0 = top-left). Tables serve every goal with the blank there
+    /// or in a mirror image of that cell; the standard goal (blank bottom-right) uses cell 0.
+    #[arg(long, default_value_t = 0)]
+    blank: usize,
+    /// Pattern sizes (`7-8`, `6-6-3`, `5-5-5`) or explicit label groups (`1,2,3/4,5,...`),
+    /// labels being goal cells. Default: 7-8 for 4x4, one exact table up to 8 tiles.
+    #[arg(long)]
+    partition: Option<String>,
+    /// Directory to write the tables to.
+    #[arg(long, default_value = "data/pdb", env = "FIFTEEN_TABLES")]
+    out: PathBuf,
+    /// Rebuild tables that already exist.
+    #[arg(long)]
+    force: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+fn parse_size(s: &str) -> Result<Shape> {
+    let (r, c) = match s.split_once(['x', 'X']) {
+        Some((r, c)) => (r.trim().parse()?, c.trim().parse()?),
+        None => {
+            let n: usize = s.trim().parse()?;
+            (n, n)
+        }
+    };
+    Shape::new(r, c).with_context(|| format!("size {s}: rows and columns must be at least 2, at most 36 cells"))
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    let shape = parse_size(&args.size).with_context(|| format!("bad --size '{}'", args.size))?;
+    if args.blank >= shape.cells() {
+        bail!("--blank {} is not a cell of a {} board", args.blank, shape);
+    }
+    let blank = pdb::canonical_blank(shape, args.blank);
+    if blank as usize != args.blank {
+        eprintln!(
+            "note: the blank in cell {} is a mirror image of cell {blank}; building for cell {blank}",
+            args.blank
+        );
+    }
+    let partition = match &args.partition {
+        Some(p) => Partition::parse(shape, blank, p)?,
+        None => Partition::default_for(shape, blank),
+    };
+    if let Some(t) = args.threads {
+        rayon::ThreadPoolBuilder::new().num_threads(t).build_global()?;
+    }
+    let dir = TableDir::new(&args.out);
+    if args.force {
+        for spec in partition.specs() {
+            let _ = std::fs::remove_file(dir.path(&spec));
+        }
+    }
+    let missing = dir.missing(&partition);
+    if missing.is_empty() {
+        eprintln!(
+            "all {} tables of the {} partition are already in {} (use --force to rebuild)",
+            partition.patterns.len(),
+            partition.name(),
+            args.out.display()
+        );
+        return Ok(());
+    }
+    let t0 = Instant::now();
+    build_with_bars(&dir, &partition)?;
+    eprintln!("done in {:.1} s", t0.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Builds the missing tables, drawing one bar per layer on stderr and printing each layer's
+/// count when a pattern is finished.
+fn build_with_bars(dir: &TableDir, partition: &Partition) -> Result<()> {
+    let bar = ProgressBar::new(0);
+    if !console_is_tty() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {msg}")
+            .unwrap()
+            .progress_chars("=> "),
+    );
+    let built = dir.build_missing(partition, &|i, spec, ev| match ev {
+        BuildEvent::Start { placements, .. } => {
+            bar.set_prefix(format!("pattern {} ({} tiles)", i + 1, spec.tiles.len()));
+            bar.println(format!(
+                "building {:?}: {} placements",
+                spec.tiles, placements
+            ));
+        }
+        BuildEvent::Expanded { depth, done, total } => {
+            bar.set_length(total);
+            bar.set_position(done);
+            bar.set_message(format!("depth {depth}"));
+        }
+        BuildEvent::Layer { .. } => {}
+        BuildEvent::Saved { path } => bar.println(format!("wrote {}", path.display())),
+    })?;
+    bar.finish_and_clear();
+    for (spec, b) in built {
+        println!("pattern {:?}: {} layers", spec.tiles, b.layers.len());
+        for (d, c) in b.layers.iter().enumerate() {
+            println!("  depth {d:>2}: {c}");
+        }
+        if b.clamped > 0 {
+            println!("  ({} entries clamped to the 4-bit maximum)", b.clamped);
+        }
+    }
+    Ok(())
+}
+
+fn console_is_tty() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal()
+}

@@ -1,0 +1,61 @@
+//! Typed errors of the library. Binaries wrap them with `anyhow`.
+
+use std::path::PathBuf;
+
+/// Something wrong with a board, a goal or a move list. Each message is one line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    #[error("no numbers given")]
+    Empty,
+    #[error("{0} numbers do not make a board (give 9, 16, 25 or 36 numbers, or n rows of m)")]
+    BadCount(usize),
+    #[error("{count} numbers given, {expected} expected")]
+    WrongCount { count: usize, expected: usize },
+    #[error("the number {0} appears more than once")]
+    Repeated(u8),
+    #[error("the number {value} is out of range (0 to {max})")]
+    OutOfRange { value: u64, max: usize },
+    #[error("'{0}' is not a number")]
+    NotANumber(String),
+    #[error("unsolvable: this board cannot reach the goal (the tile parity is wrong)")]
+    Unsolvable,
+    #[error("the goal has {goal} cells but the board has {board}")]
+    GoalSize { board: usize, goal: usize },
+    #[error("'{0}' is not a move (use U, D, L, R)")]
+    BadMove(char),
+    #[error("unknown goal '{0}' (use standard, blank-first, or the goal's numbers)")]
+    BadGoal(String),
+}
+
+/// A problem with a line of an instance file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {error}")]
+pub struct LineError {
+    pub line: usize,
+    pub error: BoardError,
+}
+
+/// A pattern-database file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: corrupt table: {reason}; rebuild it with `{rebuild}`")]
+    Corrupt {
+        path: PathBuf,
+        reason: String,
+        rebuild: String,
+    },
+    #[error("{path}: table does not match: {reason}; rebuild it with `{rebuild}`")]
+    Mismatch {
+        path: PathBuf,
+        reason: String,
+        rebuild: String,
+    },
+    #[error("{0}")]
+    Unsupported(String),
+}

@@ -1,0 +1,223 @@
+//! Instance files (SPEC.md): one board per line, optionally `ID LEN tiles...`, `#` comments,
+//! and `goal:` lines that set the goal for the lines after them.
+//!
+//! Read as an iterator so that a million-line batch streams in constant memory; a bad line
+//! is an `Err` item and the lines after it still come.
+
+use std::io::BufRead;
+
+use crate::board::{Board, Goal, Shape};
+use crate::error::BoardError;
+
+/// Which goal: a named one fits every size, an explicit one only its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoalSpec {
+    Standard,
+    BlankFirst,
+    Explicit(Goal),
+}
+
+impl GoalSpec {
+    /// `standard`, `blank-first` (or `korf`), or the goal's numbers.
+    ///
+    /// # Errors
+    /// Numbers that do not make a board, or an unknown name.
+    pub fn parse(text: &str) -> Result<GoalSpec, BoardError> {
+        let t = text.trim();
+        match t.to_ascii_lowercase().as_str() {
+            "standard" | "default" => Ok(GoalSpec::Standard),
+            "blank-first" | "blank_first" | "korf" => Ok(GoalSpec::BlankFirst),
+            _ => {
+                if t.chars().any(|c| c.is_ascii_alphabetic()) {
+                    return Err(BoardError::BadGoal(t.chars().take(30).collect()));
+                }
+                Ok(GoalSpec::Explicit(Goal::from_board(Board::parse(t)?)))
+            }
+        }
+    }
+
+    /// The goal for a board of this shape.
+    ///
+    /// # Errors
+    /// An explicit goal of another size.
+    pub fn for_shape(&self, shape: Shape) -> Result<Goal, BoardError> {
+        match self {
+            GoalSpec::Standard => Ok(Goal::standard(shape)),
+            GoalSpec::BlankFirst => Ok(Goal::blank_first(shape)),
+            GoalSpec::Explicit(g) if g.shape() == shape => Ok(*g),
+            GoalSpec::Explicit(g) => Err(BoardError::GoalSize {
+                board: shape.cells(),
+                goal: g.shape().cells(),
+            }),
+        }
+    }
+}
+
+/// A board to solve, with where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    /// The id from the file, or the instance's number (1, 2, ...).
+    pub id: String,
+    pub board: Board,
+    pub goal: Goal,
+    /// The optimal length the file claims, if any.
+    pub known: Option<u32>,
+}
+
+/// A line that could not be read as an instance; the batch goes on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadInstance {
+    pub id: String,
+    pub line: usize,
+    pub error: BoardError,
+}
+
+impl std::fmt::Display for BadInstance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "instance {} (line {}): {}", self.id, self.line, self.error)
+    }
+}
+
+/// Turns one instance's text into an [`Instance`], checking solvability for its goal.
+fn make(id: String, line: usize, tiles: &str, known: Option<u32>, goal: &GoalSpec) -> Result<Instance, BadInstance> {
+    let bad = |error| BadInstance {
+        id: id.clone(),
+        line,
+        error,
+    };
+    let board = Board::parse(tiles).map_err(bad)?;
+    let goal = goal.for_shape(board.shape()).map_err(bad)?;
+    goal.labels(&board).map_err(bad)?;
+    Ok(Instance {
+        id: id.clone(),
+        board,
+        goal,
+        known,
+    })
+}
+
+/// Reads instances from any `BufRead`.
+pub struct Reader<R> {
+    input: R,
+    goal: GoalSpec,
+    line_no: usize,
+    count: usize,
+    buf: String,
+    /// Lines of a grid board being gathered: (first line, rows expected, text).
+    grid: Option<(usize, usize, String)>,
+    io_error: Option<std::io::Error>,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// `goal` applies until a `goal:` line changes it.
+    pub fn new(input: R, goal: GoalSpec) -> Reader<R> {
+        Reader {
+            input,
+            goal,
+            line_no: 0,
+            count: 0,
+            buf: String::new(),
+            grid: None,
+            io_error: None,
+        }
+    }
+
+    /// The read error that ended the iteration early, if any.
+    pub fn take_io_error(&mut self) -> Option<std::io::Error> {
+        self.io_error.take()
+    }
+
+    /// How many instances (good or bad) were read so far.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    fn next_id(&mut self) -> String {
+        self.count += 1;
+        self.count.to_string()
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Result<Instance, BadInstance>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            self.buf.clear();
+            match self.input.read_line(&mut self.buf) {
+                Ok(0) => {
+                    let (line, _, text) = self.grid.take()?;
+                    let id = self.next_id();
+                    // An unfinished grid: let the board parser say what is wrong.
+                    return Some(make(id, line, &text, None, &self.goal));
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.io_error = Some(e);
+                    return None;
+                }
+            }
+            self.line_no += 1;
+            let line = self.buf.split('#').next().unwrap_or("").trim().to_string();
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix("goal:") {
+                match GoalSpec::parse(rest) {
+                    Ok(g) => self.goal = g,
+                    Err(error) => {
+                        let id = format!("goal:{}", self.line_no);
+                        return Some(Err(BadInstance {
+                            id,
+                            line: self.line_no,
+                            error,
+                        }));
+                    }
+                }
+                continue;
+            }
+            let tokens: Vec<&str> = line
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .collect();
+            if let Some((start, rows, mut text)) = self.grid.take() {
+                text.push('\n');
+                text.push_str(&line);
+                if text.lines().count() < rows {
+                    self.grid = Some((start, rows, text));
+                    continue;
+                }
+                let id = self.next_id();
+                return Some(make(id, start, &text, None, &self.goal));
+            }
+            let n = tokens.len();
+            let is_square = |k: usize| Shape::square_of(k).is_some();
+            if n >= 3 && is_square(n - 2) && !is_square(n) {
+                // ID LEN tiles...
+                let id = tokens[0].to_string();
+                self.count += 1;
+                let known = match tokens[1] {
+                    "?" => None,
+                    t => match t.parse::<u32>() {
+                        Ok(v) => Some(v),
+                        Err(_) => {
+                            return Some(Err(BadInstance {
+                                id,
+                                line: self.line_no,
+                                error: BoardError::NotANumber(t.chars().take(20).collect()),
+                            }))
+                        }
+                    },
+                };
+                return Some(make(id, self.line_no, &tokens[2..].join(" "), known, &self.goal));
+            }
+            if (2..=6).contains(&n) && tokens.iter().all(|t| t.parse::<u8>().is_ok()) {
+                // The first row of a grid board: n rows of n.
+                self.grid = Some((self.line_no, n, line));
+                continue;
+            }
+            let id = self.next_id();
+            return Some(make(id, self.line_no, &line, None, &self.goal));
+        }
+    }
+}

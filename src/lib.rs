@@ -1,0 +1,28 @@
+//! `fifteen`: provably optimal solutions to sliding-tile puzzles.
+//!
+//! The pieces, each in its own module:
+//! - [`board`]: boards, goals, moves, symmetries, and the goal-cell labelling the search
+//!   works in;
+//! - [`instances`]: instance files and their `goal:` lines;
+//! - [`search`]: IDA* over a bit-packed board, generic over the heuristic, with Manhattan
+//!   distance and linear conflict;
+//! - [`rank`] and [`pdb`]: additive pattern databases (built by backward BFS, saved with a
+//!   checksummed header, memory-mapped back);
+//! - [`solver`]: from a board and a goal to a checked solution;
+//! - [`batch`]: many instances on a thread pool, results in input order;
+//! - [`random`]: reproducible random boards.
+
+pub mod batch;
+pub mod board;
+pub mod error;
+pub mod instances;
+pub mod pdb;
+pub mod random;
+pub mod rank;
+pub mod search;
+pub mod solver;
+
+pub use board::{Board, Dir, Goal, Labels, Shape, Symmetry};
+pub use error::{BoardError, TableError};
+pub use instances::{GoalSpec, Instance};
+pub use solver::{HeuristicKind, Solution, SolveError, Solver};

@@ -1,0 +1,1123 @@
+//! Additive disjoint pattern databases: built by backward breadth-first search, stored as
+//! checksummed files, mapped back in and used as an IDA* heuristic.
+//!
+//! Tables work in goal-cell labels (see [`crate::board::Labels`]): a pattern is a set of
+//! labels, and a table depends only on the board shape, the goal's blank cell and the
+//! pattern. Any goal with its blank in that cell (or in a mirror image of it) uses the same
+//! files.
+//!
+//! Each entry is the least number of moves of the pattern's own tiles that bring them home
+//! (other tiles are indistinct, the blank is tracked), stored as its excess over the
+//! pattern's Manhattan distance, halved (the excess is always even), in four bits. Halving
+//! the bytes halves the cache misses of the search.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::board::{Labels, Shape, Symmetry};
+use crate::error::TableError;
+use crate::rank::Ranker;
+use crate::search::{Geometry, Heuristic, Packed, PACKED_CELLS};
+
+/// Bumped whenever the file layout or the meaning of an entry changes.
+pub const FORMAT_VERSION: u32 = 1;
+const MAGIC: [u8; 8] = *b"15PDB\0\r\n";
+const ENDIAN_CHECK: u32 = 0x0102_0304;
+/// The payload starts at this offset so that it is page-aligned when mapped.
+pub const PAYLOAD_OFFSET: u64 = 4096;
+/// Entry encoding: four bits, excess over Manhattan distance divided by two.
+pub const ENCODING_NIBBLE_EXCESS: u8 = 1;
+
+/// The fixed-size header at the start of every table file.
+#[derive(Clone, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
+pub struct Header {
+    pub magic: [u8; 8],
+    pub endian_check: u32,
+    pub version: u32,
+    pub rows: u8,
+    pub cols: u8,
+    /// The goal's blank cell: labels are goal cells, so this fixes the goal.
+    pub blank: u8,
+    pub encoding: u8,
+    pub tile_count: u8,
+    /// The pattern's labels; the first `tile_count` are used, the rest zero.
+    pub tiles: [u8; 32],
+    pub entries: u64,
+    pub payload_offset: u64,
+    pub payload_len: u64,
+    /// xxh3-64 of the payload.
+    pub checksum: u64,
+    /// Entries that did not fit four bits and were lowered to 15 (still admissible).
+    pub clamped: u64,
+}
+
+fn bincode_config() -> impl bincode::config::Config {
+    bincode::config::standard()
+        .with_fixed_int_encoding()
+        .with_little_endian()
+}
+
+/// What one table is for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PatternSpec {
+    pub shape: Shape,
+    pub blank: u8,
+    pub tiles: Vec<u8>,
+}
+
+impl PatternSpec {
+    /// The file name inside a table directory, e.g. `4x4-b0-1.2.3.4.5.6.7.pdb`.
+    pub fn file_name(&self) -> String {
+        let tiles: Vec<String> = self.tiles.iter().map(|t| t.to_string()).collect();
+        format!(
+            "{}x{}-b{}-{}.pdb",
+            self.shape.rows,
+            self.shape.cols,
+            self.blank,
+            tiles.join(".")
+        )
+    }
+
+    pub fn entries(&self) -> u64 {
+        Ranker::new(self.shape.cells(), self.tiles.len()).count()
+    }
+
+    fn header(&self, payload: &[u8], clamped: u64) -> Header {
+        let mut tiles = [0u8; 32];
+        tiles[..self.tiles.len()].copy_from_slice(&self.tiles);
+        Header {
+            magic: MAGIC,
+            endian_check: ENDIAN_CHECK,
+            version: FORMAT_VERSION,
+            rows: self.shape.rows,
+            cols: self.shape.cols,
+            blank: self.blank,
+            encoding: ENCODING_NIBBLE_EXCESS,
+            tile_count: self.tiles.len() as u8,
+            tiles,
+            entries: self.entries(),
+            payload_offset: PAYLOAD_OFFSET,
+            payload_len: payload.len() as u64,
+            checksum: xxhash_rust::xxh3::xxh3_64(payload),
+            clamped,
+        }
+    }
+}
+
+/// A set of disjoint patterns covering every tile but the blank.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Partition {
+    pub shape: Shape,
+    pub blank: u8,
+    pub patterns: Vec<Vec<u8>>,
+}
+
+impl Partition {
+    /// Splits the non-blank labels, in order, into groups of the given sizes: for the 4x4
+    /// puzzle with its blank in a corner, `[7, 8]` gives rows 1-2 and rows 3-4.
+    ///
+    /// # Errors
+    /// Sizes that do not add up to the number of tiles.
+    pub fn by_sizes(shape: Shape, blank: u8, sizes: &[usize]) -> Result<Partition, TableError> {
+        let labels: Vec<u8> = (0..shape.cells() as u8).filter(|&l| l != blank).collect();
+        if sizes.iter().sum::<usize>() != labels.len() || sizes.contains(&0) {
+            return Err(TableError::Unsupported(format!(
+                "pattern sizes {:?} must add up to {} for a {} board",
+                sizes,
+                labels.len(),
+                shape
+            )));
+        }
+        let mut patterns = Vec::new();
+        let mut at = 0;
+        for &s in sizes {
+            patterns.push(labels[at..at + s].to_vec());
+            at += s;
+        }
+        Ok(Partition {
+            shape,
+            blank,
+            patterns,
+        })
+    }
+
+    /// Parses `7-8`-style sizes, or explicit groups `1,2,3/4,5,6/...`.
+    ///
+    /// # Errors
+    /// Text that is neither, or groups that are not a partition of the tiles.
+    pub fn parse(shape: Shape, blank: u8, text: &str) -> Result<Partition, TableError> {
+        let bad = || TableError::Unsupported(format!("bad partition '{text}' (use e.g. 7-8 or 1,2,3/4,5,6/7,8)"));
+        if text.contains('/') || text.contains(',') {
+            let mut patterns = Vec::new();
+            let mut seen = vec![false; shape.cells()];
+            for group in text.split('/') {
+                let mut g = Vec::new();
+                for t in group.split(',') {
+                    let l: u8 = t.trim().parse().map_err(|_| bad())?;
+                    if l as usize >= shape.cells() || l == blank || seen[l as usize] {
+                        return Err(bad());
+                    }
+                    seen[l as usize] = true;
+                    g.push(l);
+                }
+                patterns.push(g);
+            }
+            if seen.iter().filter(|&&s| s).count() != shape.cells() - 1 {
+                return Err(TableError::Unsupported(format!(
+                    "partition '{text}' must name every tile except the blank once"
+                )));
+            }
+            return Ok(Partition {
+                shape,
+                blank,
+                patterns,
+            });
+        }
+        let sizes: Result<Vec<usize>, _> = text.split('-').map(|s| s.trim().parse()).collect();
+        Partition::by_sizes(shape, blank, &sizes.map_err(|_| bad())?)
+    }
+
+    /// The partition used when none is asked for.
+    pub fn default_for(shape: Shape, blank: u8) -> Partition {
+        let tiles = shape.cells() - 1;
+        let sizes: Vec<usize> = match tiles {
+            // Up to 8 tiles a single pattern is exact and small (3x3: 181,440 states).
+            0..=8 => vec![tiles],
+            15 => vec![7, 8],
+            _ => {
+                let groups = tiles.div_ceil(6);
+                let mut v = vec![tiles / groups; groups];
+                for x in v.iter_mut().take(tiles % groups) {
+                    *x += 1;
+                }
+                v
+            }
+        };
+        Partition::by_sizes(shape, blank, &sizes).expect("sizes add up")
+    }
+
+    pub fn specs(&self) -> Vec<PatternSpec> {
+        self.patterns
+            .iter()
+            .map(|t| PatternSpec {
+                shape: self.shape,
+                blank: self.blank,
+                tiles: t.clone(),
+            })
+            .collect()
+    }
+
+    /// A short name such as `7-8`.
+    pub fn name(&self) -> String {
+        let sizes: Vec<String> = self.patterns.iter().map(|p| p.len().to_string()).collect();
+        sizes.join("-")
+    }
+}
+
+/// The blank cell whose tables serve a goal with its blank at `blank`: the smallest cell
+/// any symmetry of the board maps it to.
+pub fn canonical_blank(shape: Shape, blank: usize) -> u8 {
+    Symmetry::all(shape)
+        .into_iter()
+        .map(|s| s.cell(shape, blank))
+        .min()
+        .unwrap() as u8
+}
+
+/// Progress of a build, reported through a callback (the library never draws).
+#[derive(Clone, Debug)]
+pub enum BuildEvent {
+    /// A pattern's search starts: how many placements it has.
+    Start { pattern: usize, placements: u64 },
+    /// Part of a layer was expanded.
+    Expanded { depth: u32, done: u64, total: u64 },
+    /// A layer is complete: `placements` were first reached at `depth`.
+    Layer { depth: u32, placements: u64 },
+    /// The table is written.
+    Saved { path: PathBuf },
+}
+
+/// One pattern's table in memory, and the BFS facts about it.
+#[derive(Clone, Debug)]
+pub struct Built {
+    pub payload: Vec<u8>,
+    /// Placements first reached at each depth (pattern moves).
+    pub layers: Vec<u64>,
+    pub clamped: u64,
+}
+
+/// A mask of blank cells, compressed to the cells the pattern leaves free.
+trait Word: Send + Sync + Sized {
+    fn zeroed(n: usize) -> Vec<Self>;
+    fn get(&self) -> u32;
+    fn set(&self, v: u32);
+    fn or(&self, v: u32);
+}
+
+macro_rules! word {
+    ($a:ty, $t:ty) => {
+        impl Word for $a {
+            fn zeroed(n: usize) -> Vec<Self> {
+                (0..n).map(|_| <$a>::new(0)).collect()
+            }
+            #[inline(always)]
+            fn get(&self) -> u32 {
+                self.load(Ordering::Relaxed) as u32
+            }
+            #[inline(always)]
+            fn set(&self, v: u32) {
+                self.store(v as $t, Ordering::Relaxed)
+            }
+            #[inline(always)]
+            fn or(&self, v: u32) {
+                self.fetch_or(v as $t, Ordering::Relaxed);
+            }
+        }
+    };
+}
+word!(AtomicU8, u8);
+word!(AtomicU16, u16);
+word!(AtomicU32, u32);
+
+/// Builds one pattern's table in memory.
+///
+/// The search runs backwards from the goal over abstract states (where the pattern's tiles
+/// are, which cells the blank can reach). Moving the blank among the free cells costs 0,
+/// moving a pattern tile costs 1, so each layer is closed under blank moves: a layer's
+/// states are, per placement, a mask of reachable blank cells. Three arrays of such masks
+/// (seen, current layer, next layer) are all the memory the search needs.
+///
+/// # Errors
+/// A pattern that is empty, repeats a label, holds the blank, or is too large.
+pub fn build(spec: &PatternSpec, progress: &(dyn Fn(BuildEvent) + Sync)) -> Result<Built, TableError> {
+    let n = spec.shape.cells();
+    let k = spec.tiles.len();
+    let mut seen = vec![false; n];
+    for &t in &spec.tiles {
+        if t as usize >= n || t == spec.blank || seen[t as usize] {
+            return Err(TableError::Unsupported(format!("bad pattern {:?}", spec.tiles)));
+        }
+        seen[t as usize] = true;
+    }
+    if k == 0 || n > 32 || Ranker::new(n, k).count() > (1u64 << 34) {
+        return Err(TableError::Unsupported(format!(
+            "pattern of {k} tiles on {n} cells is too large to build"
+        )));
+    }
+    let free = n - k;
+    Ok(if free <= 8 {
+        bfs::<AtomicU8>(spec, progress)
+    } else if free <= 16 {
+        bfs::<AtomicU16>(spec, progress)
+    } else {
+        bfs::<AtomicU32>(spec, progress)
+    })
+}
+
+/// Geometry helpers on cell bitmasks.
+struct Grid {
+    cols: usize,
+    all: u64,
+    not_first_col: u64,
+    not_last_col: u64,
+    neighbors: Vec<Vec<usize>>,
+}
+
+impl Grid {
+    fn new(shape: Shape) -> Grid {
+        let n = shape.cells();
+        let cols = shape.cols as usize;
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut first = 0u64;
+        let mut last = 0u64;
+        for c in 0..n {
+            if c % cols == 0 {
+                first |= 1 << c;
+            }
+            if c % cols == cols - 1 {
+                last |= 1 << c;
+            }
+        }
+        let neighbors = (0..n)
+            .map(|c| {
+                crate::board::Dir::ALL
+                    .iter()
+                    .filter_map(|&d| shape.step(c, d))
+                    .collect()
+            })
+            .collect();
+        Grid {
+            cols,
+            all,
+            not_first_col: all & !first,
+            not_last_col: all & !last,
+            neighbors,
+        }
+    }
+
+    /// The cells of `free` connected to `start`.
+    #[inline]
+    fn flood(&self, start: u64, free: u64) -> u64 {
+        let mut r = start;
+        loop {
+            let grow = r
+                | (r << self.cols)
+                | (r >> self.cols)
+                | ((r << 1) & self.not_first_col)
+                | ((r >> 1) & self.not_last_col);
+            let grow = grow & free & self.all;
+            if grow == r {
+                return r;
+            }
+            r = grow;
+        }
+    }
+}
+
+/// `full`'s bits at the cells of `free`, packed down to bit 0, 1, ... in cell order.
+#[inline(always)]
+fn compress(full: u64, mut free: u64) -> u32 {
+    let mut out = 0u32;
+    let mut i = 0;
+    while free != 0 {
+        let b = free & free.wrapping_neg();
+        if full & b != 0 {
+            out |= 1 << i;
+        }
+        i += 1;
+        free ^= b;
+    }
+    out
+}
+
+/// The inverse of [`compress`].
+#[inline(always)]
+fn expand(small: u32, mut free: u64) -> u64 {
+    let mut out = 0u64;
+    let mut i = 0;
+    while free != 0 {
+        let b = free & free.wrapping_neg();
+        if small & (1 << i) != 0 {
+            out |= b;
+        }
+        i += 1;
+        free ^= b;
+    }
+    out
+}
+
+fn bfs<W: Word>(spec: &PatternSpec, progress: &(dyn Fn(BuildEvent) + Sync)) -> Built {
+    let n = spec.shape.cells();
+    let k = spec.tiles.len();
+    let ranker = Ranker::new(n, k);
+    let count = ranker.count() as usize;
+    let grid = Grid::new(spec.shape);
+    progress(BuildEvent::Start {
+        pattern: 0,
+        placements: count as u64,
+    });
+    let seen = W::zeroed(count);
+    let mut cur = W::zeroed(count);
+    let mut next = W::zeroed(count);
+    // Two entries a byte; a pair is always handled by one task.
+    let mut payload = vec![0u8; count.div_ceil(2)];
+    let md_of = |pos: &[u8]| -> u32 {
+        pos.iter()
+            .zip(&spec.tiles)
+            .map(|(&p, &t)| spec.shape.distance(p as usize, t as usize) as u32)
+            .sum()
+    };
+
+    // The goal: tiles home, the blank anywhere it can reach from its own cell.
+    let home: Vec<u8> = spec.tiles.clone();
+    let occ: u64 = home.iter().fold(0, |m, &p| m | 1 << p);
+    let free = grid.all & !occ;
+    let start = ranker.rank(&home) as usize;
+    let region = grid.flood(1 << spec.blank, free);
+    seen[start].set(compress(region, free));
+    cur[start].set(compress(region, free));
+    let mut layers = vec![1u64];
+    progress(BuildEvent::Layer {
+        depth: 0,
+        placements: 1,
+    });
+    let clamped = AtomicU64::new(0);
+
+    const CHUNK: usize = 1 << 14;
+    let chunks = count.div_ceil(CHUNK);
+    let mut depth = 0u32;
+    loop {
+        // Expand every state of the current layer.
+        let done = AtomicU64::new(0);
+        (0..chunks).into_par_iter().for_each(|ci| {
+            let lo = ci * CHUNK;
+            let hi = (lo + CHUNK).min(count);
+            let mut pos = [0u8; 32];
+            for idx in lo..hi {
+                let m = cur[idx].get();
+                if m == 0 {
+                    continue;
+                }
+                let pos = &mut pos[..k];
+                ranker.unrank(idx as u64, pos);
+                let occ: u64 = pos.iter().fold(0, |m, &p| m | 1 << p);
+                let region = expand(m, grid.all & !occ);
+                for i in 0..k {
+                    let from = pos[i] as usize;
+                    for &to in &grid.neighbors[from] {
+                        if region & (1 << to) == 0 {
+                            continue;
+                        }
+                        // The tile slides into the blank's cell; the blank takes its place.
+                        let occ2 = occ ^ (1 << from) ^ (1 << to);
+                        let free2 = grid.all & !occ2;
+                        let reach = compress(grid.flood(1 << from, free2), free2);
+                        pos[i] = to as u8;
+                        let j = ranker.rank(pos) as usize;
+                        pos[i] = from as u8;
+                        if (seen[j].get() | next[j].get()) & reach != reach {
+                            next[j].or(reach);
+                        }
+                    }
+                }
+            }
+            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if d % 256 == 0 || d == chunks as u64 {
+                progress(BuildEvent::Expanded {
+                    depth: depth + 1,
+                    done: d,
+                    total: chunks as u64,
+                });
+            }
+        });
+        // Keep only what is new; record the placements reached for the first time.
+        let d1 = depth + 1;
+        let first = AtomicU64::new(0);
+        let any = AtomicU32::new(0);
+        payload
+            .par_chunks_mut(CHUNK / 2)
+            .enumerate()
+            .for_each(|(ci, bytes)| {
+                let lo = ci * CHUNK;
+                let hi = (lo + CHUNK).min(count);
+                let mut pos = [0u8; 32];
+                let mut firsts = 0;
+                let mut anything = false;
+                for idx in lo..hi {
+                    let nx = next[idx].get();
+                    if nx == 0 {
+                        cur[idx].set(0);
+                        continue;
+                    }
+                    next[idx].set(0);
+                    let s = seen[idx].get();
+                    let new = nx & !s;
+                    cur[idx].set(new);
+                    if new == 0 {
+                        continue;
+                    }
+                    anything = true;
+                    seen[idx].set(s | new);
+                    if s == 0 {
+                        firsts += 1;
+                        let pos = &mut pos[..k];
+                        ranker.unrank(idx as u64, pos);
+                        let excess = (d1 - md_of(pos)) / 2;
+                        let v = if excess > 15 {
+                            clamped.fetch_add(1, Ordering::Relaxed);
+                            15
+                        } else {
+                            excess as u8
+                        };
+                        bytes[(idx - lo) / 2] |= v << (4 * (idx & 1));
+                    }
+                }
+                first.fetch_add(firsts, Ordering::Relaxed);
+                if anything {
+                    any.store(1, Ordering::Relaxed);
+                }
+            });
+        if any.load(Ordering::Relaxed) == 0 {
+            break;
+        }
+        depth = d1;
+        let f = first.load(Ordering::Relaxed);
+        layers.push(f);
+        progress(BuildEvent::Layer {
+            depth,
+            placements: f,
+        });
+    }
+    // The goal placement's own entry (distance 0) is already 0.
+    drop(std::mem::take(&mut cur));
+    Built {
+        payload,
+        layers,
+        clamped: clamped.load(Ordering::Relaxed),
+    }
+}
+
+/// Writes a table so that no reader ever sees a partial file: a temporary file in the same
+/// directory, synced, then renamed over the final name.
+///
+/// # Errors
+/// Any I/O failure (a full disk among them); the temporary file is removed.
+pub fn save(dir: &Path, spec: &PatternSpec, built: &Built) -> Result<PathBuf, TableError> {
+    let path = dir.join(spec.file_name());
+    let io = |source| TableError::Io {
+        path: path.clone(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let header = spec.header(&built.payload, built.clamped);
+    let mut head = bincode::encode_to_vec(&header, bincode_config()).expect("header encodes");
+    head.resize(PAYLOAD_OFFSET as usize, 0);
+    let tmp = dir.join(format!(".{}.{}.tmp", spec.file_name(), std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = File::create(&tmp)?;
+        f.write_all(&head)?;
+        f.write_all(&built.payload)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, &path)?;
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(e));
+    }
+    Ok(path)
+}
+
+/// How a table's bytes are held.
+pub enum Storage {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Storage {
+    #[inline(always)]
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Storage::Mapped(m) => m,
+            Storage::Owned(v) => v,
+        }
+    }
+}
+
+/// An opened table file: its header, checked, and its payload.
+pub struct Table {
+    pub path: PathBuf,
+    pub header: Header,
+    storage: Storage,
+}
+
+/// The command that rebuilds tables, for error messages.
+pub fn rebuild_command(spec: &PatternSpec, dir: &Path) -> String {
+    format!(
+        "build-pdb --size {}x{} --blank {} --out {}",
+        spec.shape.rows,
+        spec.shape.cols,
+        spec.blank,
+        dir.display()
+    )
+}
+
+fn read_header(path: &Path, file: &mut File, spec: &PatternSpec) -> Result<Header, TableError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let corrupt = |reason: String| TableError::Corrupt {
+        path: path.to_path_buf(),
+        reason,
+        rebuild: rebuild_command(spec, dir),
+    };
+    let mismatch = |reason: String| TableError::Mismatch {
+        path: path.to_path_buf(),
+        reason,
+        rebuild: rebuild_command(spec, dir),
+    };
+    let meta = file.metadata().map_err(|source| TableError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if !meta.is_file() {
+        return Err(corrupt("not a regular file".into()));
+    }
+    let mut head = vec![0u8; PAYLOAD_OFFSET as usize];
+    let mut got = 0;
+    while got < head.len() {
+        match file.read(&mut head[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(source) => {
+                return Err(TableError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            }
+        }
+    }
+    if got < PAYLOAD_OFFSET as usize {
+        return Err(corrupt(format!("only {got} bytes, shorter than the header")));
+    }
+    let (h, _): (Header, usize) = bincode::decode_from_slice(&head, bincode_config())
+        .map_err(|e| corrupt(format!("unreadable header ({e})")))?;
+    if h.magic != MAGIC {
+        return Err(corrupt("not a fifteen table (bad magic)".into()));
+    }
+    if h.endian_check != ENDIAN_CHECK {
+        return Err(corrupt("written with another byte order".into()));
+    }
+    if h.version != FORMAT_VERSION {
+        return Err(mismatch(format!(
+            "format version {} (this program reads {})",
+            h.version, FORMAT_VERSION
+        )));
+    }
+    let tiles = &h.tiles[..(h.tile_count as usize).min(32)];
+    if (h.rows, h.cols) != (spec.shape.rows, spec.shape.cols) {
+        return Err(mismatch(format!(
+            "built for {}x{} boards, {} needed",
+            h.rows, h.cols, spec.shape
+        )));
+    }
+    if h.blank != spec.blank {
+        return Err(mismatch(format!(
+            "built for the goal with the blank in cell {}, cell {} needed",
+            h.blank, spec.blank
+        )));
+    }
+    if tiles != spec.tiles.as_slice() {
+        return Err(mismatch(format!(
+            "built for pattern {:?}, {:?} needed",
+            tiles, spec.tiles
+        )));
+    }
+    if h.encoding != ENCODING_NIBBLE_EXCESS {
+        return Err(mismatch(format!("unknown entry encoding {}", h.encoding)));
+    }
+    let entries = spec.entries();
+    if h.entries != entries || h.payload_len != entries.div_ceil(2) {
+        return Err(corrupt(format!(
+            "header says {} entries in {} bytes, {} expected",
+            h.entries,
+            h.payload_len,
+            entries.div_ceil(2)
+        )));
+    }
+    if h.payload_offset != PAYLOAD_OFFSET {
+        return Err(corrupt(format!("payload offset {}", h.payload_offset)));
+    }
+    if meta.len() != PAYLOAD_OFFSET + h.payload_len {
+        return Err(corrupt(format!(
+            "file is {} bytes, {} expected (truncated or padded)",
+            meta.len(),
+            PAYLOAD_OFFSET + h.payload_len
+        )));
+    }
+    Ok(h)
+}
+
+impl Table {
+    /// Opens a table by mapping it into memory. Cheap: only the header is read and checked;
+    /// see [`Table::verify`] for the checksum.
+    ///
+    /// # Safety
+    /// The file must not be truncated or modified while the table lives: a mapped file that
+    /// shrinks makes reads fault (SIGBUS). Table files are only ever replaced by rename,
+    /// which leaves an open mapping intact.
+    ///
+    /// # Errors
+    /// A missing, unreadable, damaged or mismatched file.
+    pub unsafe fn map(path: &Path, spec: &PatternSpec) -> Result<Table, TableError> {
+        let mut file = File::open(path).map_err(|source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let header = read_header(path, &mut file, spec)?;
+        // SAFETY: the caller promises the file stays as it is (see above).
+        let map = unsafe { memmap2::MmapOptions::new().map(&file) }.map_err(|source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(Table {
+            path: path.to_path_buf(),
+            header,
+            storage: Storage::Mapped(map),
+        })
+    }
+
+    /// Opens a table by reading it into memory: slower to open, safe against the file
+    /// changing later, and the checksum is verified.
+    ///
+    /// # Errors
+    /// A missing, unreadable, damaged or mismatched file.
+    pub fn read(path: &Path, spec: &PatternSpec) -> Result<Table, TableError> {
+        let mut file = File::open(path).map_err(|source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let header = read_header(path, &mut file, spec)?;
+        let mut bytes = vec![0u8; PAYLOAD_OFFSET as usize];
+        let mut rest = Vec::with_capacity(header.payload_len as usize);
+        file.read_to_end(&mut rest).map_err(|source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        bytes.extend_from_slice(&rest);
+        let t = Table {
+            path: path.to_path_buf(),
+            header,
+            storage: Storage::Owned(bytes),
+        };
+        t.verify(spec)?;
+        Ok(t)
+    }
+
+    /// The entries, two per byte.
+    #[inline(always)]
+    pub fn payload(&self) -> &[u8] {
+        &self.storage.bytes()[PAYLOAD_OFFSET as usize..]
+    }
+
+    /// Recomputes the payload checksum.
+    ///
+    /// # Errors
+    /// [`TableError::Corrupt`] if it differs from the header's.
+    pub fn verify(&self, spec: &PatternSpec) -> Result<(), TableError> {
+        let sum = xxhash_rust::xxh3::xxh3_64(self.payload());
+        if sum != self.header.checksum {
+            return Err(TableError::Corrupt {
+                path: self.path.clone(),
+                reason: format!(
+                    "checksum mismatch (payload {:016x}, header {:016x})",
+                    sum, self.header.checksum
+                ),
+                rebuild: rebuild_command(spec, self.path.parent().unwrap_or(Path::new("."))),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The value a table holds for a placement index: halved excess over Manhattan distance.
+#[inline(always)]
+fn nibble(bytes: &[u8], idx: u32) -> u32 {
+    ((bytes[(idx >> 1) as usize] >> ((idx & 1) << 2)) & 15) as u32
+}
+
+#[inline(always)]
+fn prefetch(bytes: &[u8], idx: u32) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let i = ((idx >> 1) as usize).min(bytes.len().saturating_sub(1));
+        // SAFETY: a prefetch never faults, and the address is inside the slice anyway.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(
+                bytes.as_ptr().add(i) as *const i8,
+                std::arch::x86_64::_MM_HINT_T0,
+            )
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (bytes, idx);
+}
+
+const MAX_PATTERNS: usize = 4;
+
+/// The pattern-database heuristic: the sum of the patterns' entries, and the same sum for
+/// the board's mirror image (when a symmetry fixes the goal's blank), taking the larger.
+///
+/// Both sums are admissible: each counts only moves of its own pattern's tiles, patterns
+/// are disjoint, and the mirror image is the same problem in other coordinates.
+pub struct PdbHeuristic {
+    pub partition: Partition,
+    pub tables: Vec<Table>,
+    rankers: Vec<Ranker>,
+    /// Pattern and slot of each label.
+    pat_of: [u8; PACKED_CELLS],
+    slot_of: [u8; PACKED_CELLS],
+    /// The mirror: label/cell map (an involution or not, we keep both ways).
+    mirror: Option<[u8; PACKED_CELLS]>,
+    mirror_sym: Option<Symmetry>,
+    /// Whether lookups include the mirror image.
+    pub use_mirror: bool,
+}
+
+/// Per-node data for [`PdbHeuristic`].
+#[derive(Clone, Copy, Debug)]
+pub struct PdbState {
+    /// Cell of each label.
+    pos: [u8; PACKED_CELLS],
+    /// Cell of each label in the mirror image (indexed by mirrored label).
+    rpos: [u8; PACKED_CELLS],
+    idx: [u32; MAX_PATTERNS],
+    ridx: [u32; MAX_PATTERNS],
+    val: [u8; MAX_PATTERNS],
+    rval: [u8; MAX_PATTERNS],
+    md: u16,
+    /// Which pattern changed last (its value must be re-read), or 255.
+    dirty: u8,
+    rdirty: u8,
+}
+
+impl PdbHeuristic {
+    /// Combines opened tables for `partition`.
+    ///
+    /// # Errors
+    /// A partition the packed search cannot use (more than 16 cells or 4 patterns).
+    pub fn new(partition: Partition, tables: Vec<Table>) -> Result<PdbHeuristic, TableError> {
+        let shape = partition.shape;
+        let n = shape.cells();
+        if n > PACKED_CELLS || partition.patterns.len() > MAX_PATTERNS {
+            return Err(TableError::Unsupported(
+                "pattern-database search needs at most 16 cells and 4 patterns".into(),
+            ));
+        }
+        let mut pat_of = [255u8; PACKED_CELLS];
+        let mut slot_of = [255u8; PACKED_CELLS];
+        for (p, tiles) in partition.patterns.iter().enumerate() {
+            for (s, &t) in tiles.iter().enumerate() {
+                pat_of[t as usize] = p as u8;
+                slot_of[t as usize] = s as u8;
+            }
+        }
+        let rankers = partition
+            .patterns
+            .iter()
+            .map(|t| Ranker::new(n, t.len()))
+            .collect();
+        // The mirror: a symmetry other than the identity that keeps the blank's goal cell.
+        let mirror_sym = Symmetry::all(shape)
+            .into_iter()
+            .filter(|&s| s != Symmetry::IDENTITY && s.cell(shape, partition.blank as usize) == partition.blank as usize)
+            .max_by_key(|s| s.transpose);
+        let mirror = mirror_sym.map(|s| {
+            let mut m = [0u8; PACKED_CELLS];
+            for c in 0..n {
+                m[c] = s.cell(shape, c) as u8;
+            }
+            m
+        });
+        Ok(PdbHeuristic {
+            partition,
+            tables,
+            rankers,
+            pat_of,
+            slot_of,
+            mirror,
+            mirror_sym,
+            use_mirror: mirror_sym.is_some(),
+        })
+    }
+
+    /// Whether these tables can serve this board (same shape, blank cell equal up to
+    /// symmetry).
+    pub fn fits(&self, l: &Labels) -> bool {
+        self.symmetry_for(l).is_some()
+    }
+
+    /// The symmetry that puts the board's goal blank where the tables want it.
+    pub fn symmetry_for(&self, l: &Labels) -> Option<Symmetry> {
+        if l.shape != self.partition.shape {
+            return None;
+        }
+        Symmetry::all(l.shape)
+            .into_iter()
+            .find(|s| s.cell(l.shape, l.blank_label as usize) == self.partition.blank as usize)
+    }
+
+    pub fn mirror_symmetry(&self) -> Option<Symmetry> {
+        self.mirror_sym
+    }
+
+    #[inline(always)]
+    fn rank_of(&self, p: usize, pos: &[u8; PACKED_CELLS]) -> u32 {
+        let tiles = &self.partition.patterns[p];
+        let mut buf = [0u8; PACKED_CELLS];
+        for (i, &t) in tiles.iter().enumerate() {
+            buf[i] = pos[t as usize];
+        }
+        self.rankers[p].rank(&buf[..tiles.len()]) as u32
+    }
+
+    /// The heuristic of a whole board, computed from scratch (for tests and checks).
+    pub fn evaluate(&self, geo: &Geometry, p: &Packed) -> u32 {
+        let mut st = self.root(geo, p);
+        self.h(&mut st)
+    }
+}
+
+impl Heuristic for PdbHeuristic {
+    type State = PdbState;
+
+    fn root(&self, geo: &Geometry, p: &Packed) -> PdbState {
+        let n = geo.cells;
+        let mut pos = [0u8; PACKED_CELLS];
+        for c in 0..n {
+            pos[p.get(c)] = c as u8;
+        }
+        let mut rpos = [0u8; PACKED_CELLS];
+        if let Some(m) = &self.mirror {
+            for l in 0..n {
+                rpos[m[l] as usize] = m[pos[l] as usize];
+            }
+        }
+        let mut st = PdbState {
+            pos,
+            rpos,
+            idx: [0; MAX_PATTERNS],
+            ridx: [0; MAX_PATTERNS],
+            val: [0; MAX_PATTERNS],
+            rval: [0; MAX_PATTERNS],
+            md: geo.manhattan(p) as u16,
+            dirty: 255,
+            rdirty: 255,
+        };
+        for k in 0..self.tables.len() {
+            st.idx[k] = self.rank_of(k, &pos);
+            st.val[k] = nibble(self.tables[k].payload(), st.idx[k]) as u8;
+            if self.use_mirror {
+                st.ridx[k] = self.rank_of(k, &rpos);
+                st.rval[k] = nibble(self.tables[k].payload(), st.ridx[k]) as u8;
+            }
+        }
+        st
+    }
+
+    #[inline(always)]
+    fn child(
+        &self,
+        geo: &Geometry,
+        s: &PdbState,
+        _p: &Packed,
+        label: usize,
+        from: usize,
+        to: usize,
+    ) -> PdbState {
+        let mut st = *s;
+        st.md = (s.md as u32 + geo.md[label][to] as u32 - geo.md[label][from] as u32) as u16;
+        st.pos[label] = to as u8;
+        let k = self.pat_of[label] as usize;
+        st.idx[k] = self.rank_of(k, &st.pos);
+        st.dirty = k as u8;
+        prefetch(self.tables[k].payload(), st.idx[k]);
+        if self.use_mirror {
+            let m = self.mirror.as_ref().unwrap();
+            let rl = m[label] as usize;
+            st.rpos[rl] = m[to];
+            let rk = self.pat_of[rl] as usize;
+            st.ridx[rk] = self.rank_of(rk, &st.rpos);
+            st.rdirty = rk as u8;
+            prefetch(self.tables[rk].payload(), st.ridx[rk]);
+        }
+        st
+    }
+
+    #[inline(always)]
+    fn h(&self, st: &mut PdbState) -> u32 {
+        if st.dirty != 255 {
+            let k = st.dirty as usize;
+            st.val[k] = nibble(self.tables[k].payload(), st.idx[k]) as u8;
+            st.dirty = 255;
+        }
+        let mut sum = 0u32;
+        for k in 0..self.tables.len() {
+            sum += st.val[k] as u32;
+        }
+        if self.use_mirror {
+            if st.rdirty != 255 {
+                let k = st.rdirty as usize;
+                st.rval[k] = nibble(self.tables[k].payload(), st.ridx[k]) as u8;
+                st.rdirty = 255;
+            }
+            let mut rsum = 0u32;
+            for k in 0..self.tables.len() {
+                rsum += st.rval[k] as u32;
+            }
+            sum = sum.max(rsum);
+        }
+        st.md as u32 + 2 * sum
+    }
+}
+
+/// Where tables live and how to get them: opened if present, built if not.
+#[derive(Clone, Debug)]
+pub struct TableDir {
+    pub dir: PathBuf,
+}
+
+impl TableDir {
+    pub fn new(dir: impl Into<PathBuf>) -> TableDir {
+        TableDir { dir: dir.into() }
+    }
+
+    pub fn path(&self, spec: &PatternSpec) -> PathBuf {
+        self.dir.join(spec.file_name())
+    }
+
+    /// Which of the partition's tables are missing.
+    pub fn missing(&self, partition: &Partition) -> Vec<PatternSpec> {
+        partition
+            .specs()
+            .into_iter()
+            .filter(|s| !self.path(s).exists())
+            .collect()
+    }
+
+    /// Builds and saves the tables that are missing.
+    ///
+    /// # Errors
+    /// A failed build or write.
+    pub fn build_missing(
+        &self,
+        partition: &Partition,
+        progress: &(dyn Fn(usize, &PatternSpec, BuildEvent) + Sync),
+    ) -> Result<Vec<(PatternSpec, Built)>, TableError> {
+        let mut out = Vec::new();
+        for (i, spec) in self.missing(partition).into_iter().enumerate() {
+            let built = build(&spec, &|e| progress(i, &spec, e))?;
+            let path = save(&self.dir, &spec, &built)?;
+            progress(i, &spec, BuildEvent::Saved { path });
+            out.push((spec, built));
+        }
+        Ok(out)
+    }
+
+    /// Maps the partition's tables.
+    ///
+    /// # Safety
+    /// As [`Table::map`]: the files must not be truncated or rewritten in place while the
+    /// heuristic lives.
+    ///
+    /// # Errors
+    /// Any missing, damaged or mismatched table.
+    pub unsafe fn map(&self, partition: &Partition) -> Result<Arc<PdbHeuristic>, TableError> {
+        let mut tables = Vec::new();
+        for spec in partition.specs() {
+            // SAFETY: forwarded to our caller.
+            tables.push(unsafe { Table::map(&self.path(&spec), &spec) }?);
+        }
+        Ok(Arc::new(PdbHeuristic::new(partition.clone(), tables)?))
+    }
+
+    /// Reads the partition's tables into memory, verifying checksums.
+    ///
+    /// # Errors
+    /// Any missing, damaged or mismatched table.
+    pub fn read(&self, partition: &Partition) -> Result<Arc<PdbHeuristic>, TableError> {
+        let mut tables = Vec::new();
+        for spec in partition.specs() {
+            tables.push(Table::read(&self.path(&spec), &spec)?);
+        }
+        Ok(Arc::new(PdbHeuristic::new(partition.clone(), tables)?))
+    }
+}

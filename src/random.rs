@@ -1,0 +1,91 @@
+//! Uniformly random solvable boards, reproducible from a seed.
+//!
+//! A tiny xoshiro256** generator, so that a seed gives the same boards on every platform
+//! and with every version of the dependencies.
+
+use crate::board::{Board, Goal, Shape};
+
+/// xoshiro256** seeded through splitmix64.
+#[derive(Clone, Debug)]
+pub struct Rng {
+    s: [u64; 4],
+}
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        let mut x = seed;
+        let mut next = || {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        Rng {
+            s: [next(), next(), next(), next()],
+        }
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
+        let t = self.s[1] << 17;
+        self.s[2] ^= self.s[0];
+        self.s[3] ^= self.s[1];
+        self.s[1] ^= self.s[2];
+        self.s[0] ^= self.s[3];
+        self.s[2] ^= t;
+        self.s[3] = self.s[3].rotate_left(45);
+        result
+    }
+
+    /// Uniform in `0..n` (rejection sampling, no modulo bias).
+    pub fn below(&mut self, n: u64) -> u64 {
+        let zone = u64::MAX - u64::MAX % n;
+        loop {
+            let v = self.next_u64();
+            if v < zone {
+                return v % n;
+            }
+        }
+    }
+}
+
+/// A board drawn uniformly from all boards that can reach `goal`.
+///
+/// A uniform shuffle is solvable with probability exactly 1/2 (swapping two tiles flips
+/// solvability), so drawing until solvable keeps the distribution uniform.
+pub fn random_board(rng: &mut Rng, goal: &Goal) -> Board {
+    let shape: Shape = goal.shape();
+    let n = shape.cells();
+    let mut tiles: Vec<u8> = (0..n as u8).collect();
+    loop {
+        for i in (1..n).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            tiles.swap(i, j);
+        }
+        let b = Board::new(shape, &tiles).expect("a permutation is a board");
+        if goal.labels(&b).is_ok() {
+            return b;
+        }
+    }
+}
+
+/// A board `k` random moves from the goal (never undoing the previous move); its optimal
+/// length is at most `k` and of the same parity.
+pub fn random_walk(rng: &mut Rng, goal: &Goal, k: usize) -> Board {
+    let mut b = *goal.board();
+    let mut prev: Option<crate::board::Dir> = None;
+    let mut done = 0;
+    while done < k {
+        let d = crate::board::Dir::ALL[rng.below(4) as usize];
+        if Some(d.opposite()) == prev {
+            continue;
+        }
+        if let Some(nb) = b.apply(d) {
+            b = nb;
+            prev = Some(d);
+            done += 1;
+        }
+    }
+    b
+}

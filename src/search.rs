@@ -1,0 +1,483 @@
+//! IDA* over a bit-packed board, generic over the heuristic.
+//!
+//! Boards up to 16 cells pack into one `u64`, four bits a cell, each cell holding the
+//! *label* of its tile (the tile's goal cell, see [`crate::board::Labels`]). The goal is
+//! then the same constant for every goal arrangement, and a move is two nibble writes.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::board::{Dir, Labels, Shape};
+
+/// Cells a packed board can hold.
+pub const PACKED_CELLS: usize = 16;
+
+/// A board of at most 16 cells in one word, with the blank's cell kept beside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Packed {
+    pub cells: u64,
+    pub blank: u8,
+}
+
+impl Packed {
+    #[inline(always)]
+    pub fn get(&self, cell: usize) -> usize {
+        ((self.cells >> (4 * cell)) & 15) as usize
+    }
+}
+
+/// Fixed facts about a shape and goal blank that every move and heuristic needs.
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    pub shape: Shape,
+    pub cells: usize,
+    pub blank_label: u8,
+    /// `neighbor[cell][dir]`: the cell the blank reaches, or `NONE`.
+    pub neighbor: [[u8; 4]; PACKED_CELLS],
+    /// `md[label][cell]`: Manhattan distance of that label at that cell (0 for the blank).
+    pub md: [[u8; PACKED_CELLS]; PACKED_CELLS],
+    /// The packed goal: cell `c` holds label `c`.
+    pub goal: u64,
+}
+
+pub const NONE: u8 = 255;
+
+impl Geometry {
+    /// # Panics
+    /// If the shape has more than 16 cells.
+    pub fn new(shape: Shape, blank_label: u8) -> Geometry {
+        let cells = shape.cells();
+        assert!(cells <= PACKED_CELLS, "packed boards hold at most 16 cells");
+        let mut neighbor = [[NONE; 4]; PACKED_CELLS];
+        let mut md = [[0u8; PACKED_CELLS]; PACKED_CELLS];
+        let mut goal = 0u64;
+        for c in 0..cells {
+            for d in Dir::ALL {
+                if let Some(n) = shape.step(c, d) {
+                    neighbor[c][d as usize] = n as u8;
+                }
+            }
+            for l in 0..cells {
+                if l != blank_label as usize {
+                    md[l][c] = shape.distance(l, c) as u8;
+                }
+            }
+            goal |= (c as u64) << (4 * c);
+        }
+        Geometry {
+            shape,
+            cells,
+            blank_label,
+            neighbor,
+            md,
+            goal,
+        }
+    }
+
+    pub fn pack(&self, l: &Labels) -> Packed {
+        let mut cells = 0u64;
+        for c in 0..self.cells {
+            cells |= (l.cells[c] as u64) << (4 * c);
+        }
+        Packed {
+            cells,
+            blank: l.blank_cell() as u8,
+        }
+    }
+
+    /// Manhattan distance of a whole board.
+    pub fn manhattan(&self, p: &Packed) -> u32 {
+        (0..self.cells).map(|c| self.md[p.get(c)][c] as u32).sum()
+    }
+
+    /// Linear conflicts of one row (`is_row`) or column `line`: 2 for every tile that must
+    /// leave the line so that the rest, all at home in this line, can pass each other.
+    pub fn line_conflicts(&self, p: &Packed, is_row: bool, line: usize) -> u32 {
+        let (rows, cols) = (self.shape.rows as usize, self.shape.cols as usize);
+        let len = if is_row { cols } else { rows };
+        // Goal positions along the line of the tiles that belong to it, in board order.
+        let mut seq = [0u8; 8];
+        let mut k = 0;
+        for i in 0..len {
+            let cell = if is_row { line * cols + i } else { i * cols + line };
+            let l = p.get(cell);
+            if l == self.blank_label as usize {
+                continue;
+            }
+            let (lr, lc) = (l / cols, l % cols);
+            if is_row && lr == line {
+                seq[k] = lc as u8;
+                k += 1;
+            } else if !is_row && lc == line {
+                seq[k] = lr as u8;
+                k += 1;
+            }
+        }
+        // Longest increasing subsequence: those tiles may stay.
+        let mut best = [0u8; 8];
+        let mut lis = 0;
+        for i in 0..k {
+            best[i] = 1;
+            for j in 0..i {
+                if seq[j] < seq[i] && best[j] + 1 > best[i] {
+                    best[i] = best[j] + 1;
+                }
+            }
+            lis = lis.max(best[i]);
+        }
+        2 * (k as u32 - lis as u32)
+    }
+
+    /// Linear conflict total of a whole board (without Manhattan distance).
+    pub fn linear_conflict(&self, p: &Packed) -> u32 {
+        let r: u32 = (0..self.shape.rows as usize)
+            .map(|i| self.line_conflicts(p, true, i))
+            .sum();
+        let c: u32 = (0..self.shape.cols as usize)
+            .map(|i| self.line_conflicts(p, false, i))
+            .sum();
+        r + c
+    }
+}
+
+/// An admissible estimate of the moves left, updated incrementally along a path.
+///
+/// IDA* stays optimal only if `h` never overestimates the true distance to the goal; every
+/// implementation here is a sum of lower bounds on disjoint sets of moves, or a max of such.
+pub trait Heuristic: Sync {
+    /// What a node carries so that a child's estimate costs little.
+    type State: Copy + Send;
+    fn root(&self, geo: &Geometry, p: &Packed) -> Self::State;
+    /// `p` is the board after `label` slid from cell `from` to cell `to`. May prefetch the
+    /// memory that [`Heuristic::h`] will read.
+    fn child(
+        &self,
+        geo: &Geometry,
+        parent: &Self::State,
+        p: &Packed,
+        label: usize,
+        from: usize,
+        to: usize,
+    ) -> Self::State;
+    fn h(&self, st: &mut Self::State) -> u32;
+    /// Orders children of equal `h` (smaller first).
+    fn tie(&self, _geo: &Geometry, _p: &Packed, _st: &Self::State) -> u32 {
+        0
+    }
+}
+
+/// Manhattan distance, updated by one table lookup a move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Manhattan;
+
+impl Heuristic for Manhattan {
+    type State = u32;
+    fn root(&self, geo: &Geometry, p: &Packed) -> u32 {
+        geo.manhattan(p)
+    }
+    #[inline(always)]
+    fn child(&self, geo: &Geometry, md: &u32, _p: &Packed, l: usize, from: usize, to: usize) -> u32 {
+        md + geo.md[l][to] as u32 - geo.md[l][from] as u32
+    }
+    fn h(&self, st: &mut u32) -> u32 {
+        *st
+    }
+}
+
+/// Manhattan distance plus linear conflicts; a move changes two lines, only those are
+/// recounted.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LinearConflict;
+
+#[derive(Clone, Copy, Debug)]
+pub struct LcState {
+    md: u32,
+    lc: u32,
+    /// Conflicts of each row, then each column.
+    lines: [u8; 8],
+}
+
+impl Heuristic for LinearConflict {
+    type State = LcState;
+    fn root(&self, geo: &Geometry, p: &Packed) -> LcState {
+        let mut lines = [0u8; 8];
+        let rows = geo.shape.rows as usize;
+        for r in 0..rows {
+            lines[r] = geo.line_conflicts(p, true, r) as u8;
+        }
+        for c in 0..geo.shape.cols as usize {
+            lines[rows + c] = geo.line_conflicts(p, false, c) as u8;
+        }
+        LcState {
+            md: geo.manhattan(p),
+            lc: lines.iter().map(|&x| x as u32).sum(),
+            lines,
+        }
+    }
+    #[inline(always)]
+    fn child(&self, geo: &Geometry, s: &LcState, p: &Packed, l: usize, from: usize, to: usize) -> LcState {
+        let mut out = *s;
+        out.md = s.md + geo.md[l][to] as u32 - geo.md[l][from] as u32;
+        let rows = geo.shape.rows as usize;
+        let (is_row, a, b) = if geo.shape.row(from) == geo.shape.row(to) {
+            // Sideways: the tile changed column; its row keeps the same order.
+            (false, geo.shape.col(from), geo.shape.col(to))
+        } else {
+            (true, geo.shape.row(from), geo.shape.row(to))
+        };
+        let off = if is_row { 0 } else { rows };
+        for line in [a, b] {
+            let v = geo.line_conflicts(p, is_row, line) as u8;
+            out.lc = out.lc + v as u32 - out.lines[off + line] as u32;
+            out.lines[off + line] = v;
+        }
+        out
+    }
+    fn h(&self, s: &mut LcState) -> u32 {
+        s.md + s.lc
+    }
+}
+
+/// Why a search stopped before proving an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    MaxNodes,
+    Timeout,
+    Interrupted,
+}
+
+/// When to give up.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits<'a> {
+    pub max_nodes: Option<u64>,
+    pub deadline: Option<Instant>,
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// One finished IDA* iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    pub threshold: u32,
+    pub nodes: u64,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub moves: Vec<Dir>,
+    /// Nodes generated (heuristic evaluated) over all iterations, roots included.
+    pub nodes: u64,
+    pub iterations: Vec<Iteration>,
+}
+
+/// A search that stopped early, with what it proved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    pub reason: StopReason,
+    /// No solution is shorter than this.
+    pub lower_bound: u32,
+    pub nodes: u64,
+}
+
+/// Reports each finished iteration (threshold, nodes so far) while a search runs.
+pub type IterationHook<'a> = &'a (dyn Fn(Iteration) + Sync);
+
+/// Finds a shortest path from `start` to the goal with iterative-deepening A*.
+///
+/// Optimal whenever `h` is admissible: each iteration explores every path with
+/// `g + h <= threshold`, and the threshold rises to the smallest `f` that exceeded it, so
+/// the first solution found is no longer than any other.
+///
+/// # Errors
+/// [`Stopped`] when a limit is reached first.
+pub fn ida_star<H: Heuristic>(
+    geo: &Geometry,
+    h: &H,
+    start: Packed,
+    limits: Limits,
+    hook: Option<IterationHook>,
+) -> Result<Found, Stopped> {
+    let mut st = h.root(geo, &start);
+    let mut dfs = Dfs {
+        geo,
+        h,
+        threshold: h.h(&mut st),
+        next: u32::MAX,
+        nodes: 0,
+        path: Vec::with_capacity(128),
+        limits,
+        stopped: None,
+    };
+    let mut iterations = Vec::new();
+    loop {
+        dfs.next = u32::MAX;
+        dfs.nodes += 1;
+        if start.cells == geo.goal {
+            return Ok(Found {
+                moves: vec![],
+                nodes: dfs.nodes,
+                iterations,
+            });
+        }
+        let found = dfs.go(start, st, 0, 4);
+        if let Some(reason) = dfs.stopped {
+            return Err(Stopped {
+                reason,
+                lower_bound: dfs.threshold,
+                nodes: dfs.nodes,
+            });
+        }
+        let it = Iteration {
+            threshold: dfs.threshold,
+            nodes: dfs.nodes,
+        };
+        iterations.push(it);
+        if let Some(hook) = hook {
+            hook(it);
+        }
+        if found {
+            return Ok(Found {
+                moves: dfs.path.clone(),
+                nodes: dfs.nodes,
+                iterations,
+            });
+        }
+        if dfs.next == u32::MAX {
+            // No node exceeded the threshold: the goal is unreachable (cannot happen for
+            // checked boards, but never loop forever).
+            return Err(Stopped {
+                reason: StopReason::Interrupted,
+                lower_bound: dfs.threshold,
+                nodes: dfs.nodes,
+            });
+        }
+        dfs.threshold = dfs.next;
+    }
+}
+
+struct Dfs<'a, H: Heuristic> {
+    geo: &'a Geometry,
+    h: &'a H,
+    threshold: u32,
+    next: u32,
+    nodes: u64,
+    path: Vec<Dir>,
+    limits: Limits<'a>,
+    stopped: Option<StopReason>,
+}
+
+#[derive(Clone, Copy)]
+struct Child<S> {
+    p: Packed,
+    st: S,
+    dir: u8,
+    h: u32,
+    tie: u32,
+}
+
+impl<H: Heuristic> Dfs<'_, H> {
+    fn check_limits(&mut self) -> bool {
+        if let Some(m) = self.limits.max_nodes {
+            if self.nodes >= m {
+                self.stopped = Some(StopReason::MaxNodes);
+            }
+        }
+        if let Some(d) = self.limits.deadline {
+            if Instant::now() >= d {
+                self.stopped = Some(StopReason::Timeout);
+            }
+        }
+        if let Some(s) = self.limits.stop {
+            if s.load(Ordering::Relaxed) {
+                self.stopped = Some(StopReason::Interrupted);
+            }
+        }
+        self.stopped.is_some()
+    }
+
+    /// Searches below `p` (reached with `g` moves, last move `prev`, 4 at the root).
+    fn go(&mut self, p: Packed, st: H::State, g: u32, prev: u8) -> bool {
+        let geo = self.geo;
+        let mut kids: [std::mem::MaybeUninit<Child<H::State>>; 4] =
+            [std::mem::MaybeUninit::uninit(); 4];
+        let mut n = 0;
+        let b = p.blank as usize;
+        // Generate every child first so that their table entries are fetched together.
+        for d in 0..4u8 {
+            if d ^ 1 == prev {
+                continue; // undoing the last move never helps
+            }
+            let to = geo.neighbor[b][d as usize];
+            if to == NONE {
+                continue;
+            }
+            let to = to as usize;
+            let label = p.get(to);
+            let x = (label as u64) ^ (geo.blank_label as u64);
+            let cells = p.cells ^ (x << (4 * b)) ^ (x << (4 * to));
+            let cp = Packed {
+                cells,
+                blank: to as u8,
+            };
+            let cst = self.h.child(geo, &st, &cp, label, to, b);
+            kids[n].write(Child {
+                p: cp,
+                st: cst,
+                dir: d,
+                h: 0,
+                tie: 0,
+            });
+            n += 1;
+        }
+        // SAFETY: the first `n` entries were written above.
+        let kids: &mut [Child<H::State>] =
+            unsafe { std::slice::from_raw_parts_mut(kids.as_mut_ptr() as *mut Child<H::State>, n) };
+        self.nodes += n as u64;
+        let mut live = 0;
+        for i in 0..n {
+            let mut k = kids[i];
+            k.h = self.h.h(&mut k.st);
+            let f = g + 1 + k.h;
+            if f > self.threshold {
+                self.next = self.next.min(f);
+                continue;
+            }
+            if k.p.cells == geo.goal {
+                self.path.push(dir_of(k.dir));
+                return true;
+            }
+            k.tie = self.h.tie(geo, &k.p, &k.st);
+            kids[live] = k;
+            live += 1;
+        }
+        // Most promising first: only the last iteration's order matters, and there it
+        // decides how soon the goal is met.
+        let kids = &mut kids[..live];
+        for i in 1..kids.len() {
+            let mut j = i;
+            while j > 0 && (kids[j].h, kids[j].tie) < (kids[j - 1].h, kids[j - 1].tie) {
+                kids.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+        if self.nodes & 0xffff < 4 && self.check_limits() {
+            return false;
+        }
+        for k in kids.iter() {
+            self.path.push(dir_of(k.dir));
+            if self.go(k.p, k.st, g + 1, k.dir) {
+                return true;
+            }
+            if self.stopped.is_some() {
+                return false;
+            }
+            self.path.pop();
+        }
+        false
+    }
+}
+
+#[inline(always)]
+fn dir_of(d: u8) -> Dir {
+    Dir::ALL[d as usize]
+}

@@ -1,0 +1,161 @@
+//! From a board and a goal to a checked optimal solution: labels the board, picks the
+//! heuristic, runs IDA*, and maps the moves back.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::board::{Board, Dir, Goal, Labels, Symmetry};
+use crate::error::BoardError;
+use crate::pdb::PdbHeuristic;
+use crate::search::{
+    ida_star, Geometry, IterationHook, Limits, LinearConflict, Manhattan, Stopped, PACKED_CELLS,
+};
+
+/// Which estimate guides the search. All are admissible, so all give optimal lengths; they
+/// differ in how many nodes they need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeuristicKind {
+    Manhattan,
+    LinearConflict,
+    /// Additive pattern databases (max with the mirrored lookup where the goal allows).
+    Pdb,
+}
+
+impl HeuristicKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            HeuristicKind::Manhattan => "manhattan",
+            HeuristicKind::LinearConflict => "linear-conflict",
+            HeuristicKind::Pdb => "pdb",
+        }
+    }
+}
+
+/// An optimal solution and what it cost to find.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    pub moves: Vec<Dir>,
+    pub nodes: u64,
+    /// Threshold and cumulative nodes of each finished iteration.
+    pub iterations: Vec<crate::search::Iteration>,
+    pub millis: f64,
+    /// The heuristic actually used (a request for `pdb` on a board without tables falls
+    /// back to linear conflict).
+    pub heuristic: HeuristicKind,
+}
+
+/// Why a board was not solved.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SolveError {
+    #[error("{0}")]
+    Board(#[from] BoardError),
+    #[error("search stopped ({reason}) after {nodes} nodes; no solution is shorter than {bound} moves",
+        reason = match .0.reason {
+            crate::search::StopReason::MaxNodes => "node limit reached",
+            crate::search::StopReason::Timeout => "time limit reached",
+            crate::search::StopReason::Interrupted => "interrupted",
+        },
+        nodes = .0.nodes, bound = .0.lower_bound)]
+    Stopped(Stopped),
+    #[error("boards of {0} cells are not supported yet (at most 16)")]
+    TooLarge(usize),
+}
+
+/// Solves boards with one heuristic and, for `Pdb`, one set of tables.
+#[derive(Clone)]
+pub struct Solver {
+    kind: HeuristicKind,
+    pdb: Option<Arc<PdbHeuristic>>,
+}
+
+impl Solver {
+    /// A solver without pattern databases.
+    pub fn new(kind: HeuristicKind) -> Solver {
+        Solver { kind, pdb: None }
+    }
+
+    /// A solver that uses `pdb` for boards it fits and linear conflict for the rest.
+    pub fn with_pdb(pdb: Arc<PdbHeuristic>) -> Solver {
+        Solver {
+            kind: HeuristicKind::Pdb,
+            pdb: Some(pdb),
+        }
+    }
+
+    pub fn kind(&self) -> HeuristicKind {
+        self.kind
+    }
+
+    /// Finds an optimal solution.
+    ///
+    /// # Errors
+    /// A board that does not fit the goal, or a search stopped by `limits`.
+    pub fn solve(
+        &self,
+        board: &Board,
+        goal: &Goal,
+        limits: Limits,
+        hook: Option<IterationHook>,
+    ) -> Result<Solution, SolveError> {
+        let t0 = Instant::now();
+        let labels = goal.labels(board)?;
+        if labels.shape.cells() > PACKED_CELLS {
+            return Err(SolveError::TooLarge(labels.shape.cells()));
+        }
+        let (found, used) = match (&self.kind, &self.pdb) {
+            (HeuristicKind::Pdb, Some(pdb)) if pdb.fits(&labels) => {
+                // Tables are built for one blank cell; a mirror image of the board may
+                // put its blank there.
+                let sym = pdb.symmetry_for(&labels).expect("fits");
+                let l = sym.labels(&labels);
+                let geo = Geometry::new(l.shape, l.blank_label);
+                let found = ida_star(&geo, pdb.as_ref(), geo.pack(&l), limits, hook)
+                    .map_err(SolveError::Stopped)?;
+                let inv = sym.inverse(l.shape);
+                let mut f = found;
+                f.moves = f.moves.iter().map(|&d| inv.dir(d)).collect();
+                (f, HeuristicKind::Pdb)
+            }
+            (HeuristicKind::Manhattan, _) => (run(&labels, &Manhattan, limits, hook)?, HeuristicKind::Manhattan),
+            _ => (
+                run(&labels, &LinearConflict, limits, hook)?,
+                HeuristicKind::LinearConflict,
+            ),
+        };
+        Ok(Solution {
+            moves: found.moves,
+            nodes: found.nodes,
+            iterations: found.iterations,
+            millis: t0.elapsed().as_secs_f64() * 1000.0,
+            heuristic: used,
+        })
+    }
+}
+
+fn run<H: crate::search::Heuristic>(
+    labels: &Labels,
+    h: &H,
+    limits: Limits,
+    hook: Option<IterationHook>,
+) -> Result<crate::search::Found, SolveError> {
+    let geo = Geometry::new(labels.shape, labels.blank_label);
+    ida_star(&geo, h, geo.pack(labels), limits, hook).map_err(SolveError::Stopped)
+}
+
+/// Replays `moves` from `board`: `Ok(length)` if every move is legal and the goal is
+/// reached.
+///
+/// # Errors
+/// A message saying which move is illegal or that the goal is not reached.
+pub fn check_solution(board: &Board, goal: &Goal, moves: &[Dir]) -> Result<usize, String> {
+    match board.apply_all(moves) {
+        Err(i) => Err(format!(
+            "move {} ({}) slides the blank off the board",
+            i + 1,
+            moves[i].letter()
+        )),
+        Ok(end) if end == *goal.board() => Ok(moves.len()),
+        Ok(_) => Err("the moves do not reach the goal".into()),
+    }
+}
+
