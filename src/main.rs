@@ -1,1 +1,654 @@
-fn main() {}
+//! The `fifteen` command: solve, bench, random, tables.
+
+use std::collections::HashMap;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+use fifteen::batch::run_ordered;
+use fifteen::instances::{BadInstance, Reader};
+use fifteen::pdb::{self, BuildEvent, Partition, PdbHeuristic, TableDir};
+use fifteen::random::{random_board, random_walk, Rng};
+use fifteen::search::Limits;
+use fifteen::{Board, GoalSpec, HeuristicKind, Instance, Shape, Solution, SolveError, Solver};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Optimal solutions to sliding-tile puzzles (8-puzzle, 15-puzzle and other sizes).
+///
+/// A board is its numbers row by row, 0 for the blank: "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"
+/// (spaces or commas; one line, or one line per row). Solutions are the moves of the blank:
+/// U, D, L, R. Every solution printed is optimal: the search (IDA*) is guided by an
+/// admissible estimate, pattern databases by default.
+///
+/// Examples:
+///   fifteen solve "8 6 7 2 5 4 3 0 1"               # a 3x3 board, standard goal
+///   fifteen solve --steps "1 2 3 4 5 6 0 8 9 10 7 11 13 14 15 12"
+///   fifteen solve -i data/korf100.txt --format json
+///   fifteen random --count 5 --seed 1 | fifteen solve -
+///   fifteen bench data/korf100.txt
+#[derive(Parser, Debug)]
+#[command(version, verbatim_doc_comment, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum HeuristicArg {
+    /// Additive pattern databases, max with the mirrored lookup (built on first use).
+    Pdb,
+    /// Manhattan distance plus linear conflicts.
+    LinearConflict,
+    /// Manhattan distance alone.
+    Manhattan,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+struct SearchOpts {
+    /// The goal: standard (1 2 ... 0), blank-first (0 1 2 ...), or the goal's numbers.
+    /// A `goal:` line in an input file overrides it for the lines after it.
+    #[arg(long, default_value = "standard")]
+    goal: String,
+    /// Where the pattern databases live (built there on first use).
+    #[arg(long, env = "FIFTEEN_TABLES", default_value = "data/pdb")]
+    tables: PathBuf,
+    /// Worker threads (default: all cores). Instances run in parallel.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output: text for people, json for programs (one JSON object per line).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// The estimate guiding the search; all three give optimal solutions.
+    #[arg(long, value_enum, default_value = "pdb")]
+    heuristic: HeuristicArg,
+    /// Give up on an instance after this many nodes (it is reported as failed).
+    #[arg(long)]
+    max_nodes: Option<u64>,
+    /// Give up on an instance after this many seconds.
+    #[arg(long)]
+    timeout: Option<f64>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve boards given as arguments, in a file (-i FILE) or on stdin (-i - or -).
+    #[command(verbatim_doc_comment)]
+    Solve {
+        /// Boards, each one quoted argument ("1 2 3 ..."); or all numbers of one board.
+        boards: Vec<String>,
+        /// An instance file (one board per line, `ID LEN tiles` lines, `goal:` lines,
+        /// `#` comments); `-` for stdin.
+        #[arg(short, long)]
+        input: Option<String>,
+        /// Print every intermediate board with g (moves made), h (estimate) and f = g + h.
+        #[arg(long)]
+        steps: bool,
+        #[command(flatten)]
+        opts: SearchOpts,
+    },
+    /// Solve every instance of a file, check each known length, report nodes and times.
+    Bench {
+        /// An instance file such as data/korf100.txt.
+        file: String,
+        #[command(flatten)]
+        opts: SearchOpts,
+    },
+    /// Print uniformly random solvable boards, one per line.
+    Random {
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+        /// Seed for reproducible boards (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Board size: N for NxN, or RxC.
+        #[arg(long, default_value = "4")]
+        size: String,
+        /// The goal the boards must be able to reach.
+        #[arg(long, default_value = "standard")]
+        goal: String,
+        /// Instead of uniform boards, random walks of this many moves from the goal.
+        #[arg(long)]
+        walk: Option<usize>,
+    },
+    /// Inspect pattern-database files.
+    Tables {
+        #[command(subcommand)]
+        action: TablesAction,
+        #[arg(long, env = "FIFTEEN_TABLES", default_value = "data/pdb", global = true)]
+        tables: PathBuf,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum TablesAction {
+    /// Show the tables present: pattern, entries, size, and whether the header checks out.
+    List,
+    /// Recompute every table's checksum (reads each file in full).
+    Verify,
+}
+
+/// Set by Ctrl-C: stop taking instances, let running searches stop, keep printed lines.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+fn main() {
+    let cli = Cli::parse();
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    let code = match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            2
+        }
+    };
+    std::process::exit(code);
+}
+
+fn run(cli: Cli) -> Result<i32> {
+    match cli.command {
+        Command::Solve {
+            boards,
+            input,
+            steps,
+            opts,
+        } => solve_cmd(boards, input, steps, opts, false),
+        Command::Bench { file, opts } => solve_cmd(vec![], Some(file), false, opts, true),
+        Command::Random {
+            count,
+            seed,
+            size,
+            goal,
+            walk,
+        } => random_cmd(count, seed, &size, &goal, walk),
+        Command::Tables { action, tables } => tables_cmd(action, tables),
+    }
+}
+
+fn parse_size(s: &str) -> Result<Shape> {
+    let (r, c) = match s.split_once(['x', 'X']) {
+        Some((r, c)) => (r.trim().parse()?, c.trim().parse()?),
+        None => {
+            let n: usize = s.trim().parse()?;
+            (n, n)
+        }
+    };
+    Shape::new(r, c).context("rows and columns must be at least 2, and at most 36 cells in all")
+}
+
+fn random_cmd(count: u64, seed: Option<u64>, size: &str, goal: &str, walk: Option<usize>) -> Result<i32> {
+    let shape = parse_size(size).with_context(|| format!("bad --size '{size}'"))?;
+    let goal = GoalSpec::parse(goal)
+        .map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?
+        .for_shape(shape)
+        .map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?;
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    });
+    let mut rng = Rng::new(seed);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for _ in 0..count {
+        let b = match walk {
+            Some(k) => random_walk(&mut rng, &goal, k),
+            None => random_board(&mut rng, &goal),
+        };
+        if writeln!(out, "{b}").is_err() {
+            return Ok(0); // a closed pipe (e.g. `| head`) is not an error
+        }
+    }
+    let _ = out.flush();
+    Ok(0)
+}
+
+/// Table sets opened so far, by (shape, blank cell of the tables).
+struct TableCache {
+    dir: TableDir,
+    map: HashMap<(Shape, u8), Arc<PdbHeuristic>>,
+    quiet: bool,
+}
+
+impl TableCache {
+    /// The pattern databases for boards of this shape and goal blank, built if missing.
+    fn get(&mut self, shape: Shape, goal_blank: usize) -> Result<Option<Arc<PdbHeuristic>>> {
+        if shape.cells() > 16 {
+            return Ok(None);
+        }
+        let blank = pdb::canonical_blank(shape, goal_blank);
+        if let Some(p) = self.map.get(&(shape, blank)) {
+            return Ok(Some(p.clone()));
+        }
+        let partition = Partition::default_for(shape, blank);
+        if !self.dir.missing(&partition).is_empty() {
+            build_tables(&self.dir, &partition, self.quiet)?;
+        }
+        // SAFETY: table files are written once and replaced only by rename; nothing
+        // truncates them while we run.
+        let p = unsafe { self.dir.map(&partition) }?;
+        self.map.insert((shape, blank), p.clone());
+        Ok(Some(p))
+    }
+}
+
+fn build_tables(dir: &TableDir, partition: &Partition, quiet: bool) -> Result<()> {
+    let t0 = Instant::now();
+    eprintln!(
+        "building the {} pattern databases for {} boards (goal blank in cell {}) into {}; \
+         this happens once",
+        partition.name(),
+        partition.shape,
+        partition.blank,
+        dir.dir.display()
+    );
+    let bar = ProgressBar::new(0);
+    if quiet || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("  {prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed})")
+            .unwrap()
+            .progress_chars("=> "),
+    );
+    let n = partition.patterns.len();
+    dir.build_missing(partition, &|i, spec, ev| match ev {
+        BuildEvent::Start { .. } => {
+            bar.set_prefix(format!("table {}/{} ({} tiles)", i + 1, n, spec.tiles.len()))
+        }
+        BuildEvent::Expanded { depth, done, total } => {
+            bar.set_length(total);
+            bar.set_position(done);
+            bar.set_message(format!("depth {depth}"));
+        }
+        BuildEvent::Layer { .. } => {}
+        BuildEvent::Saved { path } => bar.println(format!("  wrote {}", path.display())),
+    })?;
+    bar.finish_and_clear();
+    eprintln!("tables built in {:.1} s", t0.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// One instance's outcome.
+struct Outcome {
+    id: String,
+    board: Option<Board>,
+    goal_tiles: Vec<u8>,
+    known: Option<u32>,
+    result: Result<Solution, String>,
+}
+
+fn json_id(id: &str) -> serde_json::Value {
+    match id.parse::<u64>() {
+        Ok(n) if !id.starts_with('0') || id == "0" => serde_json::Value::from(n),
+        _ => serde_json::Value::from(id),
+    }
+}
+
+fn solve_cmd(
+    boards: Vec<String>,
+    input: Option<String>,
+    steps: bool,
+    opts: SearchOpts,
+    bench: bool,
+) -> Result<i32> {
+    let goal = GoalSpec::parse(&opts.goal).map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?;
+    let threads = opts
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start worker threads")?;
+
+    // The instances, as one stream whatever their source.
+    let mut sources: Vec<Box<dyn BufRead>> = Vec::new();
+    if !boards.is_empty() {
+        let all_numbers = boards.iter().all(|b| b.trim().parse::<u64>().is_ok());
+        let text = if all_numbers && boards.len() > 1 {
+            boards.join(" ") + "\n"
+        } else {
+            // One board per argument; a grid argument becomes one line.
+            boards
+                .iter()
+                .map(|b| b.split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect::<Vec<_>>()
+                .join("\n")
+                + "\n"
+        };
+        sources.push(Box::new(std::io::Cursor::new(text)));
+    }
+    match input.as_deref() {
+        Some("-") => sources.push(Box::new(std::io::BufReader::new(std::io::stdin()))),
+        Some(path) => {
+            let f = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
+            sources.push(Box::new(std::io::BufReader::new(f)));
+        }
+        None => {}
+    }
+    if sources.is_empty() {
+        if std::io::stdin().is_terminal() {
+            bail!("no boards given: pass a board (\"1 2 3 ...\"), -i FILE, or - for stdin");
+        }
+        sources.push(Box::new(std::io::BufReader::new(std::io::stdin())));
+    }
+    let chained: Box<dyn BufRead> = sources
+        .into_iter()
+        .reduce(|a, b| Box::new(std::io::Read::chain(a, b)) as Box<dyn BufRead>)
+        .unwrap();
+    let mut reader = Reader::new(chained, goal);
+
+    let kind = match opts.heuristic {
+        HeuristicArg::Pdb => HeuristicKind::Pdb,
+        HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
+        HeuristicArg::Manhattan => HeuristicKind::Manhattan,
+    };
+    let json = opts.format == Format::Json;
+    let mut cache = TableCache {
+        dir: TableDir::new(&opts.tables),
+        map: HashMap::new(),
+        quiet: false,
+    };
+    let timeout = opts.timeout.map(Duration::from_secs_f64);
+    let max_nodes = opts.max_nodes;
+
+    // Work items: an instance with its solver, or a line that failed to parse.
+    enum Item {
+        Solve(Instance, Solver),
+        Bad(BadInstance),
+        Fatal(String),
+    }
+    let mut fatal: Option<String> = None;
+    let items = std::iter::from_fn(|| {
+        if INTERRUPTED.load(Ordering::Relaxed) || fatal.is_some() {
+            return None;
+        }
+        let next = reader.next();
+        Some(match next? {
+            Err(bad) => Item::Bad(bad),
+            Ok(inst) => {
+                let solver = if kind == HeuristicKind::Pdb {
+                    match cache.get(inst.board.shape(), inst.goal.blank()) {
+                        Ok(Some(p)) => Solver::with_pdb(p),
+                        Ok(None) => Solver::new(HeuristicKind::LinearConflict),
+                        Err(e) => {
+                            let msg = format!("{e:#}");
+                            fatal = Some(msg.clone());
+                            return Some(Item::Fatal(msg));
+                        }
+                    }
+                } else {
+                    Solver::new(kind)
+                };
+                Item::Solve(inst, solver)
+            }
+        })
+    });
+
+    let work = |item: Item| -> Option<Outcome> {
+        match item {
+            Item::Fatal(_) => None,
+            Item::Bad(bad) => Some(Outcome {
+                id: bad.id.clone(),
+                board: None,
+                goal_tiles: vec![],
+                known: None,
+                result: Err(bad.to_string()),
+            }),
+            Item::Solve(inst, solver) => {
+                let limits = Limits {
+                    max_nodes,
+                    deadline: timeout.map(|t| Instant::now() + t),
+                    stop: Some(&INTERRUPTED),
+                };
+                let result = solver
+                    .solve(&inst.board, &inst.goal, limits, None)
+                    .map_err(|e| match e {
+                        SolveError::Board(b) => format!("instance {}: {b}", inst.id),
+                        other => format!("instance {}: {other}", inst.id),
+                    });
+                Some(Outcome {
+                    id: inst.id,
+                    board: Some(inst.board),
+                    goal_tiles: inst.goal.board().tiles().to_vec(),
+                    known: inst.known,
+                    result,
+                })
+            }
+        }
+    };
+
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let bar = ProgressBar::new_spinner();
+    if !bench || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(ProgressStyle::with_template("{spinner} {pos} solved, {msg} ({elapsed})").unwrap());
+
+    let t0 = Instant::now();
+    let mut solved = 0u64;
+    let mut failed = 0u64;
+    let mut mismatched = 0u64;
+    let mut total_nodes = 0u64;
+    let mut total_len = 0u64;
+    let mut broken_pipe = false;
+    let mut table_rows: Vec<String> = Vec::new();
+    // Solving an instance needs its tables; a missing one is built by the item iterator
+    // on this thread before the instance is handed out.
+    run_ordered(&pool, items, threads * 8, work, |_, outcome| {
+        let Some(o) = outcome else { return false };
+        let mut line = String::new();
+        match &o.result {
+            Ok(sol) => {
+                solved += 1;
+                total_nodes += sol.nodes;
+                total_len += sol.moves.len() as u64;
+                let len = sol.moves.len() as u32;
+                let ok = o.known.is_none_or(|k| k == len);
+                if !ok {
+                    mismatched += 1;
+                }
+                let board = o.board.as_ref().unwrap();
+                let moves = fifteen::board::moves_to_string(&sol.moves);
+                if json {
+                    let mut v = serde_json::json!({
+                        "id": json_id(&o.id),
+                        "tiles": board.tiles(),
+                        "goal": o.goal_tiles,
+                        "length": len,
+                        "moves": moves,
+                        "nodes": sol.nodes,
+                        "millis": (sol.millis * 1000.0).round() / 1000.0,
+                        "heuristic": sol.heuristic.name(),
+                    });
+                    if let Some(k) = o.known {
+                        v["known"] = k.into();
+                        v["ok"] = ok.into();
+                    }
+                    line = v.to_string() + "\n";
+                } else if bench {
+                    let known = o.known.map_or("?".to_string(), |k| k.to_string());
+                    line = format!(
+                        "{:>6} {:>6} {:>6} {:>4} {:>14} {:>10.1}\n",
+                        o.id,
+                        len,
+                        known,
+                        if ok { "ok" } else { "BAD" },
+                        sol.nodes,
+                        sol.millis
+                    );
+                    table_rows.push(line.clone());
+                } else {
+                    line.push_str(&format!("instance {}\n{}", o.id, board.render()));
+                    if steps {
+                        line.push_str(&render_steps(board, &o, sol));
+                    }
+                    line.push_str(&format!(
+                        "length {len} (optimal){}\nmoves  {}\nnodes  {}   time {:.1} ms   heuristic {}\n\n",
+                        match o.known {
+                            Some(k) if k == len => format!(", as expected"),
+                            Some(k) => format!(", BUT THE FILE SAYS {k}"),
+                            None => String::new(),
+                        },
+                        if moves.is_empty() { "(none: already solved)".to_string() } else { moves },
+                        sol.nodes,
+                        sol.millis,
+                        sol.heuristic.name()
+                    ));
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                if json {
+                    line = serde_json::json!({"id": json_id(&o.id), "error": e}).to_string() + "\n";
+                } else {
+                    eprintln!("error: {e}");
+                }
+            }
+        }
+        if !line.is_empty() && (out.write_all(line.as_bytes()).is_err() || out.flush().is_err()) {
+            broken_pipe = true;
+            INTERRUPTED.store(true, Ordering::Relaxed);
+            return false;
+        }
+        bar.set_position(solved);
+        bar.set_message(format!("{failed} failed, {} nodes", total_nodes));
+        !INTERRUPTED.load(Ordering::Relaxed)
+    });
+    bar.finish_and_clear();
+    let wall = t0.elapsed().as_secs_f64();
+    if let Some(msg) = fatal {
+        eprintln!("error: {msg}");
+        return Ok(2);
+    }
+    if let Some(e) = reader.take_io_error() {
+        eprintln!("error: reading input: {e}");
+        return Ok(2);
+    }
+    if broken_pipe {
+        return Ok(0);
+    }
+    if bench {
+        let nps = total_nodes as f64 / wall.max(1e-9);
+        let per = if solved > 0 { total_nodes / solved } else { 0 };
+        if json {
+            let v = serde_json::json!({"summary": {
+                "solved": solved, "failed": failed, "mismatched": mismatched,
+                "total_length": total_len, "nodes": total_nodes,
+                "nodes_per_instance": per, "wall_seconds": wall,
+                "nodes_per_second": nps, "threads": threads,
+                "heuristic": kind.name(),
+                "anchor_nodes_per_instance_korf_felner_2002": 36710,
+            }});
+            let _ = writeln!(out, "{v}");
+        } else {
+            let _ = writeln!(
+                out,
+                "\n{solved} solved, {failed} failed, {mismatched} wrong lengths; total length {total_len}\n\
+                 wall {wall:.3} s, {total_nodes} nodes ({per} per instance), {:.1} M nodes/s, {threads} threads, heuristic {}\n\
+                 anchor: Korf & Felner 2002, 7-8 PDB with reflection: about 36,710 nodes per instance",
+                nps / 1e6,
+                kind.name()
+            );
+            if mismatched > 0 {
+                let _ = writeln!(out, "LENGTH MISMATCH: some lengths differ from the file's");
+            }
+        }
+        let _ = table_rows;
+    }
+    let _ = out.flush();
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        eprintln!("interrupted: the results above are complete; the rest were not solved");
+        return Ok(130);
+    }
+    Ok(if failed > 0 || mismatched > 0 { 1 } else { 0 })
+}
+
+fn render_steps(board: &Board, o: &Outcome, sol: &Solution) -> String {
+    let goal = fifteen::Goal::from_board(Board::new(board.shape(), &o.goal_tiles).unwrap());
+    let solver = Solver::new(HeuristicKind::LinearConflict);
+    let mut s = String::new();
+    let mut b = *board;
+    let n = sol.moves.len();
+    s.push_str(&format!("start: g 0, h {}, f {}\n", solver.estimate(&b, &goal), solver.estimate(&b, &goal)));
+    for (i, m) in sol.moves.iter().enumerate() {
+        b = b.apply(*m).expect("solutions are legal");
+        let h = solver.estimate(&b, &goal);
+        s.push_str(&format!(
+            "move {}/{}: blank {} -> g {}, h {}, f {}, remaining {}\n{}",
+            i + 1,
+            n,
+            m.letter(),
+            i + 1,
+            h,
+            i + 1 + h as usize,
+            n - i - 1,
+            b.render()
+        ));
+    }
+    s
+}
+
+fn tables_cmd(action: TablesAction, dir: PathBuf) -> Result<i32> {
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(e) => e,
+        Err(e) => bail!("cannot list {}: {e} (tables are built there on first use)", dir.display()),
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        println!("no tables in {}", dir.display());
+        return Ok(0);
+    }
+    let mut bad = 0;
+    for path in files {
+        let t0 = Instant::now();
+        match pdb::inspect(&path) {
+            Ok((spec, _)) => {
+                // SAFETY: see TableCache::get.
+                let opened = unsafe { pdb::Table::map(&path, &spec) };
+                let result = opened.and_then(|t| {
+                    if matches!(action, TablesAction::Verify) {
+                        t.verify(&spec)?;
+                    }
+                    Ok(t)
+                });
+                match result {
+                    Ok(t) => println!(
+                        "{}  {} tiles {:?}  {} entries  {:.1} MB  clamped {}  {}  {:.1} ms",
+                        path.display(),
+                        spec.tiles.len(),
+                        spec.tiles,
+                        t.header.entries,
+                        (t.header.payload_len + pdb::PAYLOAD_OFFSET) as f64 / 1e6,
+                        t.header.clamped,
+                        if matches!(action, TablesAction::Verify) { "checksum ok" } else { "header ok" },
+                        t0.elapsed().as_secs_f64() * 1000.0
+                    ),
+                    Err(e) => {
+                        bad += 1;
+                        println!("{}  BAD: {e}", path.display());
+                    }
+                }
+            }
+            Err(e) => {
+                bad += 1;
+                println!("{}  BAD: {e}", path.display());
+            }
+        }
+    }
+    Ok(if bad > 0 { 1 } else { 0 })
+}

@@ -251,46 +251,59 @@ pub struct Built {
     pub clamped: u64,
 }
 
-/// A mask of blank cells, compressed to the cells the pattern leaves free.
-trait Word: Send + Sync + Sized {
+/// Per placement: the blank cells seen so far and those reached in the layer being built,
+/// side by side in one atomic word so that a successor costs one cache miss. Masks are
+/// compressed to the cells the pattern leaves free (8 bits for an 8-tile 4x4 pattern).
+trait Slot: Send + Sync + Sized {
+    /// The current layer's mask, stored apart and read in order.
+    type Cur: Copy + Send + Sync + Default + Into<u64>;
+    const BITS: u32;
     fn zeroed(n: usize) -> Vec<Self>;
-    fn get(&self) -> u32;
-    fn set(&self, v: u32);
-    fn or(&self, v: u32);
+    fn get(&self) -> u64;
+    fn set(&self, v: u64);
+    fn or(&self, v: u64);
+    fn cur(v: u64) -> Self::Cur;
 }
 
-macro_rules! word {
-    ($a:ty, $t:ty) => {
-        impl Word for $a {
+macro_rules! slot {
+    ($a:ty, $t:ty, $c:ty, $bits:expr) => {
+        impl Slot for $a {
+            type Cur = $c;
+            const BITS: u32 = $bits;
             fn zeroed(n: usize) -> Vec<Self> {
                 (0..n).map(|_| <$a>::new(0)).collect()
             }
             #[inline(always)]
-            fn get(&self) -> u32 {
-                self.load(Ordering::Relaxed) as u32
+            fn get(&self) -> u64 {
+                self.load(Ordering::Relaxed) as u64
             }
             #[inline(always)]
-            fn set(&self, v: u32) {
+            fn set(&self, v: u64) {
                 self.store(v as $t, Ordering::Relaxed)
             }
             #[inline(always)]
-            fn or(&self, v: u32) {
+            fn or(&self, v: u64) {
                 self.fetch_or(v as $t, Ordering::Relaxed);
+            }
+            #[inline(always)]
+            fn cur(v: u64) -> $c {
+                v as $c
             }
         }
     };
 }
-word!(AtomicU8, u8);
-word!(AtomicU16, u16);
-word!(AtomicU32, u32);
+slot!(AtomicU16, u16, u8, 8);
+slot!(AtomicU32, u32, u16, 16);
+slot!(AtomicU64, u64, u32, 32);
 
 /// Builds one pattern's table in memory.
 ///
 /// The search runs backwards from the goal over abstract states (where the pattern's tiles
 /// are, which cells the blank can reach). Moving the blank among the free cells costs 0,
 /// moving a pattern tile costs 1, so each layer is closed under blank moves: a layer's
-/// states are, per placement, a mask of reachable blank cells. Three arrays of such masks
-/// (seen, current layer, next layer) are all the memory the search needs.
+/// states are, per placement, a mask of reachable blank cells. Two arrays of such masks
+/// (seen and next side by side, and the current layer) are all the memory it needs:
+/// 3 bytes a placement for an 8-tile 4x4 pattern.
 ///
 /// # Errors
 /// A pattern that is empty, repeats a label, holds the blank, or is too large.
@@ -304,19 +317,32 @@ pub fn build(spec: &PatternSpec, progress: &(dyn Fn(BuildEvent) + Sync)) -> Resu
         }
         seen[t as usize] = true;
     }
-    if k == 0 || n > 32 || Ranker::new(n, k).count() > (1u64 << 34) {
+    if k == 0 || n > 32 || Ranker::new(n, k).count() > (1u64 << 32) {
         return Err(TableError::Unsupported(format!(
             "pattern of {k} tiles on {n} cells is too large to build"
         )));
     }
     let free = n - k;
-    Ok(if free <= 8 {
-        bfs::<AtomicU8>(spec, progress)
-    } else if free <= 16 {
-        bfs::<AtomicU16>(spec, progress)
-    } else {
-        bfs::<AtomicU32>(spec, progress)
+    let bmi2 = has_bmi2();
+    Ok(match (free <= 8, free <= 16, bmi2) {
+        (true, _, true) => bfs::<AtomicU16, true>(spec, progress),
+        (true, _, false) => bfs::<AtomicU16, false>(spec, progress),
+        (false, true, true) => bfs::<AtomicU32, true>(spec, progress),
+        (false, true, false) => bfs::<AtomicU32, false>(spec, progress),
+        (false, false, true) => bfs::<AtomicU64, true>(spec, progress),
+        (false, false, false) => bfs::<AtomicU64, false>(spec, progress),
     })
+}
+
+fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// Geometry helpers on cell bitmasks.
@@ -326,6 +352,9 @@ struct Grid {
     not_first_col: u64,
     not_last_col: u64,
     neighbors: Vec<Vec<usize>>,
+    /// For boards up to 16 cells: the connected region of `cell` within `free`, at
+    /// `free << 4 | cell`.
+    regions: Vec<u16>,
 }
 
 impl Grid {
@@ -351,18 +380,29 @@ impl Grid {
                     .collect()
             })
             .collect();
-        Grid {
+        let mut g = Grid {
             cols,
             all,
             not_first_col: all & !first,
             not_last_col: all & !last,
             neighbors,
+            regions: Vec::new(),
+        };
+        if n <= 16 {
+            let mut regions = vec![0u16; (1usize << n) * 16];
+            for free in 0..(1u64 << n) {
+                for c in 0..n {
+                    if free & (1 << c) != 0 {
+                        regions[((free as usize) << 4) | c] = g.flood_slow(1 << c, free) as u16;
+                    }
+                }
+            }
+            g.regions = regions;
         }
+        g
     }
 
-    /// The cells of `free` connected to `start`.
-    #[inline]
-    fn flood(&self, start: u64, free: u64) -> u64 {
+    fn flood_slow(&self, start: u64, free: u64) -> u64 {
         let mut r = start;
         loop {
             let grow = r
@@ -377,12 +417,28 @@ impl Grid {
             r = grow;
         }
     }
+
+    /// The cells of `free` connected to `cell` (which must be free).
+    #[inline(always)]
+    fn region(&self, cell: usize, free: u64) -> u64 {
+        if !self.regions.is_empty() {
+            self.regions[((free as usize) << 4) | cell] as u64
+        } else {
+            self.flood_slow(1 << cell, free)
+        }
+    }
 }
 
 /// `full`'s bits at the cells of `free`, packed down to bit 0, 1, ... in cell order.
 #[inline(always)]
-fn compress(full: u64, mut free: u64) -> u32 {
-    let mut out = 0u32;
+fn compress<const PEXT: bool>(full: u64, free: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if PEXT {
+        // SAFETY: PEXT is only true when the CPU was checked to have BMI2.
+        return unsafe { pext(full, free) };
+    }
+    let mut free = free;
+    let mut out = 0u64;
     let mut i = 0;
     while free != 0 {
         let b = free & free.wrapping_neg();
@@ -397,7 +453,13 @@ fn compress(full: u64, mut free: u64) -> u32 {
 
 /// The inverse of [`compress`].
 #[inline(always)]
-fn expand(small: u32, mut free: u64) -> u64 {
+fn expand<const PEXT: bool>(small: u64, free: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if PEXT {
+        // SAFETY: as in `compress`.
+        return unsafe { pdep(small, free) };
+    }
+    let mut free = free;
     let mut out = 0u64;
     let mut i = 0;
     while free != 0 {
@@ -411,7 +473,19 @@ fn expand(small: u32, mut free: u64) -> u64 {
     out
 }
 
-fn bfs<W: Word>(spec: &PatternSpec, progress: &(dyn Fn(BuildEvent) + Sync)) -> Built {
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn pext(a: u64, m: u64) -> u64 {
+    std::arch::x86_64::_pext_u64(a, m)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn pdep(a: u64, m: u64) -> u64 {
+    std::arch::x86_64::_pdep_u64(a, m)
+}
+
+fn bfs<S: Slot, const PEXT: bool>(spec: &PatternSpec, progress: &(dyn Fn(BuildEvent) + Sync)) -> Built {
     let n = spec.shape.cells();
     let k = spec.tiles.len();
     let ranker = Ranker::new(n, k);
@@ -421,9 +495,14 @@ fn bfs<W: Word>(spec: &PatternSpec, progress: &(dyn Fn(BuildEvent) + Sync)) -> B
         pattern: 0,
         placements: count as u64,
     });
-    let seen = W::zeroed(count);
-    let mut cur = W::zeroed(count);
-    let mut next = W::zeroed(count);
+    const CHUNK: usize = 1 << 14;
+    let chunks = count.div_ceil(CHUNK);
+    let low: u64 = (1u64 << S::BITS) - 1;
+    let slots = S::zeroed(count);
+    let mut cur: Vec<S::Cur> = vec![S::Cur::default(); count];
+    // Which chunks hold any state of the current / next layer: sparse layers skip the rest.
+    let mut cur_active: Vec<bool> = vec![false; chunks];
+    let next_active: Vec<AtomicU8> = (0..chunks).map(|_| AtomicU8::new(0)).collect();
     // Two entries a byte; a pair is always handled by one task.
     let mut payload = vec![0u8; count.div_ceil(2)];
     let md_of = |pos: &[u8]| -> u32 {
@@ -438,9 +517,10 @@ fn bfs<W: Word>(spec: &PatternSpec, progress: &(dyn Fn(BuildEvent) + Sync)) -> B
     let occ: u64 = home.iter().fold(0, |m, &p| m | 1 << p);
     let free = grid.all & !occ;
     let start = ranker.rank(&home) as usize;
-    let region = grid.flood(1 << spec.blank, free);
-    seen[start].set(compress(region, free));
-    cur[start].set(compress(region, free));
+    let region = compress::<PEXT>(grid.region(spec.blank as usize, free), free);
+    slots[start].set(region);
+    cur[start] = S::cur(region);
+    cur_active[start / CHUNK] = true;
     let mut layers = vec![1u64];
     progress(BuildEvent::Layer {
         depth: 0,
@@ -448,25 +528,26 @@ fn bfs<W: Word>(spec: &PatternSpec, progress: &(dyn Fn(BuildEvent) + Sync)) -> B
     });
     let clamped = AtomicU64::new(0);
 
-    const CHUNK: usize = 1 << 14;
-    let chunks = count.div_ceil(CHUNK);
     let mut depth = 0u32;
     loop {
         // Expand every state of the current layer.
         let done = AtomicU64::new(0);
-        (0..chunks).into_par_iter().for_each(|ci| {
+        let active: Vec<usize> = (0..chunks).filter(|&c| cur_active[c]).collect();
+        let total = active.len() as u64;
+        let cur_ref = &cur;
+        active.par_iter().for_each(|&ci| {
             let lo = ci * CHUNK;
             let hi = (lo + CHUNK).min(count);
             let mut pos = [0u8; 32];
             for idx in lo..hi {
-                let m = cur[idx].get();
+                let m: u64 = cur_ref[idx].into();
                 if m == 0 {
                     continue;
                 }
                 let pos = &mut pos[..k];
                 ranker.unrank(idx as u64, pos);
                 let occ: u64 = pos.iter().fold(0, |m, &p| m | 1 << p);
-                let region = expand(m, grid.all & !occ);
+                let region = expand::<PEXT>(m, grid.all & !occ);
                 for i in 0..k {
                     let from = pos[i] as usize;
                     for &to in &grid.neighbors[from] {
@@ -476,54 +557,68 @@ fn bfs<W: Word>(spec: &PatternSpec, progress: &(dyn Fn(BuildEvent) + Sync)) -> B
                         // The tile slides into the blank's cell; the blank takes its place.
                         let occ2 = occ ^ (1 << from) ^ (1 << to);
                         let free2 = grid.all & !occ2;
-                        let reach = compress(grid.flood(1 << from, free2), free2);
+                        let reach = compress::<PEXT>(grid.region(from, free2), free2);
                         pos[i] = to as u8;
                         let j = ranker.rank(pos) as usize;
                         pos[i] = from as u8;
-                        if (seen[j].get() | next[j].get()) & reach != reach {
-                            next[j].or(reach);
+                        let s = slots[j].get();
+                        if (s | (s >> S::BITS)) & reach != reach {
+                            slots[j].or(reach << S::BITS);
+                            let a = &next_active[j / CHUNK];
+                            if a.load(Ordering::Relaxed) == 0 {
+                                a.store(1, Ordering::Relaxed);
+                            }
                         }
                     }
                 }
             }
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if d % 256 == 0 || d == chunks as u64 {
+            if d % 64 == 0 || d == total {
                 progress(BuildEvent::Expanded {
                     depth: depth + 1,
                     done: d,
-                    total: chunks as u64,
+                    total,
                 });
             }
         });
         // Keep only what is new; record the placements reached for the first time.
         let d1 = depth + 1;
         let first = AtomicU64::new(0);
-        let any = AtomicU32::new(0);
-        payload
+        let was_active = std::mem::take(&mut cur_active);
+        let slots = &slots;
+        let next_active = &next_active;
+        cur_active = payload
             .par_chunks_mut(CHUNK / 2)
+            .zip(cur.par_chunks_mut(CHUNK))
             .enumerate()
-            .for_each(|(ci, bytes)| {
+            .map(|(ci, (bytes, cur))| {
                 let lo = ci * CHUNK;
-                let hi = (lo + CHUNK).min(count);
+                if next_active[ci].load(Ordering::Relaxed) == 0 {
+                    if was_active[ci] {
+                        cur.fill(S::Cur::default());
+                    }
+                    return false;
+                }
+                next_active[ci].store(0, Ordering::Relaxed);
                 let mut pos = [0u8; 32];
                 let mut firsts = 0;
                 let mut anything = false;
-                for idx in lo..hi {
-                    let nx = next[idx].get();
+                for (off, c) in cur.iter_mut().enumerate() {
+                    let idx = lo + off;
+                    let s = slots[idx].get();
+                    let nx = s >> S::BITS;
+                    let seen = s & low;
+                    let new = nx & !seen;
+                    *c = S::cur(new);
                     if nx == 0 {
-                        cur[idx].set(0);
                         continue;
                     }
-                    next[idx].set(0);
-                    let s = seen[idx].get();
-                    let new = nx & !s;
-                    cur[idx].set(new);
+                    slots[idx].set(seen | new);
                     if new == 0 {
                         continue;
                     }
                     anything = true;
-                    seen[idx].set(s | new);
-                    if s == 0 {
+                    if seen == 0 {
                         firsts += 1;
                         let pos = &mut pos[..k];
                         ranker.unrank(idx as u64, pos);
@@ -534,15 +629,14 @@ fn bfs<W: Word>(spec: &PatternSpec, progress: &(dyn Fn(BuildEvent) + Sync)) -> B
                         } else {
                             excess as u8
                         };
-                        bytes[(idx - lo) / 2] |= v << (4 * (idx & 1));
+                        bytes[off / 2] |= v << (4 * (idx & 1));
                     }
                 }
                 first.fetch_add(firsts, Ordering::Relaxed);
-                if anything {
-                    any.store(1, Ordering::Relaxed);
-                }
-            });
-        if any.load(Ordering::Relaxed) == 0 {
+                anything
+            })
+            .collect();
+        if !cur_active.iter().any(|&a| a) {
             break;
         }
         depth = d1;
@@ -553,14 +647,13 @@ fn bfs<W: Word>(spec: &PatternSpec, progress: &(dyn Fn(BuildEvent) + Sync)) -> B
             placements: f,
         });
     }
-    // The goal placement's own entry (distance 0) is already 0.
-    drop(std::mem::take(&mut cur));
     Built {
         payload,
         layers,
         clamped: clamped.load(Ordering::Relaxed),
     }
 }
+
 
 /// Writes a table so that no reader ever sees a partial file: a temporary file in the same
 /// directory, synced, then renamed over the final name.
@@ -1120,4 +1213,44 @@ impl TableDir {
         }
         Ok(Arc::new(PdbHeuristic::new(partition.clone(), tables)?))
     }
+}
+
+/// Reads a table file's header on its own, to say what the file is for (used by
+/// `fifteen tables list`), and checks it against itself.
+///
+/// # Errors
+/// A file that is unreadable or whose header is damaged.
+pub fn inspect(path: &Path) -> Result<(PatternSpec, Header), TableError> {
+    let corrupt = |reason: String| TableError::Corrupt {
+        path: path.to_path_buf(),
+        reason,
+        rebuild: "build-pdb --force".into(),
+    };
+    let mut file = File::open(path).map_err(|source| TableError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut head = vec![0u8; 512];
+    let got = file.read(&mut head).map_err(|source| TableError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let (h, _): (Header, usize) = bincode::decode_from_slice(&head[..got], bincode_config())
+        .map_err(|e| corrupt(format!("unreadable header ({e})")))?;
+    let shape = Shape::new(h.rows as usize, h.cols as usize)
+        .ok_or_else(|| corrupt(format!("bad shape {}x{}", h.rows, h.cols)))?;
+    if h.tile_count as usize > 32 || h.tile_count == 0 {
+        return Err(corrupt(format!("bad tile count {}", h.tile_count)));
+    }
+    let spec = PatternSpec {
+        shape,
+        blank: h.blank,
+        tiles: h.tiles[..h.tile_count as usize].to_vec(),
+    };
+    let mut file = File::open(path).map_err(|source| TableError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let h = read_header(path, &mut file, &spec)?;
+    Ok((spec, h))
 }

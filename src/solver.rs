@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::board::{Board, Dir, Goal, Labels, Symmetry};
+use crate::board::{Board, Dir, Goal, Labels};
 use crate::error::BoardError;
 use crate::pdb::PdbHeuristic;
 use crate::search::{
@@ -159,3 +159,34 @@ pub fn check_solution(board: &Board, goal: &Goal, moves: &[Dir]) -> Result<usize
     }
 }
 
+
+impl Solver {
+    /// The heuristic's estimate for a board (what IDA* starts from); 0 for boards that do
+    /// not fit the goal.
+    pub fn estimate(&self, board: &Board, goal: &Goal) -> u32 {
+        let Ok(labels) = goal.labels(board) else {
+            return 0;
+        };
+        if labels.shape.cells() > PACKED_CELLS {
+            return 0;
+        }
+        use crate::search::Heuristic;
+        match (&self.kind, &self.pdb) {
+            (HeuristicKind::Pdb, Some(pdb)) if pdb.fits(&labels) => {
+                let sym = pdb.symmetry_for(&labels).expect("fits");
+                let l = sym.labels(&labels);
+                let geo = Geometry::new(l.shape, l.blank_label);
+                pdb.evaluate(&geo, &geo.pack(&l))
+            }
+            (HeuristicKind::Manhattan, _) => {
+                let geo = Geometry::new(labels.shape, labels.blank_label);
+                geo.manhattan(&geo.pack(&labels))
+            }
+            _ => {
+                let geo = Geometry::new(labels.shape, labels.blank_label);
+                let mut st = LinearConflict.root(&geo, &geo.pack(&labels));
+                LinearConflict.h(&mut st)
+            }
+        }
+    }
+}
