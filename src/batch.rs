@@ -10,8 +10,13 @@ use std::sync::mpsc;
 /// Runs `work` on every item on `pool`, calling `emit` on the calling thread in input order.
 /// `emit` returns `false` to stop taking new items (already started ones still finish and
 /// are emitted).
-pub fn run_ordered<T, R, I, W, E>(pool: &rayon::ThreadPool, items: I, window: usize, work: W, mut emit: E)
-where
+pub fn run_ordered<T, R, I, W, E>(
+    pool: &rayon::ThreadPool,
+    items: I,
+    window: usize,
+    work: W,
+    mut emit: E,
+) where
     T: Send,
     R: Send,
     I: Iterator<Item = T>,

@@ -35,7 +35,9 @@ impl Shape {
 
     /// The square shape with `cells` cells, if `cells` is a square of 2..=6.
     pub fn square_of(cells: usize) -> Option<Shape> {
-        (2..=6).find(|n| n * n == cells).and_then(|n| Shape::new(n, n))
+        (2..=6)
+            .find(|n| n * n == cells)
+            .and_then(|n| Shape::new(n, n))
     }
 
     pub fn cells(self) -> usize {
@@ -195,7 +197,10 @@ impl Board {
         let mut tiles = Vec::with_capacity(n);
         for &v in &values {
             if v >= n as u64 {
-                return Err(BoardError::OutOfRange { value: v, max: n - 1 });
+                return Err(BoardError::OutOfRange {
+                    value: v,
+                    max: n - 1,
+                });
             }
             tiles.push(v as u8);
         }

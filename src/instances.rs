@@ -74,12 +74,22 @@ pub struct BadInstance {
 
 impl std::fmt::Display for BadInstance {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "instance {} (line {}): {}", self.id, self.line, self.error)
+        write!(
+            f,
+            "instance {} (line {}): {}",
+            self.id, self.line, self.error
+        )
     }
 }
 
 /// Turns one instance's text into an [`Instance`], checking solvability for its goal.
-fn make(id: String, line: usize, tiles: &str, known: Option<u32>, goal: &GoalSpec) -> Result<Instance, BadInstance> {
+fn make(
+    id: String,
+    line: usize,
+    tiles: &str,
+    known: Option<u32>,
+    goal: &GoalSpec,
+) -> Result<Instance, BadInstance> {
     let bad = |error| BadInstance {
         id: id.clone(),
         line,
@@ -209,7 +219,13 @@ impl<R: BufRead> Iterator for Reader<R> {
                         }
                     },
                 };
-                return Some(make(id, self.line_no, &tokens[2..].join(" "), known, &self.goal));
+                return Some(make(
+                    id,
+                    self.line_no,
+                    &tokens[2..].join(" "),
+                    known,
+                    &self.goal,
+                ));
             }
             if (2..=6).contains(&n) && tokens.iter().all(|t| t.parse::<u8>().is_ok()) {
                 // The first row of a grid board: n rows of n.

@@ -124,7 +124,12 @@ enum Command {
     Tables {
         #[command(subcommand)]
         action: TablesAction,
-        #[arg(long, env = "FIFTEEN_TABLES", default_value = "data/pdb", global = true)]
+        #[arg(
+            long,
+            env = "FIFTEEN_TABLES",
+            default_value = "data/pdb",
+            global = true
+        )]
         tables: PathBuf,
     },
 }
@@ -184,7 +189,13 @@ fn parse_size(s: &str) -> Result<Shape> {
     Shape::new(r, c).context("rows and columns must be at least 2, and at most 36 cells in all")
 }
 
-fn random_cmd(count: u64, seed: Option<u64>, size: &str, goal: &str, walk: Option<usize>) -> Result<i32> {
+fn random_cmd(
+    count: u64,
+    seed: Option<u64>,
+    size: &str,
+    goal: &str,
+    walk: Option<usize>,
+) -> Result<i32> {
     let shape = parse_size(size).with_context(|| format!("bad --size '{size}'"))?;
     let goal = GoalSpec::parse(goal)
         .map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?
@@ -262,9 +273,12 @@ fn build_tables(dir: &TableDir, partition: &Partition, quiet: bool) -> Result<()
     );
     let n = partition.patterns.len();
     dir.build_missing(partition, &|i, spec, ev| match ev {
-        BuildEvent::Start { .. } => {
-            bar.set_prefix(format!("table {}/{} ({} tiles)", i + 1, n, spec.tiles.len()))
-        }
+        BuildEvent::Start { .. } => bar.set_prefix(format!(
+            "table {}/{} ({} tiles)",
+            i + 1,
+            n,
+            spec.tiles.len()
+        )),
         BuildEvent::Expanded { depth, done, total } => {
             bar.set_length(total);
             bar.set_position(done);
@@ -302,9 +316,11 @@ fn solve_cmd(
     bench: bool,
 ) -> Result<i32> {
     let goal = GoalSpec::parse(&opts.goal).map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?;
-    let threads = opts
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let threads = opts.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -365,7 +381,7 @@ fn solve_cmd(
     enum Item {
         Solve(Instance, Solver),
         Bad(BadInstance),
-        Fatal(String),
+        Fatal,
     }
     let mut fatal: Option<String> = None;
     let items = std::iter::from_fn(|| {
@@ -383,7 +399,7 @@ fn solve_cmd(
                         Err(e) => {
                             let msg = format!("{e:#}");
                             fatal = Some(msg.clone());
-                            return Some(Item::Fatal(msg));
+                            return Some(Item::Fatal);
                         }
                     }
                 } else {
@@ -396,7 +412,7 @@ fn solve_cmd(
 
     let work = |item: Item| -> Option<Outcome> {
         match item {
-            Item::Fatal(_) => None,
+            Item::Fatal => None,
             Item::Bad(bad) => Some(Outcome {
                 id: bad.id.clone(),
                 board: None,
@@ -410,12 +426,13 @@ fn solve_cmd(
                     deadline: timeout.map(|t| Instant::now() + t),
                     stop: Some(&INTERRUPTED),
                 };
-                let result = solver
-                    .solve(&inst.board, &inst.goal, limits, None)
-                    .map_err(|e| match e {
-                        SolveError::Board(b) => format!("instance {}: {b}", inst.id),
-                        other => format!("instance {}: {other}", inst.id),
-                    });
+                let result =
+                    solver
+                        .solve(&inst.board, &inst.goal, limits, None)
+                        .map_err(|e| match e {
+                            SolveError::Board(b) => format!("instance {}: {b}", inst.id),
+                            other => format!("instance {}: {other}", inst.id),
+                        });
                 Some(Outcome {
                     id: inst.id,
                     board: Some(inst.board),
@@ -433,7 +450,9 @@ fn solve_cmd(
     if !bench || !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
-    bar.set_style(ProgressStyle::with_template("{spinner} {pos} solved, {msg} ({elapsed})").unwrap());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {pos} solved, {msg} ({elapsed})").unwrap(),
+    );
 
     let t0 = Instant::now();
     let mut solved = 0u64;
@@ -496,7 +515,7 @@ fn solve_cmd(
                     line.push_str(&format!(
                         "length {len} (optimal){}\nmoves  {}\nnodes  {}   time {:.1} ms   heuristic {}\n\n",
                         match o.known {
-                            Some(k) if k == len => format!(", as expected"),
+                            Some(k) if k == len => ", as expected".to_string(),
                             Some(k) => format!(", BUT THE FILE SAYS {k}"),
                             None => String::new(),
                         },
@@ -540,7 +559,7 @@ fn solve_cmd(
     }
     if bench {
         let nps = total_nodes as f64 / wall.max(1e-9);
-        let per = if solved > 0 { total_nodes / solved } else { 0 };
+        let per = total_nodes.checked_div(solved).unwrap_or(0);
         if json {
             let v = serde_json::json!({"summary": {
                 "solved": solved, "failed": failed, "mismatched": mismatched,
@@ -580,7 +599,11 @@ fn render_steps(board: &Board, o: &Outcome, sol: &Solution) -> String {
     let mut s = String::new();
     let mut b = *board;
     let n = sol.moves.len();
-    s.push_str(&format!("start: g 0, h {}, f {}\n", solver.estimate(&b, &goal), solver.estimate(&b, &goal)));
+    s.push_str(&format!(
+        "start: g 0, h {}, f {}\n",
+        solver.estimate(&b, &goal),
+        solver.estimate(&b, &goal)
+    ));
     for (i, m) in sol.moves.iter().enumerate() {
         b = b.apply(*m).expect("solutions are legal");
         let h = solver.estimate(&b, &goal);
@@ -602,7 +625,10 @@ fn render_steps(board: &Board, o: &Outcome, sol: &Solution) -> String {
 fn tables_cmd(action: TablesAction, dir: PathBuf) -> Result<i32> {
     let entries = match std::fs::read_dir(&dir) {
         Ok(e) => e,
-        Err(e) => bail!("cannot list {}: {e} (tables are built there on first use)", dir.display()),
+        Err(e) => bail!(
+            "cannot list {}: {e} (tables are built there on first use)",
+            dir.display()
+        ),
     };
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -635,7 +661,11 @@ fn tables_cmd(action: TablesAction, dir: PathBuf) -> Result<i32> {
                         t.header.entries,
                         (t.header.payload_len + pdb::PAYLOAD_OFFSET) as f64 / 1e6,
                         t.header.clamped,
-                        if matches!(action, TablesAction::Verify) { "checksum ok" } else { "header ok" },
+                        if matches!(action, TablesAction::Verify) {
+                            "checksum ok"
+                        } else {
+                            "header ok"
+                        },
                         t0.elapsed().as_secs_f64() * 1000.0
                     ),
                     Err(e) => {

@@ -151,7 +151,11 @@ impl Partition {
     /// # Errors
     /// Text that is neither, or groups that are not a partition of the tiles.
     pub fn parse(shape: Shape, blank: u8, text: &str) -> Result<Partition, TableError> {
-        let bad = || TableError::Unsupported(format!("bad partition '{text}' (use e.g. 7-8 or 1,2,3/4,5,6/7,8)"));
+        let bad = || {
+            TableError::Unsupported(format!(
+                "bad partition '{text}' (use e.g. 7-8 or 1,2,3/4,5,6/7,8)"
+            ))
+        };
         if text.contains('/') || text.contains(',') {
             let mut patterns = Vec::new();
             let mut seen = vec![false; shape.cells()];
@@ -307,13 +311,19 @@ slot!(AtomicU64, u64, u32, 32);
 ///
 /// # Errors
 /// A pattern that is empty, repeats a label, holds the blank, or is too large.
-pub fn build(spec: &PatternSpec, progress: &(dyn Fn(BuildEvent) + Sync)) -> Result<Built, TableError> {
+pub fn build(
+    spec: &PatternSpec,
+    progress: &(dyn Fn(BuildEvent) + Sync),
+) -> Result<Built, TableError> {
     let n = spec.shape.cells();
     let k = spec.tiles.len();
     let mut seen = vec![false; n];
     for &t in &spec.tiles {
         if t as usize >= n || t == spec.blank || seen[t as usize] {
-            return Err(TableError::Unsupported(format!("bad pattern {:?}", spec.tiles)));
+            return Err(TableError::Unsupported(format!(
+                "bad pattern {:?}",
+                spec.tiles
+            )));
         }
         seen[t as usize] = true;
     }
@@ -485,7 +495,24 @@ unsafe fn pdep(a: u64, m: u64) -> u64 {
     std::arch::x86_64::_pdep_u64(a, m)
 }
 
-fn bfs<S: Slot, const PEXT: bool>(spec: &PatternSpec, progress: &(dyn Fn(BuildEvent) + Sync)) -> Built {
+#[inline(always)]
+fn prefetch_slot<T>(slot: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults; the address is a live reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(
+            slot as *const T as *const i8,
+            std::arch::x86_64::_MM_HINT_T0,
+        )
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = slot;
+}
+
+fn bfs<S: Slot, const PEXT: bool>(
+    spec: &PatternSpec,
+    progress: &(dyn Fn(BuildEvent) + Sync),
+) -> Built {
     let n = spec.shape.cells();
     let k = spec.tiles.len();
     let ranker = Ranker::new(n, k);
@@ -548,6 +575,10 @@ fn bfs<S: Slot, const PEXT: bool>(spec: &PatternSpec, progress: &(dyn Fn(BuildEv
                 ranker.unrank(idx as u64, pos);
                 let occ: u64 = pos.iter().fold(0, |m, &p| m | 1 << p);
                 let region = expand::<PEXT>(m, grid.all & !occ);
+                // Gather the successors and prefetch their slots, so that their cache
+                // misses overlap instead of following one another.
+                let mut succ = [(0usize, 0u64); 128];
+                let mut ns = 0;
                 for i in 0..k {
                     let from = pos[i] as usize;
                     for &to in &grid.neighbors[from] {
@@ -561,19 +592,24 @@ fn bfs<S: Slot, const PEXT: bool>(spec: &PatternSpec, progress: &(dyn Fn(BuildEv
                         pos[i] = to as u8;
                         let j = ranker.rank(pos) as usize;
                         pos[i] = from as u8;
-                        let s = slots[j].get();
-                        if (s | (s >> S::BITS)) & reach != reach {
-                            slots[j].or(reach << S::BITS);
-                            let a = &next_active[j / CHUNK];
-                            if a.load(Ordering::Relaxed) == 0 {
-                                a.store(1, Ordering::Relaxed);
-                            }
+                        prefetch_slot(&slots[j]);
+                        succ[ns] = (j, reach);
+                        ns += 1;
+                    }
+                }
+                for &(j, reach) in &succ[..ns] {
+                    let s = slots[j].get();
+                    if (s | (s >> S::BITS)) & reach != reach {
+                        slots[j].or(reach << S::BITS);
+                        let a = &next_active[j / CHUNK];
+                        if a.load(Ordering::Relaxed) == 0 {
+                            a.store(1, Ordering::Relaxed);
                         }
                     }
                 }
             }
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if d % 64 == 0 || d == total {
+            if d.is_multiple_of(64) || d == total {
                 progress(BuildEvent::Expanded {
                     depth: depth + 1,
                     done: d,
@@ -653,7 +689,6 @@ fn bfs<S: Slot, const PEXT: bool>(spec: &PatternSpec, progress: &(dyn Fn(BuildEv
         clamped: clamped.load(Ordering::Relaxed),
     }
 }
-
 
 /// Writes a table so that no reader ever sees a partial file: a temporary file in the same
 /// directory, synced, then renamed over the final name.
@@ -759,7 +794,9 @@ fn read_header(path: &Path, file: &mut File, spec: &PatternSpec) -> Result<Heade
         }
     }
     if got < PAYLOAD_OFFSET as usize {
-        return Err(corrupt(format!("only {got} bytes, shorter than the header")));
+        return Err(corrupt(format!(
+            "only {got} bytes, shorter than the header"
+        )));
     }
     let (h, _): (Header, usize) = bincode::decode_from_slice(&head, bincode_config())
         .map_err(|e| corrupt(format!("unreadable header ({e})")))?;
@@ -837,10 +874,11 @@ impl Table {
         })?;
         let header = read_header(path, &mut file, spec)?;
         // SAFETY: the caller promises the file stays as it is (see above).
-        let map = unsafe { memmap2::MmapOptions::new().map(&file) }.map_err(|source| TableError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let map =
+            unsafe { memmap2::MmapOptions::new().map(&file) }.map_err(|source| TableError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
         Ok(Table {
             path: path.to_path_buf(),
             header,
@@ -861,10 +899,11 @@ impl Table {
         let header = read_header(path, &mut file, spec)?;
         let mut bytes = vec![0u8; PAYLOAD_OFFSET as usize];
         let mut rest = Vec::with_capacity(header.payload_len as usize);
-        file.read_to_end(&mut rest).map_err(|source| TableError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        file.read_to_end(&mut rest)
+            .map_err(|source| TableError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
         bytes.extend_from_slice(&rest);
         let t = Table {
             path: path.to_path_buf(),
@@ -940,18 +979,20 @@ pub struct PdbHeuristic {
     slot_of: [u8; PACKED_CELLS],
     /// The mirror: label/cell map (an involution or not, we keep both ways).
     mirror: Option<[u8; PACKED_CELLS]>,
+    mirror_map: [u8; PACKED_CELLS],
+    mirror_inv: [u8; PACKED_CELLS],
+    /// `weights[pattern][slot]`: what one step of that tile's rank digit is worth.
+    weights: [[u32; PACKED_CELLS]; MAX_PATTERNS],
     mirror_sym: Option<Symmetry>,
     /// Whether lookups include the mirror image.
     pub use_mirror: bool,
 }
 
-/// Per-node data for [`PdbHeuristic`].
+/// Per-node data for [`PdbHeuristic`]: each pattern's index for the board and for its
+/// mirror image, with the values read so far. No tile positions: a move changes one index
+/// by an amount that depends only on the tiles between the two cells it swaps.
 #[derive(Clone, Copy, Debug)]
 pub struct PdbState {
-    /// Cell of each label.
-    pos: [u8; PACKED_CELLS],
-    /// Cell of each label in the mirror image (indexed by mirrored label).
-    rpos: [u8; PACKED_CELLS],
     idx: [u32; MAX_PATTERNS],
     ridx: [u32; MAX_PATTERNS],
     val: [u8; MAX_PATTERNS],
@@ -991,7 +1032,10 @@ impl PdbHeuristic {
         // The mirror: a symmetry other than the identity that keeps the blank's goal cell.
         let mirror_sym = Symmetry::all(shape)
             .into_iter()
-            .filter(|&s| s != Symmetry::IDENTITY && s.cell(shape, partition.blank as usize) == partition.blank as usize)
+            .filter(|&s| {
+                s != Symmetry::IDENTITY
+                    && s.cell(shape, partition.blank as usize) == partition.blank as usize
+            })
             .max_by_key(|s| s.transpose);
         let mirror = mirror_sym.map(|s| {
             let mut m = [0u8; PACKED_CELLS];
@@ -1000,6 +1044,21 @@ impl PdbHeuristic {
             }
             m
         });
+        let mut weights = [[0u32; PACKED_CELLS]; MAX_PATTERNS];
+        for (p, tiles) in partition.patterns.iter().enumerate() {
+            let r = Ranker::new(n, tiles.len());
+            for s in 0..tiles.len() {
+                weights[p][s] = r.weight(s) as u32;
+            }
+        }
+        let mut mirror_map = [0u8; PACKED_CELLS];
+        let mut mirror_inv = [0u8; PACKED_CELLS];
+        if let Some(m) = &mirror {
+            for c in 0..n {
+                mirror_map[c] = m[c];
+                mirror_inv[m[c] as usize] = c as u8;
+            }
+        }
         Ok(PdbHeuristic {
             partition,
             tables,
@@ -1007,6 +1066,9 @@ impl PdbHeuristic {
             pat_of,
             slot_of,
             mirror,
+            mirror_map,
+            mirror_inv,
+            weights,
             mirror_sym,
             use_mirror: mirror_sym.is_some(),
         })
@@ -1049,6 +1111,49 @@ impl PdbHeuristic {
     }
 }
 
+impl PdbHeuristic {
+    /// How a pattern's index changes when tile `label` slides from `from` to `to`, on a
+    /// board (after the move) whose cell `c` holds label `label_at(c)`.
+    ///
+    /// With lexicographic ranks, a tile's digit is its cell minus the earlier tiles of its
+    /// pattern below that cell. A sideways move passes no cell, so only the tile's own digit
+    /// changes, by one. An up/down move passes `cols - 1` cells: the tile's digit changes by
+    /// `cols` less the earlier tiles passed, and each later tile passed gains or loses one.
+    #[inline(always)]
+    fn delta(
+        &self,
+        cols: usize,
+        label: usize,
+        from: usize,
+        to: usize,
+        label_at: impl Fn(usize) -> usize,
+    ) -> (usize, u32) {
+        let k = self.pat_of[label] as usize;
+        let i = self.slot_of[label] as usize;
+        let w = &self.weights[k];
+        let (lo, hi) = if from < to { (from, to) } else { (to, from) };
+        let d = if hi - lo == 1 {
+            w[i]
+        } else {
+            let mut earlier = 0u32;
+            let mut later = 0u32;
+            for c in lo + 1..hi {
+                let l = label_at(c);
+                if self.pat_of[l] as usize == k {
+                    let sl = self.slot_of[l] as usize;
+                    if sl < i {
+                        earlier += 1;
+                    } else {
+                        later += w[sl];
+                    }
+                }
+            }
+            (cols as u32 - earlier) * w[i] + later
+        };
+        (k, if to > from { d } else { d.wrapping_neg() })
+    }
+}
+
 impl Heuristic for PdbHeuristic {
     type State = PdbState;
 
@@ -1065,8 +1170,6 @@ impl Heuristic for PdbHeuristic {
             }
         }
         let mut st = PdbState {
-            pos,
-            rpos,
             idx: [0; MAX_PATTERNS],
             ridx: [0; MAX_PATTERNS],
             val: [0; MAX_PATTERNS],
@@ -1091,24 +1194,29 @@ impl Heuristic for PdbHeuristic {
         &self,
         geo: &Geometry,
         s: &PdbState,
-        _p: &Packed,
+        p: &Packed,
         label: usize,
         from: usize,
         to: usize,
     ) -> PdbState {
         let mut st = *s;
         st.md = (s.md as u32 + geo.md[label][to] as u32 - geo.md[label][from] as u32) as u16;
-        st.pos[label] = to as u8;
-        let k = self.pat_of[label] as usize;
-        st.idx[k] = self.rank_of(k, &st.pos);
+        let cols = geo.shape.cols as usize;
+        let (k, d) = self.delta(cols, label, from, to, |c| p.get(c));
+        st.idx[k] = st.idx[k].wrapping_add(d);
         st.dirty = k as u8;
         prefetch(self.tables[k].payload(), st.idx[k]);
         if self.use_mirror {
-            let m = self.mirror.as_ref().unwrap();
-            let rl = m[label] as usize;
-            st.rpos[rl] = m[to];
-            let rk = self.pat_of[rl] as usize;
-            st.ridx[rk] = self.rank_of(rk, &st.rpos);
+            let m = &self.mirror_map;
+            let mi = &self.mirror_inv;
+            let (rk, rd) = self.delta(
+                cols,
+                m[label] as usize,
+                m[from] as usize,
+                m[to] as usize,
+                |c| m[p.get(mi[c] as usize)] as usize,
+            );
+            st.ridx[rk] = st.ridx[rk].wrapping_add(rd);
             st.rdirty = rk as u8;
             prefetch(self.tables[rk].payload(), st.ridx[rk]);
         }

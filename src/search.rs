@@ -99,7 +99,11 @@ impl Geometry {
         let mut seq = [0u8; 8];
         let mut k = 0;
         for i in 0..len {
-            let cell = if is_row { line * cols + i } else { i * cols + line };
+            let cell = if is_row {
+                line * cols + i
+            } else {
+                i * cols + line
+            };
             let l = p.get(cell);
             if l == self.blank_label as usize {
                 continue;
@@ -176,7 +180,15 @@ impl Heuristic for Manhattan {
         geo.manhattan(p)
     }
     #[inline(always)]
-    fn child(&self, geo: &Geometry, md: &u32, _p: &Packed, l: usize, from: usize, to: usize) -> u32 {
+    fn child(
+        &self,
+        geo: &Geometry,
+        md: &u32,
+        _p: &Packed,
+        l: usize,
+        from: usize,
+        to: usize,
+    ) -> u32 {
         md + geo.md[l][to] as u32 - geo.md[l][from] as u32
     }
     fn h(&self, st: &mut u32) -> u32 {
@@ -215,7 +227,15 @@ impl Heuristic for LinearConflict {
         }
     }
     #[inline(always)]
-    fn child(&self, geo: &Geometry, s: &LcState, p: &Packed, l: usize, from: usize, to: usize) -> LcState {
+    fn child(
+        &self,
+        geo: &Geometry,
+        s: &LcState,
+        p: &Packed,
+        l: usize,
+        from: usize,
+        to: usize,
+    ) -> LcState {
         let mut out = *s;
         out.md = s.md + geo.md[l][to] as u32 - geo.md[l][from] as u32;
         let rows = geo.shape.rows as usize;

@@ -116,7 +116,10 @@ impl Solver {
                 f.moves = f.moves.iter().map(|&d| inv.dir(d)).collect();
                 (f, HeuristicKind::Pdb)
             }
-            (HeuristicKind::Manhattan, _) => (run(&labels, &Manhattan, limits, hook)?, HeuristicKind::Manhattan),
+            (HeuristicKind::Manhattan, _) => (
+                run(&labels, &Manhattan, limits, hook)?,
+                HeuristicKind::Manhattan,
+            ),
             _ => (
                 run(&labels, &LinearConflict, limits, hook)?,
                 HeuristicKind::LinearConflict,
@@ -158,7 +161,6 @@ pub fn check_solution(board: &Board, goal: &Goal, moves: &[Dir]) -> Result<usize
         Ok(_) => Err("the moves do not reach the goal".into()),
     }
 }
-
 
 impl Solver {
     /// The heuristic's estimate for a board (what IDA* starts from); 0 for boards that do

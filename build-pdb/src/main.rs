@@ -53,7 +53,8 @@ fn parse_size(s: &str) -> Result<Shape> {
             (n, n)
         }
     };
-    Shape::new(r, c).with_context(|| format!("size {s}: rows and columns must be at least 2, at most 36 cells"))
+    Shape::new(r, c)
+        .with_context(|| format!("size {s}: rows and columns must be at least 2, at most 36 cells"))
 }
 
 fn main() -> Result<()> {
@@ -74,7 +75,9 @@ fn main() -> Result<()> {
         None => Partition::default_for(shape, blank),
     };
     if let Some(t) = args.threads {
-        rayon::ThreadPoolBuilder::new().num_threads(t).build_global()?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()?;
     }
     let dir = TableDir::new(&args.out);
     if args.force {
