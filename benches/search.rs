@@ -1,1 +1,149 @@
-fn main() {}
+//! Search benchmarks: IDA* with linear conflict, IDA* with the 7-8 pattern databases, and
+//! the cost of mapping the tables.
+//!
+//! Run with `cargo bench --bench search`. The pattern-database groups need the 4x4 tables in
+//! `$FIFTEEN_TABLES` (or `data/pdb`); without them they are skipped with a message (build
+//! them with `cargo run --release -p build-pdb` or any `fifteen solve` / `fifteen bench`).
+//!
+//! Throughput is in nodes (children generated), counted by a first solve of each instance,
+//! so criterion's "elem/s" is nodes per second on one thread.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use fifteen::instances::Reader;
+use fifteen::pdb::{Partition, PdbHeuristic, TableDir};
+use fifteen::search::Limits;
+use fifteen::{GoalSpec, HeuristicKind, Instance, Shape, Solver};
+
+/// Korf 100 ids that IDA* with Manhattan distance alone solves with few nodes (under
+/// ~1 M in Korf 1985, Table 1), so linear conflict takes milliseconds.
+const LC_IDS: [&str; 5] = ["79", "12", "42", "55", "97"];
+/// The first ten Korf 100 instances: from 750 to 150,000 nodes with the 7-8 tables.
+const PDB_IDS: [&str; 10] = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
+
+fn korf100() -> Vec<Instance> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt");
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    Reader::new(std::io::BufReader::new(file), GoalSpec::BlankFirst)
+        .map(|r| r.expect("korf100.txt parses"))
+        .collect()
+}
+
+fn pick(all: &[Instance], ids: &[&str]) -> Vec<Instance> {
+    ids.iter()
+        .map(|id| {
+            all.iter()
+                .find(|i| i.id == *id)
+                .unwrap_or_else(|| panic!("no instance {id} in korf100.txt"))
+                .clone()
+        })
+        .collect()
+}
+
+/// The table directory, if it holds the 4x4 7-8 tables for the blank-first goal.
+fn table_dir() -> Option<(PathBuf, Partition)> {
+    let dir = std::env::var_os("FIFTEEN_TABLES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/data/pdb")));
+    let shape = Shape::new(4, 4).unwrap();
+    let partition = Partition::default_for(shape, 0);
+    if TableDir::new(&dir).missing(&partition).is_empty() {
+        Some((dir, partition))
+    } else {
+        eprintln!(
+            "skipping the pattern-database benchmarks: no 4x4 7-8 tables in {} \
+             (set FIFTEEN_TABLES or run `cargo run --release -p build-pdb`)",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn map_tables(dir: &PathBuf, partition: &Partition) -> Arc<PdbHeuristic> {
+    // SAFETY: nothing modifies the table files while the benchmark runs.
+    unsafe { TableDir::new(dir).map(partition) }.expect("tables map")
+}
+
+/// Benchmarks each instance with `solver`, throughput in nodes.
+fn solve_group(
+    c: &mut Criterion,
+    name: &str,
+    solver: &Solver,
+    instances: &[Instance],
+    samples: usize,
+) {
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(samples)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    for inst in instances {
+        let first = solver
+            .solve(&inst.board, &inst.goal, Limits::default(), None)
+            .expect("solves");
+        assert_eq!(
+            Some(first.moves.len() as u32),
+            inst.known,
+            "instance {}",
+            inst.id
+        );
+        group.throughput(Throughput::Elements(first.nodes));
+        group.bench_with_input(BenchmarkId::new("korf", &inst.id), inst, |b, inst| {
+            b.iter(|| {
+                let s = solver
+                    .solve(black_box(&inst.board), &inst.goal, Limits::default(), None)
+                    .unwrap();
+                black_box(s.moves.len())
+            })
+        });
+    }
+    group.finish();
+}
+
+fn linear_conflict(c: &mut Criterion) {
+    let instances = pick(&korf100(), &LC_IDS);
+    solve_group(
+        c,
+        "ida_linear_conflict",
+        &Solver::new(HeuristicKind::LinearConflict),
+        &instances,
+        10,
+    );
+}
+
+fn pdb_7_8(c: &mut Criterion) {
+    let Some((dir, partition)) = table_dir() else {
+        return;
+    };
+    let instances = pick(&korf100(), &PDB_IDS);
+    let solver = Solver::with_pdb(map_tables(&dir, &partition));
+    solve_group(c, "ida_pdb_7_8", &solver, &instances, 10);
+}
+
+/// Mapping the two tables (about 290 MB) and answering one lookup: milliseconds, because
+/// only the headers are read; the pages come in as the search touches them.
+fn mapping(c: &mut Criterion) {
+    let Some((dir, partition)) = table_dir() else {
+        return;
+    };
+    let inst = pick(&korf100(), &["1"]).remove(0);
+    let mut group = c.benchmark_group("map_tables");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    group.bench_function("map_7_8_and_estimate", |b| {
+        b.iter(|| {
+            let p = map_tables(&dir, &partition);
+            black_box(Solver::with_pdb(p).estimate(&inst.board, &inst.goal))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, linear_conflict, pdb_7_8, mapping);
+criterion_main!(benches);

@@ -77,6 +77,10 @@ struct SearchOpts {
     /// Give up on an instance after this many seconds.
     #[arg(long)]
     timeout: Option<f64>,
+    /// Search each instance on all threads, one instance at a time (the default for boards
+    /// given as arguments; batches from files run one instance per thread).
+    #[arg(long)]
+    split: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -255,8 +259,8 @@ impl TableCache {
 fn build_tables(dir: &TableDir, partition: &Partition, quiet: bool) -> Result<()> {
     let t0 = Instant::now();
     eprintln!(
-        "building the {} pattern databases for {} boards (goal blank in cell {}) into {}; \
-         this happens once",
+        "building the pattern databases ({} partition) for {} boards (goal blank in cell {}) \
+         into {}; this happens once",
         partition.name(),
         partition.shape,
         partition.blank,
@@ -294,6 +298,8 @@ fn build_tables(dir: &TableDir, partition: &Partition, quiet: bool) -> Result<()
 
 /// One instance's outcome.
 struct Outcome {
+    /// Stopped by Ctrl-C (not a failure of the instance).
+    interrupted: bool,
     id: String,
     board: Option<Board>,
     goal_tiles: Vec<u8>,
@@ -321,12 +327,23 @@ fn solve_cmd(
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start worker threads")?;
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .context("cannot start worker threads")?,
+    );
 
-    // The instances, as one stream whatever their source.
+    // The instances, as one stream whatever their source. A lone `-` means stdin.
+    let mut boards = boards;
+    let mut input = input;
+    if let Some(i) = boards.iter().position(|b| b == "-") {
+        boards.remove(i);
+        if input.is_none() {
+            input = Some("-".into());
+        }
+    }
+    let split = opts.split || (input.is_none() && !boards.is_empty());
     let mut sources: Vec<Box<dyn BufRead>> = Vec::new();
     if !boards.is_empty() {
         let all_numbers = boards.iter().all(|b| b.trim().parse::<u64>().is_ok());
@@ -405,6 +422,11 @@ fn solve_cmd(
                 } else {
                     Solver::new(kind)
                 };
+                let solver = if split && threads > 1 {
+                    solver.split_on(pool.clone())
+                } else {
+                    solver
+                };
                 Item::Solve(inst, solver)
             }
         })
@@ -414,6 +436,7 @@ fn solve_cmd(
         match item {
             Item::Fatal => None,
             Item::Bad(bad) => Some(Outcome {
+                interrupted: false,
                 id: bad.id.clone(),
                 board: None,
                 goal_tiles: vec![],
@@ -426,14 +449,17 @@ fn solve_cmd(
                     deadline: timeout.map(|t| Instant::now() + t),
                     stop: Some(&INTERRUPTED),
                 };
-                let result =
-                    solver
-                        .solve(&inst.board, &inst.goal, limits, None)
-                        .map_err(|e| match e {
-                            SolveError::Board(b) => format!("instance {}: {b}", inst.id),
-                            other => format!("instance {}: {other}", inst.id),
-                        });
+                let result = solver.solve(&inst.board, &inst.goal, limits, None);
+                let interrupted = matches!(
+                    &result,
+                    Err(SolveError::Stopped(s)) if s.reason == fifteen::search::StopReason::Interrupted
+                ) && INTERRUPTED.load(Ordering::Relaxed);
+                let result = result.map_err(|e| match e {
+                    SolveError::Board(b) => format!("instance {}: {b}", inst.id),
+                    other => format!("instance {}: {other}", inst.id),
+                });
                 Some(Outcome {
+                    interrupted,
                     id: inst.id,
                     board: Some(inst.board),
                     goal_tiles: inst.goal.board().tiles().to_vec(),
@@ -464,8 +490,20 @@ fn solve_cmd(
     let mut table_rows: Vec<String> = Vec::new();
     // Solving an instance needs its tables; a missing one is built by the item iterator
     // on this thread before the instance is handed out.
-    run_ordered(&pool, items, threads * 8, work, |_, outcome| {
+    if bench && !json {
+        let _ = writeln!(
+            out,
+            "{:>6} {:>6} {:>6} {:>4} {:>14} {:>10}",
+            "id", "length", "known", "", "nodes", "ms"
+        );
+    }
+    let window = if split { 1 } else { threads * 8 };
+    run_ordered(&pool, items, window, work, |_, outcome| {
         let Some(o) = outcome else { return false };
+        if o.interrupted {
+            // Stopped by Ctrl-C: neither solved nor failed; nothing to print.
+            return false;
+        }
         let mut line = String::new();
         match &o.result {
             Ok(sol) => {

@@ -751,10 +751,18 @@ pub struct Table {
 /// The command that rebuilds tables, for error messages.
 pub fn rebuild_command(spec: &PatternSpec, dir: &Path) -> String {
     format!(
-        "build-pdb --size {}x{} --blank {} --out {}",
+        "build-pdb --force --size {}x{} --blank {} --partition {} --out {}",
         spec.shape.rows,
         spec.shape.cols,
         spec.blank,
+        {
+            let d = Partition::default_for(spec.shape, spec.blank);
+            if d.patterns.contains(&spec.tiles) {
+                d.name()
+            } else {
+                "<the partition it was built with>".to_string()
+            }
+        },
         dir.display()
     )
 }

@@ -4,7 +4,7 @@
 //! *label* of its tile (the tile's goal cell, see [`crate::board::Labels`]). The goal is
 //! then the same constant for every goal arrangement, and a move is two nibble writes.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::board::{Dir, Labels, Shape};
@@ -327,6 +327,11 @@ pub fn ida_star<H: Heuristic>(
         path: Vec::with_capacity(128),
         limits,
         stopped: None,
+        halt: None,
+        shared: None,
+        reported: 0,
+        collect_at: u32::MAX,
+        frontier: Vec::new(),
     };
     let mut iterations = Vec::new();
     loop {
@@ -384,6 +389,23 @@ struct Dfs<'a, H: Heuristic> {
     path: Vec<Dir>,
     limits: Limits<'a>,
     stopped: Option<StopReason>,
+    /// Set by a parallel sibling that found the goal: stop without a result.
+    halt: Option<&'a AtomicBool>,
+    /// Nodes of all parallel siblings, for the node limit; `reported` is our share so far.
+    shared: Option<&'a AtomicU64>,
+    reported: u64,
+    /// When splitting: nodes at this depth are collected instead of searched.
+    collect_at: u32,
+    frontier: Vec<Frontier<H::State>>,
+}
+
+/// A node at the split depth, with the moves that reach it.
+struct Frontier<S> {
+    p: Packed,
+    st: S,
+    g: u32,
+    prev: u8,
+    path: Vec<Dir>,
 }
 
 #[derive(Clone, Copy)]
@@ -397,8 +419,19 @@ struct Child<S> {
 
 impl<H: Heuristic> Dfs<'_, H> {
     fn check_limits(&mut self) -> bool {
+        let mut total = self.nodes;
+        if let Some(sh) = self.shared {
+            total = sh.fetch_add(self.nodes - self.reported, Ordering::Relaxed) + self.nodes
+                - self.reported;
+            self.reported = self.nodes;
+        }
+        if let Some(h) = self.halt {
+            if h.load(Ordering::Relaxed) {
+                self.stopped = Some(StopReason::Interrupted);
+            }
+        }
         if let Some(m) = self.limits.max_nodes {
-            if self.nodes >= m {
+            if total >= m {
                 self.stopped = Some(StopReason::MaxNodes);
             }
         }
@@ -417,6 +450,16 @@ impl<H: Heuristic> Dfs<'_, H> {
 
     /// Searches below `p` (reached with `g` moves, last move `prev`, 4 at the root).
     fn go(&mut self, p: Packed, st: H::State, g: u32, prev: u8) -> bool {
+        if g == self.collect_at {
+            self.frontier.push(Frontier {
+                p,
+                st,
+                g,
+                prev,
+                path: self.path.clone(),
+            });
+            return false;
+        }
         let geo = self.geo;
         let mut kids: [std::mem::MaybeUninit<Child<H::State>>; 4] =
             [std::mem::MaybeUninit::uninit(); 4];
@@ -500,4 +543,155 @@ impl<H: Heuristic> Dfs<'_, H> {
 #[inline(always)]
 fn dir_of(d: u8) -> Dir {
     Dir::ALL[d as usize]
+}
+
+/// IDA* for one instance on every thread of `pool`.
+///
+/// Each iteration searches the top of the tree alone down to a depth that yields many more
+/// subtrees than threads, then hands the subtrees to Rayon, whose work stealing balances
+/// them. When a subtree holds a solution within the threshold, the others stop: it is
+/// optimal, as every smaller threshold was exhausted. Every iteration but the last counts
+/// exactly the nodes the serial search counts; the last stops early in a different place.
+///
+/// # Errors
+/// [`Stopped`] when a limit is reached first.
+pub fn ida_star_parallel<H: Heuristic>(
+    geo: &Geometry,
+    h: &H,
+    start: Packed,
+    limits: Limits,
+    hook: Option<IterationHook>,
+    pool: &rayon::ThreadPool,
+) -> Result<Found, Stopped> {
+    use rayon::prelude::*;
+    let mut st = h.root(geo, &start);
+    let mut threshold = h.h(&mut st);
+    let mut nodes = 0u64;
+    let mut iterations = Vec::new();
+    let shared = AtomicU64::new(0);
+    let want = 64 * pool.current_num_threads().max(1);
+    loop {
+        nodes += 1;
+        if start.cells == geo.goal {
+            return Ok(Found {
+                moves: vec![],
+                nodes,
+                iterations,
+            });
+        }
+        // The top of the tree, alone: deepen the split until there is enough work to share.
+        let mut depth = 4;
+        let mut top = loop {
+            let mut dfs = Dfs {
+                geo,
+                h,
+                threshold,
+                next: u32::MAX,
+                nodes: 0,
+                path: Vec::with_capacity(128),
+                limits,
+                stopped: None,
+                halt: None,
+                shared: None,
+                reported: 0,
+                collect_at: depth,
+                frontier: Vec::new(),
+            };
+            let found = dfs.go(start, st, 0, 4);
+            if found || dfs.frontier.len() >= want || depth >= threshold {
+                break (dfs, found);
+            }
+            depth += 2;
+        };
+        let (ref mut dfs, found) = top;
+        nodes += dfs.nodes;
+        shared.store(nodes, Ordering::Relaxed);
+        if found {
+            iterations.push(Iteration { threshold, nodes });
+            return Ok(Found {
+                moves: dfs.path.clone(),
+                nodes,
+                iterations,
+            });
+        }
+        let halt = AtomicBool::new(false);
+        let frontier = std::mem::take(&mut dfs.frontier);
+        let mut next = dfs.next;
+        // Each subtree: (nodes, smallest f over the threshold, solution, stop reason).
+        let results: Vec<(u64, u32, Option<Vec<Dir>>, Option<StopReason>)> = pool.install(|| {
+            frontier
+                .into_par_iter()
+                .map(|f| {
+                    if halt.load(Ordering::Relaxed) {
+                        return (0, u32::MAX, None, None);
+                    }
+                    let mut d = Dfs {
+                        geo,
+                        h,
+                        threshold,
+                        next: u32::MAX,
+                        nodes: 0,
+                        path: f.path,
+                        limits,
+                        stopped: None,
+                        halt: Some(&halt),
+                        shared: Some(&shared),
+                        reported: 0,
+                        collect_at: u32::MAX,
+                        frontier: Vec::new(),
+                    };
+                    let found = d.go(f.p, f.st, f.g, f.prev);
+                    if found {
+                        halt.store(true, Ordering::Relaxed);
+                        return (d.nodes, d.next, Some(d.path), None);
+                    }
+                    (d.nodes, d.next, None, d.stopped)
+                })
+                .collect()
+        });
+        let mut solution = None;
+        let mut stop = None;
+        for (n, nx, sol, stopped) in results {
+            nodes += n;
+            next = next.min(nx);
+            if solution.is_none() {
+                solution = sol;
+            }
+            if stopped.is_some() && stop.is_none() {
+                stop = stopped;
+            }
+        }
+        if let Some(moves) = solution {
+            let it = Iteration { threshold, nodes };
+            iterations.push(it);
+            if let Some(hook) = hook {
+                hook(it);
+            }
+            return Ok(Found {
+                moves,
+                nodes,
+                iterations,
+            });
+        }
+        if let Some(reason) = stop {
+            return Err(Stopped {
+                reason,
+                lower_bound: threshold,
+                nodes,
+            });
+        }
+        let it = Iteration { threshold, nodes };
+        iterations.push(it);
+        if let Some(hook) = hook {
+            hook(it);
+        }
+        if next == u32::MAX {
+            return Err(Stopped {
+                reason: StopReason::Interrupted,
+                lower_bound: threshold,
+                nodes,
+            });
+        }
+        threshold = next;
+    }
 }

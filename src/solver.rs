@@ -66,12 +66,18 @@ pub enum SolveError {
 pub struct Solver {
     kind: HeuristicKind,
     pdb: Option<Arc<PdbHeuristic>>,
+    /// When set, one instance is searched on all of this pool's threads.
+    split: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl Solver {
     /// A solver without pattern databases.
     pub fn new(kind: HeuristicKind) -> Solver {
-        Solver { kind, pdb: None }
+        Solver {
+            kind,
+            pdb: None,
+            split: None,
+        }
     }
 
     /// A solver that uses `pdb` for boards it fits and linear conflict for the rest.
@@ -79,7 +85,15 @@ impl Solver {
         Solver {
             kind: HeuristicKind::Pdb,
             pdb: Some(pdb),
+            split: None,
         }
+    }
+
+    /// Searches each instance on every thread of `pool` (for single hard instances; for
+    /// batches, one instance per thread is faster).
+    pub fn split_on(mut self, pool: Arc<rayon::ThreadPool>) -> Solver {
+        self.split = Some(pool);
+        self
     }
 
     pub fn kind(&self) -> HeuristicKind {
@@ -109,19 +123,18 @@ impl Solver {
                 let sym = pdb.symmetry_for(&labels).expect("fits");
                 let l = sym.labels(&labels);
                 let geo = Geometry::new(l.shape, l.blank_label);
-                let found = ida_star(&geo, pdb.as_ref(), geo.pack(&l), limits, hook)
-                    .map_err(SolveError::Stopped)?;
+                let found = search(&geo, pdb.as_ref(), geo.pack(&l), limits, hook, &self.split)?;
                 let inv = sym.inverse(l.shape);
                 let mut f = found;
                 f.moves = f.moves.iter().map(|&d| inv.dir(d)).collect();
                 (f, HeuristicKind::Pdb)
             }
             (HeuristicKind::Manhattan, _) => (
-                run(&labels, &Manhattan, limits, hook)?,
+                run(&labels, &Manhattan, limits, hook, &self.split)?,
                 HeuristicKind::Manhattan,
             ),
             _ => (
-                run(&labels, &LinearConflict, limits, hook)?,
+                run(&labels, &LinearConflict, limits, hook, &self.split)?,
                 HeuristicKind::LinearConflict,
             ),
         };
@@ -140,9 +153,25 @@ fn run<H: crate::search::Heuristic>(
     h: &H,
     limits: Limits,
     hook: Option<IterationHook>,
+    split: &Option<Arc<rayon::ThreadPool>>,
 ) -> Result<crate::search::Found, SolveError> {
     let geo = Geometry::new(labels.shape, labels.blank_label);
-    ida_star(&geo, h, geo.pack(labels), limits, hook).map_err(SolveError::Stopped)
+    search(&geo, h, geo.pack(labels), limits, hook, split)
+}
+
+fn search<H: crate::search::Heuristic>(
+    geo: &Geometry,
+    h: &H,
+    start: crate::search::Packed,
+    limits: Limits,
+    hook: Option<IterationHook>,
+    split: &Option<Arc<rayon::ThreadPool>>,
+) -> Result<crate::search::Found, SolveError> {
+    match split {
+        Some(pool) => crate::search::ida_star_parallel(geo, h, start, limits, hook, pool),
+        None => ida_star(geo, h, start, limits, hook),
+    }
+    .map_err(SolveError::Stopped)
 }
 
 /// Replays `moves` from `board`: `Ok(length)` if every move is legal and the goal is
