@@ -138,7 +138,7 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// How many instances (good or bad) were read so far.
-    pub fn count(&self) -> usize {
+    pub fn instances_read(&self) -> usize {
         self.count
     }
 

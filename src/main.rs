@@ -251,6 +251,11 @@ impl TableCache {
         // SAFETY: table files are written once and replaced only by rename; nothing
         // truncates them while we run.
         let p = unsafe { self.dir.map(&partition) }?;
+        // A damaged payload would give wrong answers, so check every table once per run
+        // (this also brings its pages into memory, which the search needs anyway).
+        for (table, spec) in p.tables.iter().zip(partition.specs()) {
+            table.verify(&spec)?;
+        }
         self.map.insert((shape, blank), p.clone());
         Ok(Some(p))
     }
@@ -449,7 +454,31 @@ fn solve_cmd(
                     deadline: timeout.map(|t| Instant::now() + t),
                     stop: Some(&INTERRUPTED),
                 };
-                let result = solver.solve(&inst.board, &inst.goal, limits, None);
+                // A long single search shows its progress on a terminal.
+                let started = Instant::now();
+                let show = split && std::io::stderr().is_terminal();
+                let hook = |it: fifteen::search::Iteration| {
+                    let secs = started.elapsed().as_secs_f64();
+                    if secs > 0.5 {
+                        eprint!(
+                            "\r\x1b[Kinstance {}: threshold {} done, {} nodes, {:.1} M nodes/s, {:.1} s",
+                            inst.id,
+                            it.threshold,
+                            it.nodes,
+                            it.nodes as f64 / secs / 1e6,
+                            secs
+                        );
+                    }
+                };
+                let result = solver.solve(
+                    &inst.board,
+                    &inst.goal,
+                    limits,
+                    if show { Some(&hook) } else { None },
+                );
+                if show && started.elapsed().as_secs_f64() > 0.5 {
+                    eprint!("\r\x1b[K");
+                }
                 let interrupted = matches!(
                     &result,
                     Err(SolveError::Stopped(s)) if s.reason == fifteen::search::StopReason::Interrupted
@@ -590,6 +619,10 @@ fn solve_cmd(
     }
     if let Some(e) = reader.take_io_error() {
         eprintln!("error: reading input: {e}");
+        return Ok(2);
+    }
+    if reader.instances_read() == 0 && !INTERRUPTED.load(Ordering::Relaxed) {
+        eprintln!("error: no boards in the input (one board per line: n*n numbers, 0 = blank)");
         return Ok(2);
     }
     if broken_pipe {

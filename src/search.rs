@@ -330,6 +330,7 @@ pub fn ida_star<H: Heuristic>(
         halt: None,
         shared: None,
         reported: 0,
+        next_check: 0,
         collect_at: u32::MAX,
         frontier: Vec::new(),
     };
@@ -394,10 +395,16 @@ struct Dfs<'a, H: Heuristic> {
     /// Nodes of all parallel siblings, for the node limit; `reported` is our share so far.
     shared: Option<&'a AtomicU64>,
     reported: u64,
+    /// Limits are checked when `nodes` reaches this (every 65,536 nodes, or sooner when
+    /// the node limit is nearer).
+    next_check: u64,
     /// When splitting: nodes at this depth are collected instead of searched.
     collect_at: u32,
     frontier: Vec<Frontier<H::State>>,
 }
+
+/// One subtree's search: nodes, smallest `f` over the threshold, solution, stop reason.
+type SubtreeResult = (u64, u32, Option<Vec<Dir>>, Option<StopReason>);
 
 /// A node at the split depth, with the moves that reach it.
 struct Frontier<S> {
@@ -430,7 +437,11 @@ impl<H: Heuristic> Dfs<'_, H> {
                 self.stopped = Some(StopReason::Interrupted);
             }
         }
+        self.next_check = self.nodes + 0x10000;
         if let Some(m) = self.limits.max_nodes {
+            self.next_check = self
+                .next_check
+                .min(self.nodes + m.saturating_sub(total).max(1));
             if total >= m {
                 self.stopped = Some(StopReason::MaxNodes);
             }
@@ -523,7 +534,7 @@ impl<H: Heuristic> Dfs<'_, H> {
                 j -= 1;
             }
         }
-        if self.nodes & 0xffff < 4 && self.check_limits() {
+        if self.nodes >= self.next_check && self.check_limits() {
             return false;
         }
         for k in kids.iter() {
@@ -594,10 +605,18 @@ pub fn ida_star_parallel<H: Heuristic>(
                 halt: None,
                 shared: None,
                 reported: 0,
+                next_check: 0,
                 collect_at: depth,
                 frontier: Vec::new(),
             };
             let found = dfs.go(start, st, 0, 4);
+            if let Some(reason) = dfs.stopped {
+                return Err(Stopped {
+                    reason,
+                    lower_bound: threshold,
+                    nodes: nodes + dfs.nodes,
+                });
+            }
             if found || dfs.frontier.len() >= want || depth >= threshold {
                 break (dfs, found);
             }
@@ -618,7 +637,7 @@ pub fn ida_star_parallel<H: Heuristic>(
         let frontier = std::mem::take(&mut dfs.frontier);
         let mut next = dfs.next;
         // Each subtree: (nodes, smallest f over the threshold, solution, stop reason).
-        let results: Vec<(u64, u32, Option<Vec<Dir>>, Option<StopReason>)> = pool.install(|| {
+        let results: Vec<SubtreeResult> = pool.install(|| {
             frontier
                 .into_par_iter()
                 .map(|f| {
@@ -637,6 +656,7 @@ pub fn ida_star_parallel<H: Heuristic>(
                         halt: Some(&halt),
                         shared: Some(&shared),
                         reported: 0,
+                        next_check: 0,
                         collect_at: u32::MAX,
                         frontier: Vec::new(),
                     };
@@ -657,7 +677,8 @@ pub fn ida_star_parallel<H: Heuristic>(
             if solution.is_none() {
                 solution = sol;
             }
-            if stopped.is_some() && stop.is_none() {
+            // A sibling halted by another's limit says "interrupted"; the limit is the news.
+            if stopped.is_some() && (stop.is_none() || stop == Some(StopReason::Interrupted)) {
                 stop = stopped;
             }
         }

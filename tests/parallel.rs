@@ -3,7 +3,9 @@
 
 use fifteen::instances::{GoalSpec, Reader};
 use fifteen::pdb::{Partition, TableDir};
-use fifteen::search::{ida_star, ida_star_parallel, Geometry, Heuristic, Limits, LinearConflict, Packed};
+use fifteen::search::{
+    ida_star, ida_star_parallel, Geometry, Heuristic, Limits, LinearConflict, Packed,
+};
 use fifteen::{Goal, Shape};
 
 fn korf(ids: &[&str]) -> Vec<fifteen::Instance> {
@@ -16,23 +18,43 @@ fn korf(ids: &[&str]) -> Vec<fifteen::Instance> {
 
 #[test]
 fn parallel_and_serial_agree_on_every_complete_iteration() {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
     // Korf instances that linear conflict solves in well under a second.
     for inst in korf(&["79", "12", "55", "97"]) {
         let labels = inst.goal.labels(&inst.board).unwrap();
         let geo = Geometry::new(labels.shape, labels.blank_label);
         let start = geo.pack(&labels);
         let serial = ida_star(&geo, &LinearConflict, start, Limits::default(), None).unwrap();
-        let par = ida_star_parallel(&geo, &LinearConflict, start, Limits::default(), None, &pool).unwrap();
-        assert_eq!(serial.moves.len() as u32, inst.known.unwrap(), "instance {}", inst.id);
+        let par = ida_star_parallel(&geo, &LinearConflict, start, Limits::default(), None, &pool)
+            .unwrap();
+        assert_eq!(
+            serial.moves.len() as u32,
+            inst.known.unwrap(),
+            "instance {}",
+            inst.id
+        );
         assert_eq!(par.moves.len(), serial.moves.len(), "instance {}", inst.id);
-        assert_eq!(inst.board.apply_all(&par.moves).unwrap(), *inst.goal.board());
+        assert_eq!(
+            inst.board.apply_all(&par.moves).unwrap(),
+            *inst.goal.board()
+        );
         let n = serial.iterations.len();
         assert_eq!(par.iterations.len(), n);
         // Every iteration but the last explores the whole tree: identical thresholds and
         // node totals. The last stops wherever the goal is first met.
-        assert_eq!(par.iterations[..n - 1], serial.iterations[..n - 1], "instance {}", inst.id);
-        assert_eq!(par.iterations[n - 1].threshold, serial.iterations[n - 1].threshold);
+        assert_eq!(
+            par.iterations[..n - 1],
+            serial.iterations[..n - 1],
+            "instance {}",
+            inst.id
+        );
+        assert_eq!(
+            par.iterations[n - 1].threshold,
+            serial.iterations[n - 1].threshold
+        );
     }
 }
 

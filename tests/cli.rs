@@ -1,0 +1,566 @@
+//! The `fifteen` command as users and scripts see it: messages, exit statuses, JSON Lines,
+//! output order, random boards, bench checks. No test here triggers a 4x4 table build:
+//! 4x4 boards use `--heuristic linear-conflict`, PDB runs use 3x3 tables in a temp dir.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use fifteen::board::parse_moves;
+use fifteen::random::{random_board, random_walk, Rng};
+use fifteen::solver::check_solution;
+use fifteen::{Board, Goal, Shape};
+
+const LC: &str = "--heuristic=linear-conflict";
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str], stdin: Option<&str>) -> Out {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fifteen"));
+    cmd.args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Never fall back to the repository's data/pdb.
+        .env(
+            "FIFTEEN_TABLES",
+            "/nonexistent/fifteen-tests-must-not-build-here",
+        );
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    let mut child = cmd.spawn().expect("run fifteen");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    Out {
+        code: out.status.code().expect("exited normally"),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+#[test]
+fn bad_boards_are_reported_one_line_each() {
+    // (extra args, board, stderr fragment)
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &[],
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+            "15 numbers do not make a board",
+        ),
+        (
+            &[],
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 16",
+            "17 numbers do not make a board",
+        ),
+        (&[], "1 2 3 4 5 6 7 8", "8 numbers do not make a board"),
+        (
+            &[],
+            "1 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0",
+            "the number 1 appears more than once",
+        ),
+        (
+            &[],
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16",
+            "the number 16 is out of range (0 to 15)",
+        ),
+        (
+            &[],
+            "1 2 3 4 5 6 7 8 9",
+            "the number 9 is out of range (0 to 8)",
+        ),
+        (
+            &[],
+            "1 2 x 4 5 6 7 8 9 10 11 12 13 14 15 0",
+            "'x' is not a number",
+        ),
+        (&[], "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0", "unsolvable"),
+        (&[], "2 1 3 4 5 6 7 8 0", "unsolvable"),
+        // Unsolvable boards are caught before any search: a one-node budget still says so.
+        (
+            &["--max-nodes", "1"],
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0",
+            "unsolvable",
+        ),
+        (
+            &["--goal", "blank-first"],
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0",
+            "unsolvable",
+        ),
+        (
+            &["--goal", "1 2 3 4 5 6 7 8 0"],
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+            "the goal has 9 cells but the board has 16",
+        ),
+    ];
+    for (extra, board, fragment) in cases {
+        let mut args = vec!["solve", LC];
+        args.extend_from_slice(extra);
+        args.push(board);
+        let o = run(&args, None);
+        let ctx = format!("{args:?}: {}", o.stderr);
+        assert_eq!(o.code, 1, "{ctx}");
+        assert!(o.stdout.is_empty(), "{ctx}: {}", o.stdout);
+        assert!(o.stderr.contains(fragment), "{ctx}");
+        assert!(o.stderr.contains("instance 1"), "names the instance: {ctx}");
+        assert_eq!(o.stderr.trim_end().lines().count(), 1, "one line: {ctx}");
+        assert!(!o.stderr.contains("node limit"), "{ctx}");
+
+        // The same in JSON: an error object on stdout, nothing solved.
+        let mut args = args.clone();
+        args.insert(2, "--format=json");
+        let o = run(&args, None);
+        assert_eq!(o.code, 1, "{args:?}");
+        let v = json_lines(&o.stdout);
+        assert_eq!(v.len(), 1, "{args:?}");
+        assert_eq!(v[0]["id"], 1);
+        assert!(
+            v[0]["error"].as_str().unwrap().contains(fragment),
+            "{args:?}: {}",
+            v[0]
+        );
+        assert!(v[0].get("length").is_none());
+    }
+}
+
+#[test]
+fn one_node_budget_does_stop_a_real_search() {
+    // What makes the unsolvable case above meaningful: --max-nodes 1 stops any search
+    // (here one instance per thread, from a file).
+    let o = run(
+        &[
+            "solve",
+            LC,
+            "--max-nodes",
+            "1",
+            "--goal",
+            "blank-first",
+            "-i",
+            "-",
+        ],
+        Some("15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 0\n"),
+    );
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("node limit reached"), "{}", o.stderr);
+}
+
+#[test]
+fn one_node_budget_is_reported_as_such_with_split_search() {
+    let o = run(
+        &[
+            "solve",
+            LC,
+            "--max-nodes",
+            "1",
+            "--goal",
+            "blank-first",
+            "15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 0",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("node limit reached"), "{}", o.stderr);
+}
+
+#[test]
+fn node_budget_is_honoured_for_small_searches() {
+    // 8 6 7 2 5 4 3 0 1 needs about 14,000 nodes with linear conflict; a budget of 1000
+    // must stop it, also in the one-instance-per-thread search used for files.
+    for input in [None, Some("8 6 7 2 5 4 3 0 1\n")] {
+        let mut args = vec!["solve", LC, "--max-nodes", "1000"];
+        args.push(if input.is_some() {
+            "-"
+        } else {
+            "8 6 7 2 5 4 3 0 1"
+        });
+        let o = run(&args, input);
+        assert_eq!(o.code, 1, "{args:?}: {}", o.stdout);
+        assert!(
+            o.stderr.contains("node limit reached"),
+            "{args:?}: {}",
+            o.stderr
+        );
+    }
+}
+
+#[test]
+fn a_bad_line_does_not_stop_the_batch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = write(
+        tmp.path(),
+        "mixed.txt",
+        "# comment\n1 2 3 4 5 6 7 0 8\n1 1 3 4 5 6 7 8 0\n\n1 2 3 4 5 6 0 7 8\n",
+    );
+    let o = run(&["solve", LC, "--format", "json", "-i", &f], None);
+    assert_eq!(o.code, 1);
+    let v = json_lines(&o.stdout);
+    assert_eq!(v.len(), 3);
+    assert_eq!(v[0]["length"], 1);
+    assert!(v[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains("appears more than once"));
+    assert_eq!(v[2]["length"], 2);
+}
+
+#[test]
+fn empty_input_does_not_crash() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = write(tmp.path(), "empty.txt", "");
+    let o = run(&["solve", LC, "-i", &f], None);
+    // Current behaviour: exit 0 and nothing printed (reported as a bug: see
+    // `empty_input_is_an_error` below). At least it must not crash or hang.
+    assert!(o.code == 0 || o.code == 2, "{}", o.stderr);
+    assert!(o.stdout.trim().is_empty());
+}
+
+#[test]
+fn empty_input_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = write(tmp.path(), "empty.txt", "");
+    let o = run(&["solve", LC, "-i", &f], None);
+    assert_ne!(o.code, 0);
+    assert!(!o.stderr.trim().is_empty());
+}
+
+#[test]
+fn missing_input_file_is_a_usage_error() {
+    let o = run(&["solve", LC, "-i", "/nonexistent/boards.txt"], None);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("/nonexistent/boards.txt"), "{}", o.stderr);
+}
+
+#[test]
+fn unknown_goal_is_a_usage_error() {
+    let o = run(
+        &["solve", LC, "--goal", "sideways", "1 2 3 4 5 6 7 8 0"],
+        None,
+    );
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("unknown goal 'sideways'"), "{}", o.stderr);
+}
+
+#[test]
+fn solved_board_has_zero_moves() {
+    let o = run(
+        &["solve", LC, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("length 0"), "{}", o.stdout);
+    let o = run(
+        &[
+            "solve",
+            LC,
+            "--format",
+            "json",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0);
+    let v = json_lines(&o.stdout);
+    assert_eq!(v.len(), 1);
+    assert_eq!(v[0]["length"], 0);
+    assert_eq!(v[0]["moves"], "");
+}
+
+#[test]
+fn stdin_input_with_dash_i() {
+    let o = run(
+        &["solve", LC, "--format=json", "-i", "-"],
+        Some("8 6 7 2 5 4 3 0 1\n"),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = json_lines(&o.stdout);
+    assert_eq!(v[0]["length"], 31);
+}
+
+#[test]
+fn stdin_input_with_bare_dash() {
+    // SPEC: `fifteen solve [BOARD]... [-i FILE | -]`; the help's own example is
+    // `fifteen random --count 5 --seed 1 | fifteen solve -`.
+    let o = run(
+        &["solve", LC, "--format=json", "-"],
+        Some("8 6 7 2 5 4 3 0 1\n"),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = json_lines(&o.stdout);
+    assert_eq!(v[0]["length"], 31);
+}
+
+/// The boards of a mixed batch: hard and easy 3x3 boards, easy 4x4 walks, interleaved so
+/// that later instances often finish first.
+fn batch() -> Vec<Board> {
+    let mut rng = Rng::new(99);
+    let g3 = Goal::standard(Shape::new(3, 3).unwrap());
+    let g4 = Goal::standard(Shape::new(4, 4).unwrap());
+    let mut out = Vec::new();
+    for i in 0..48 {
+        out.push(match i % 4 {
+            0 => random_board(&mut rng, &g3),
+            1 => random_walk(&mut rng, &g3, 2),
+            2 => random_walk(&mut rng, &g4, 24),
+            _ => random_walk(&mut rng, &g4, 1),
+        });
+    }
+    out
+}
+
+#[test]
+fn json_lines_in_input_order_with_two_threads() {
+    let boards = batch();
+    let text: String = boards.iter().map(|b| format!("{b}\n")).collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let f = write(tmp.path(), "batch.txt", &text);
+    let o = run(
+        &["solve", LC, "--format", "json", "--threads", "2", "-i", &f],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = json_lines(&o.stdout);
+    assert_eq!(v.len(), boards.len());
+    for (i, (obj, board)) in v.iter().zip(&boards).enumerate() {
+        for key in ["id", "tiles", "goal", "length", "moves", "nodes", "millis"] {
+            assert!(obj.get(key).is_some(), "line {i}: no {key}: {obj}");
+        }
+        assert_eq!(obj["id"], (i + 1) as u64, "input order");
+        let tiles: Vec<u8> = serde_json::from_value(obj["tiles"].clone()).unwrap();
+        assert_eq!(tiles, board.tiles(), "line {i}");
+        let goal: Vec<u8> = serde_json::from_value(obj["goal"].clone()).unwrap();
+        let goal = Goal::from_board(Board::new(board.shape(), &goal).unwrap());
+        assert_eq!(goal, Goal::standard(board.shape()));
+        let moves = parse_moves(obj["moves"].as_str().unwrap()).unwrap();
+        assert_eq!(obj["length"].as_u64().unwrap() as usize, moves.len());
+        check_solution(board, &goal, &moves).unwrap();
+        assert!(obj["nodes"].as_u64().unwrap() >= 1);
+        assert!(obj["millis"].as_f64().unwrap() >= 0.0);
+    }
+    // Text mode keeps the same order.
+    let o = run(&["solve", LC, "--threads", "2", "-i", &f], None);
+    assert_eq!(o.code, 0);
+    let ids: Vec<String> = o
+        .stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("instance "))
+        .map(str::to_string)
+        .collect();
+    let want: Vec<String> = (1..=boards.len()).map(|i| i.to_string()).collect();
+    assert_eq!(ids, want);
+}
+
+#[test]
+fn file_ids_and_goal_lines_reach_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = write(
+        tmp.path(),
+        "ids.txt",
+        "goal: blank-first\nabc 2 1 2 0 3 4 5 6 7 8\ngoal: standard\nx7 ? 1 2 3 4 5 6 7 0 8\n",
+    );
+    let o = run(&["solve", LC, "--format", "json", "-i", &f], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = json_lines(&o.stdout);
+    assert_eq!(v[0]["id"], "abc");
+    assert_eq!(v[0]["goal"], serde_json::json!([0, 1, 2, 3, 4, 5, 6, 7, 8]));
+    assert_eq!(v[0]["length"], 2);
+    assert_eq!(v[1]["id"], "x7");
+    assert_eq!(v[1]["goal"], serde_json::json!([1, 2, 3, 4, 5, 6, 7, 8, 0]));
+    assert_eq!(v[1]["length"], 1);
+}
+
+#[test]
+fn random_boards_are_solvable_uniform_and_reproducible() {
+    let o = run(
+        &["random", "--count", "2000", "--seed", "7", "--size", "3"],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let goal = Goal::standard(Shape::new(3, 3).unwrap());
+    let boards: Vec<Board> = o.stdout.lines().map(|l| Board::parse(l).unwrap()).collect();
+    assert_eq!(boards.len(), 2000);
+    let mut blank = [0usize; 9];
+    for b in &boards {
+        assert_eq!(b.shape(), goal.shape());
+        goal.labels(b).unwrap_or_else(|e| panic!("{b:?}: {e}"));
+        blank[b.blank()] += 1;
+    }
+    let mean = 2000.0 / 9.0;
+    for (cell, &n) in blank.iter().enumerate() {
+        let n = n as f64;
+        assert!(
+            (n - mean).abs() <= 0.3 * mean,
+            "blank in cell {cell}: {n} times of 2000"
+        );
+    }
+    // Roughly uniform over 181,440 boards: almost no repeats in 2000 draws.
+    let distinct: std::collections::HashSet<&Board> = boards.iter().collect();
+    assert!(distinct.len() > 1950, "{}", distinct.len());
+
+    let again = run(
+        &["random", "--count", "2000", "--seed", "7", "--size", "3"],
+        None,
+    );
+    assert_eq!(again.stdout, o.stdout);
+    let other = run(
+        &["random", "--count", "2000", "--seed", "8", "--size", "3"],
+        None,
+    );
+    assert_ne!(other.stdout, o.stdout);
+}
+
+#[test]
+fn bench_checks_known_lengths() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 8 6 7 2 5 4 3 0 1 is one of the two 8-puzzle boards 31 moves from the standard goal.
+    let good = write(
+        tmp.path(),
+        "good.txt",
+        "a 31 8 6 7 2 5 4 3 0 1\nb 1 1 2 3 4 5 6 7 0 8\n",
+    );
+    let o = run(&["bench", &good, LC], None);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(!o.stdout.contains("BAD"));
+
+    let bad = write(
+        tmp.path(),
+        "bad.txt",
+        "a 29 8 6 7 2 5 4 3 0 1\nb 1 1 2 3 4 5 6 7 0 8\n",
+    );
+    let o = run(&["bench", &bad, LC], None);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("BAD"), "{}", o.stdout);
+    assert!(o.stdout.contains("1 wrong lengths"), "{}", o.stdout);
+
+    let o = run(&["bench", &bad, LC, "--format", "json"], None);
+    assert_eq!(o.code, 1);
+    let v = json_lines(&o.stdout);
+    assert_eq!(v[0]["known"], 29);
+    assert_eq!(v[0]["length"], 31);
+    assert_eq!(v[0]["ok"], false);
+    assert_eq!(v[1]["ok"], true);
+    assert_eq!(v[2]["summary"]["mismatched"], 1);
+}
+
+#[test]
+fn pdb_tables_are_built_once_into_tables_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let o = run(
+        &[
+            "solve",
+            "--tables",
+            dir,
+            "--format",
+            "json",
+            "8 6 7 2 5 4 3 0 1",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.contains("building"), "{}", o.stderr);
+    let v = json_lines(&o.stdout);
+    assert_eq!(v[0]["length"], 31);
+    assert_eq!(v[0]["heuristic"], "pdb");
+    let table = tmp.path().join("3x3-b0-1.2.3.4.5.6.7.8.pdb");
+    assert!(table.is_file());
+
+    // Second run: no build.
+    let o = run(
+        &[
+            "solve",
+            "--tables",
+            dir,
+            "--format",
+            "json",
+            "--goal",
+            "blank-first",
+            "8 6 7 2 5 4 3 0 1",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(!o.stderr.contains("building"), "{}", o.stderr);
+    assert_eq!(json_lines(&o.stdout)[0]["heuristic"], "pdb");
+
+    // A truncated table is reported with its path and the rebuild command, exit 2.
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&table)
+        .unwrap();
+    f.set_len(5000).unwrap();
+    drop(f);
+    let o = run(&["solve", "--tables", dir, "8 6 7 2 5 4 3 0 1"], None);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stdout.is_empty());
+    assert!(o.stderr.contains(table.to_str().unwrap()), "{}", o.stderr);
+    assert!(o.stderr.contains("build-pdb"), "{}", o.stderr);
+}
+
+#[test]
+fn damaged_table_payload_never_gives_a_wrong_answer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let o = run(&["solve", "--tables", dir, "1 2 3 4 5 6 7 0 8"], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let table = tmp.path().join("3x3-b0-1.2.3.4.5.6.7.8.pdb");
+    let mut bytes = std::fs::read(&table).unwrap();
+    for b in bytes[4096..].iter_mut().step_by(20) {
+        *b ^= 0x88; // +16 moves on some entries: no longer admissible
+    }
+    std::fs::write(&table, &bytes).unwrap();
+
+    let boards: String = {
+        let mut rng = Rng::new(5);
+        let g = Goal::standard(Shape::new(3, 3).unwrap());
+        (0..100)
+            .map(|_| format!("{}\n", random_board(&mut rng, &g)))
+            .collect()
+    };
+    let f = write(tmp.path(), "boards.txt", &boards);
+    let pdb = run(
+        &["solve", "--tables", dir, "--format", "json", "-i", &f],
+        None,
+    );
+    if pdb.code == 0 {
+        let lc = run(&["solve", LC, "--format", "json", "-i", &f], None);
+        let lengths = |o: &Out| -> Vec<u64> {
+            json_lines(&o.stdout)
+                .iter()
+                .map(|v| v["length"].as_u64().unwrap())
+                .collect()
+        };
+        assert_eq!(lengths(&pdb), lengths(&lc), "exit 0 with wrong lengths");
+    } else {
+        assert!(
+            pdb.stderr.contains(table.to_str().unwrap()),
+            "{}",
+            pdb.stderr
+        );
+        assert!(pdb.stderr.contains("build-pdb"), "{}", pdb.stderr);
+    }
+}

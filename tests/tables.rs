@@ -1,0 +1,362 @@
+//! Table files: every kind of damage or mismatch is refused with an error that names the
+//! file and says how to rebuild it; and a committed fixture pins the on-disk format.
+
+use std::collections::{HashMap, VecDeque};
+use std::fs::OpenOptions;
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use fifteen::pdb::{self, Partition, PatternSpec, PdbHeuristic, Table, TableDir, PAYLOAD_OFFSET};
+use fifteen::search::Limits;
+use fifteen::solver::check_solution;
+use fifteen::{Board, Dir, Goal, Shape, Solver, TableError};
+
+fn shape3() -> Shape {
+    Shape::new(3, 3).unwrap()
+}
+
+/// The exact 3x3 table (blank in cell 0), built into a fresh directory.
+fn fresh() -> (tempfile::TempDir, Partition, PatternSpec, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let partition = Partition::default_for(shape3(), 0);
+    let dir = TableDir::new(tmp.path());
+    dir.build_missing(&partition, &|_, _, _| {}).unwrap();
+    let spec = partition.specs().remove(0);
+    let path = dir.path(&spec);
+    assert!(path.is_file());
+    // The table is sound before we damage it.
+    Table::read(&path, &spec).unwrap().verify(&spec).unwrap();
+    (tmp, partition, spec, path)
+}
+
+/// Every way of opening the file must refuse it with a message naming it and `build-pdb`.
+fn assert_refused(path: &Path, spec: &PatternSpec, partition: &Partition, fragment: &str) {
+    let check = |what: &str, e: TableError| {
+        let msg = e.to_string();
+        assert!(
+            msg.contains(&path.display().to_string()),
+            "{what}: path missing: {msg}"
+        );
+        assert!(
+            msg.contains("build-pdb"),
+            "{what}: no rebuild command: {msg}"
+        );
+        assert!(
+            msg.contains(fragment),
+            "{what}: expected '{fragment}': {msg}"
+        );
+        assert_eq!(msg.lines().count(), 1, "{what}: one line: {msg}");
+    };
+    match Table::read(path, spec) {
+        Ok(_) => panic!("Table::read accepted {}", path.display()),
+        Err(e) => check("Table::read", e),
+    }
+    // SAFETY: nobody modifies the file while the table lives (single-threaded test).
+    match unsafe { Table::map(path, spec) } {
+        Ok(t) => match t.verify(spec) {
+            Ok(()) => panic!("Table::map + verify accepted {}", path.display()),
+            Err(e) => check("Table::verify", e),
+        },
+        Err(e) => check("Table::map", e),
+    }
+    let dir = TableDir::new(path.parent().unwrap());
+    if dir.path(&partition.specs()[0]) == path {
+        match dir.read(partition) {
+            Ok(_) => panic!("TableDir::read accepted {}", path.display()),
+            Err(e) => check("TableDir::read", e),
+        }
+    }
+}
+
+#[test]
+fn header_layout_is_bincode_fixed_int() {
+    let (_tmp, _, _, path) = fresh();
+    let bytes = std::fs::read(&path).unwrap();
+    let entries = 362_880u64; // 9!/1!
+    assert_eq!(bytes.len() as u64, PAYLOAD_OFFSET + entries / 2);
+    assert_eq!(&bytes[0..8], b"15PDB\0\r\n");
+    assert_eq!(&bytes[8..12], &0x0102_0304u32.to_le_bytes());
+    assert_eq!(&bytes[12..16], &pdb::FORMAT_VERSION.to_le_bytes());
+    assert_eq!(&bytes[16..21], &[3, 3, 0, pdb::ENCODING_NIBBLE_EXCESS, 8]);
+    assert_eq!(&bytes[21..29], &[1, 2, 3, 4, 5, 6, 7, 8]);
+    assert!(bytes[29..53].iter().all(|&b| b == 0));
+    assert_eq!(&bytes[53..61], &entries.to_le_bytes());
+    assert_eq!(&bytes[61..69], &PAYLOAD_OFFSET.to_le_bytes());
+    assert_eq!(&bytes[69..77], &(entries / 2).to_le_bytes());
+    let payload = &bytes[PAYLOAD_OFFSET as usize..];
+    assert_eq!(
+        &bytes[77..85],
+        &xxhash_rust::xxh3::xxh3_64(payload).to_le_bytes()
+    );
+    assert_eq!(&bytes[85..93], &0u64.to_le_bytes());
+    assert!(bytes[93..PAYLOAD_OFFSET as usize].iter().all(|&b| b == 0));
+    assert!(payload.iter().any(|&b| b != 0));
+}
+
+#[test]
+fn truncated_file_is_refused() {
+    let (_tmp, partition, spec, path) = fresh();
+    let len = std::fs::metadata(&path).unwrap().len();
+    let f = OpenOptions::new().write(true).open(&path).unwrap();
+    f.set_len(len - 1).unwrap();
+    drop(f);
+    assert_refused(&path, &spec, &partition, "truncated");
+    // Shorter than the header.
+    let f = OpenOptions::new().write(true).open(&path).unwrap();
+    f.set_len(100).unwrap();
+    drop(f);
+    assert_refused(&path, &spec, &partition, "shorter than the header");
+}
+
+#[test]
+fn padded_file_is_refused() {
+    let (_tmp, partition, spec, path) = fresh();
+    let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+    f.write_all(&[0]).unwrap();
+    drop(f);
+    assert_refused(&path, &spec, &partition, "padded");
+}
+
+#[test]
+fn zero_length_file_is_refused() {
+    let (_tmp, partition, spec, path) = fresh();
+    std::fs::write(&path, b"").unwrap();
+    assert_refused(&path, &spec, &partition, "corrupt");
+}
+
+#[test]
+fn directory_in_place_of_the_file_is_refused() {
+    let (_tmp, partition, spec, path) = fresh();
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    assert_refused(&path, &spec, &partition, "not a regular file");
+}
+
+#[test]
+fn missing_file_names_its_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let partition = Partition::default_for(shape3(), 0);
+    let spec = partition.specs().remove(0);
+    let path = tmp.path().join(spec.file_name());
+    let e = Table::read(&path, &spec).err().expect("missing file");
+    assert!(e.to_string().contains(&path.display().to_string()), "{e}");
+    let dir = TableDir::new(tmp.path());
+    assert_eq!(dir.missing(&partition), vec![spec]);
+    assert!(dir.read(&partition).is_err());
+}
+
+fn flip(path: &Path, offset: u64, mask: u8) {
+    let mut bytes = std::fs::read(path).unwrap();
+    bytes[offset as usize] ^= mask;
+    let mut f = OpenOptions::new().write(true).open(path).unwrap();
+    f.seek(SeekFrom::Start(0)).unwrap();
+    f.write_all(&bytes).unwrap();
+}
+
+#[test]
+fn flipped_payload_bit_is_detected() {
+    for (offset, mask) in [(0u64, 1u8), (1000, 0x80), (181_439, 0x10)] {
+        let (_tmp, partition, spec, path) = fresh();
+        flip(&path, PAYLOAD_OFFSET + offset, mask);
+        // Mapping reads only the header: it opens, and verify catches the damage.
+        // SAFETY: the file is not modified while the table lives.
+        let t = unsafe { Table::map(&path, &spec) }.unwrap();
+        let e = t.verify(&spec).unwrap_err();
+        assert!(matches!(e, TableError::Corrupt { .. }), "{e}");
+        assert!(e.to_string().contains("checksum"), "{e}");
+        drop(t);
+        assert_refused(&path, &spec, &partition, "checksum");
+    }
+}
+
+#[test]
+fn damaged_header_checksum_is_detected() {
+    let (_tmp, partition, spec, path) = fresh();
+    flip(&path, 77, 0x01);
+    assert_refused(&path, &spec, &partition, "checksum");
+}
+
+#[test]
+fn bad_magic_is_refused() {
+    let (_tmp, partition, spec, path) = fresh();
+    flip(&path, 0, 0x20);
+    assert_refused(&path, &spec, &partition, "magic");
+}
+
+#[test]
+fn other_format_version_is_refused() {
+    let (_tmp, partition, spec, path) = fresh();
+    let mut bytes = std::fs::read(&path).unwrap();
+    // magic: 8 bytes, endian_check: u32, version: u32 (bincode fixed-int, little endian).
+    assert_eq!(&bytes[12..16], &pdb::FORMAT_VERSION.to_le_bytes());
+    let other = pdb::FORMAT_VERSION + 1;
+    bytes[12..16].copy_from_slice(&other.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let e = Table::read(&path, &spec).err().unwrap();
+    assert!(matches!(e, TableError::Mismatch { .. }), "{e}");
+    assert_refused(&path, &spec, &partition, &format!("format version {other}"));
+}
+
+#[test]
+fn other_byte_order_is_refused() {
+    let (_tmp, partition, spec, path) = fresh();
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[8..12].copy_from_slice(&0x0102_0304u32.to_be_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    assert_refused(&path, &spec, &partition, "byte order");
+}
+
+#[test]
+fn table_for_another_goal_blank_or_pattern_is_refused() {
+    let (_tmp, _, spec, path) = fresh();
+    // The same file asked for by a spec with the goal blank elsewhere...
+    let other_blank = Partition::default_for(shape3(), 1);
+    let s = other_blank.specs().remove(0);
+    assert_eq!(s.blank, 1);
+    assert_refused(&path, &s, &other_blank, "blank in cell 0, cell 1 needed");
+    // ...or for another pattern of the same goal.
+    let other_pattern = Partition::parse(shape3(), 0, "4-4").unwrap();
+    let s = other_pattern.specs().remove(0);
+    assert_refused(&path, &s, &other_pattern, "pattern");
+    // ...or for another board shape.
+    let wide = Partition::default_for(Shape::new(2, 4).unwrap(), 0);
+    let s = wide.specs().remove(0);
+    assert_refused(&path, &s, &wide, "3x3");
+    // The right spec still opens it.
+    Table::read(&path, &spec).unwrap();
+}
+
+#[test]
+fn renamed_table_for_another_partition_is_refused_by_table_dir() {
+    // A file of the wrong pattern sitting under the right name.
+    let (tmp, _, _, path) = fresh();
+    let four = Partition::parse(shape3(), 0, "4-4").unwrap();
+    let target = TableDir::new(tmp.path()).path(&four.specs()[0]);
+    std::fs::rename(&path, &target).unwrap();
+    let e = TableDir::new(tmp.path()).read(&four).err().unwrap();
+    let msg = e.to_string();
+    assert!(
+        msg.contains(&target.display().to_string()) && msg.contains("build-pdb"),
+        "{msg}"
+    );
+    // SAFETY: nothing modifies the files while mapped.
+    let e = unsafe { TableDir::new(tmp.path()).map(&four) }
+        .err()
+        .unwrap();
+    assert!(matches!(e, TableError::Mismatch { .. }), "{e}");
+}
+
+#[test]
+fn rebuild_command_really_rebuilds() {
+    let (_tmp, _, spec, path) = fresh();
+    flip(&path, PAYLOAD_OFFSET, 1);
+    let e = Table::read(&path, &spec).err().unwrap().to_string();
+    // build-pdb leaves existing files alone unless --force is given, and builds the
+    // default partition unless told another.
+    assert!(e.contains("build-pdb --force"), "{e}");
+    assert!(e.contains("--partition 8"), "{e}");
+    assert!(e.contains("--size 3x3") && e.contains("--blank 0"), "{e}");
+    let dir = path.parent().unwrap().display().to_string();
+    assert!(e.contains(&format!("--out {dir}")), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------
+// The committed fixture: a 2x2 table written by this version of the format.
+
+fn fixture_partition() -> Partition {
+    Partition::default_for(Shape::new(2, 2).unwrap(), 0)
+}
+
+fn fixture_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// Writes tests/fixtures/2x2-b0-1.2.3.pdb. Run once (and after a deliberate format change,
+/// together with a FORMAT_VERSION bump): `cargo test --release --test tables -- --ignored
+/// write_fixture`.
+#[test]
+#[ignore = "writes the committed fixture"]
+fn write_fixture() {
+    let partition = fixture_partition();
+    let spec = partition.specs().remove(0);
+    let built = pdb::build(&spec, &|_| {}).unwrap();
+    pdb::save(&fixture_dir(), &spec, &built).unwrap();
+}
+
+/// Distances of every 2x2 board from the blank-first goal, by BFS.
+fn bfs_2x2() -> HashMap<Board, u32> {
+    let goal = Goal::blank_first(Shape::new(2, 2).unwrap());
+    let mut dist = HashMap::from([(*goal.board(), 0u32)]);
+    let mut q = VecDeque::from([*goal.board()]);
+    while let Some(b) = q.pop_front() {
+        let d = dist[&b];
+        for dir in Dir::ALL {
+            if let Some(nb) = b.apply(dir) {
+                dist.entry(nb).or_insert_with(|| {
+                    q.push_back(nb);
+                    d + 1
+                });
+            }
+        }
+    }
+    dist
+}
+
+#[test]
+fn committed_fixture_reads_and_gives_2x2_distances() {
+    let partition = fixture_partition();
+    let spec = partition.specs().remove(0);
+    assert_eq!(spec.file_name(), "2x2-b0-1.2.3.pdb");
+    let path = fixture_dir().join(spec.file_name());
+    let bytes = std::fs::read(&path).expect("tests/fixtures/2x2-b0-1.2.3.pdb is committed");
+    assert_eq!(bytes.len() as u64, PAYLOAD_OFFSET + 12);
+    let table = Table::read(&path, &spec).unwrap();
+    table.verify(&spec).unwrap();
+    assert_eq!(table.header.version, 1);
+    assert_eq!(table.header.entries, 24);
+    // The fixture matches what the builder writes today (same payload, same checksum).
+    let built = pdb::build(&spec, &|_| {}).unwrap();
+    assert_eq!(table.payload(), &built.payload[..]);
+
+    // Its values: for each board reachable from the goal, Manhattan distance plus twice
+    // the entry is the BFS distance (with all tiles in one pattern the table is exact).
+    let dist = bfs_2x2();
+    assert_eq!(dist.len(), 12);
+    assert_eq!(dist.values().max(), Some(&6));
+    let ranker = fifteen::rank::Ranker::new(4, 3);
+    let shape = Shape::new(2, 2).unwrap();
+    for (b, &d) in &dist {
+        let mut pos = [0u8; 3];
+        for (cell, &t) in b.tiles().iter().enumerate() {
+            if t != 0 {
+                pos[t as usize - 1] = cell as u8;
+            }
+        }
+        let idx = ranker.rank(&pos) as usize;
+        let v = (table.payload()[idx / 2] >> (4 * (idx & 1))) & 15;
+        let md: u32 = (1..4)
+            .map(|t| shape.distance(pos[t - 1] as usize, t) as u32)
+            .sum();
+        assert_eq!(md + 2 * v as u32, d, "{b:?}");
+    }
+
+    // And through the solver, for both goals (the standard one by symmetry).
+    let h = std::sync::Arc::new(PdbHeuristic::new(partition, vec![table]).unwrap());
+    let solver = Solver::with_pdb(h);
+    let goal = Goal::blank_first(shape);
+    for (b, &d) in &dist {
+        assert_eq!(solver.estimate(b, &goal), d, "{b:?}");
+        let sol = solver.solve(b, &goal, Limits::default(), None).unwrap();
+        assert_eq!(check_solution(b, &goal, &sol.moves), Ok(d as usize));
+    }
+    let standard = Goal::standard(shape);
+    let sol = solver
+        .solve(
+            &Board::parse("0 3 2 1").unwrap(),
+            &standard,
+            Limits::default(),
+            None,
+        )
+        .unwrap();
+    check_solution(&Board::parse("0 3 2 1").unwrap(), &standard, &sol.moves).unwrap();
+}
