@@ -509,6 +509,49 @@ fn prefetch_slot<T>(slot: &T) {
     let _ = slot;
 }
 
+/// Walks placements in rank order without a division per placement: nearby ranks are
+/// reached by stepping the digits, far ones by decomposing the rank.
+struct Cursor<'a> {
+    ranker: &'a Ranker,
+    k: usize,
+    all: u64,
+    at: u64,
+    digits: [u8; 32],
+}
+
+impl<'a> Cursor<'a> {
+    fn new(ranker: &'a Ranker, all: u64) -> Cursor<'a> {
+        Cursor {
+            ranker,
+            k: ranker.tiles(),
+            all,
+            at: u64::MAX,
+            digits: [0; 32],
+        }
+    }
+
+    /// Writes the placement of rank `idx` into `pos`.
+    #[inline(always)]
+    fn seek<const PEXT: bool>(&mut self, idx: u64, pos: &mut [u8]) {
+        let k = self.k;
+        if self.at <= idx && idx - self.at <= 16 {
+            while self.at < idx {
+                self.ranker.next_digits(&mut self.digits[..k]);
+                self.at += 1;
+            }
+        } else {
+            self.ranker.digits(idx, &mut self.digits[..k]);
+            self.at = idx;
+        }
+        let mut used = 0u64;
+        for i in 0..k {
+            let bit = expand::<PEXT>(1u64 << self.digits[i], self.all & !used);
+            pos[i] = bit.trailing_zeros() as u8;
+            used |= bit;
+        }
+    }
+}
+
 fn bfs<S: Slot, const PEXT: bool>(
     spec: &PatternSpec,
     progress: &(dyn Fn(BuildEvent) + Sync),
@@ -566,13 +609,14 @@ fn bfs<S: Slot, const PEXT: bool>(
             let lo = ci * CHUNK;
             let hi = (lo + CHUNK).min(count);
             let mut pos = [0u8; 32];
+            let mut cursor = Cursor::new(&ranker, grid.all);
             for idx in lo..hi {
                 let m: u64 = cur_ref[idx].into();
                 if m == 0 {
                     continue;
                 }
                 let pos = &mut pos[..k];
-                ranker.unrank(idx as u64, pos);
+                cursor.seek::<PEXT>(idx as u64, pos);
                 let occ: u64 = pos.iter().fold(0, |m, &p| m | 1 << p);
                 let region = expand::<PEXT>(m, grid.all & !occ);
                 // Gather the successors and prefetch their slots, so that their cache
@@ -639,6 +683,7 @@ fn bfs<S: Slot, const PEXT: bool>(
                 let mut pos = [0u8; 32];
                 let mut firsts = 0;
                 let mut anything = false;
+                let mut cursor = Cursor::new(&ranker, grid.all);
                 for (off, c) in cur.iter_mut().enumerate() {
                     let idx = lo + off;
                     let s = slots[idx].get();
@@ -657,7 +702,7 @@ fn bfs<S: Slot, const PEXT: bool>(
                     if seen == 0 {
                         firsts += 1;
                         let pos = &mut pos[..k];
-                        ranker.unrank(idx as u64, pos);
+                        cursor.seek::<PEXT>(idx as u64, pos);
                         let excess = (d1 - md_of(pos)) / 2;
                         let v = if excess > 15 {
                             clamped.fetch_add(1, Ordering::Relaxed);

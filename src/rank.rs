@@ -61,6 +61,31 @@ impl Ranker {
         r
     }
 
+    /// A rank's digits: `digits[i]` says tile `i` is on the `digits[i]`-th cell not taken
+    /// by tiles `0..i`. Consecutive ranks differ by one in the last digit, with carries.
+    pub fn digits(&self, mut r: u64, digits: &mut [u8]) {
+        for i in 0..self.k as usize {
+            let w = self.weight[i];
+            let d = r / w;
+            r -= d * w;
+            digits[i] = d as u8;
+        }
+    }
+
+    /// Advances digits to the next rank (wrapping to 0 after the last).
+    #[inline(always)]
+    pub fn next_digits(&self, digits: &mut [u8]) {
+        let mut i = self.k as usize;
+        while i > 0 {
+            i -= 1;
+            digits[i] += 1;
+            if (digits[i] as u32) < self.n - i as u32 {
+                return;
+            }
+            digits[i] = 0;
+        }
+    }
+
     /// The placement of a rank, written into `pos`.
     #[inline]
     pub fn unrank(&self, mut r: u64, pos: &mut [u8]) {
@@ -104,6 +129,21 @@ mod tests {
                     assert!(!seen[i as usize]);
                     seen[i as usize] = true;
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn stepping_digits_matches_decomposing() {
+        for (n, k) in [(5, 3), (9, 8), (16, 3)] {
+            let r = Ranker::new(n, k);
+            let mut a = vec![0u8; k];
+            let mut b = vec![0u8; k];
+            r.digits(0, &mut a);
+            for i in 0..r.count() {
+                r.digits(i, &mut b);
+                assert_eq!(a, b, "rank {i}");
+                r.next_digits(&mut a);
             }
         }
     }
