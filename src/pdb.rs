@@ -1039,6 +1039,8 @@ pub struct PdbHeuristic {
     mirror_sym: Option<Symmetry>,
     /// Whether lookups include the mirror image.
     pub use_mirror: bool,
+    /// Order children of equal estimate by their linear conflicts (fewest first).
+    pub tie_break: bool,
 }
 
 /// Per-node data for [`PdbHeuristic`]: each pattern's index for the board and for its
@@ -1124,6 +1126,7 @@ impl PdbHeuristic {
             weights,
             mirror_sym,
             use_mirror: mirror_sym.is_some(),
+            tie_break: false,
         })
     }
 
@@ -1274,6 +1277,14 @@ impl Heuristic for PdbHeuristic {
             prefetch(self.tables[rk].payload(), st.ridx[rk]);
         }
         st
+    }
+
+    fn tie(&self, geo: &Geometry, p: &Packed, _st: &PdbState) -> u32 {
+        if self.tie_break {
+            geo.linear_conflict(p)
+        } else {
+            0
+        }
     }
 
     #[inline(always)]
