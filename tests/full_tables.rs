@@ -1,0 +1,69 @@
+//! The full 7-8 tables, when they are built (the main job, `fifteen bench`, builds them into
+//! `data/pdb` before `.ci/run` runs the tests): 30 Korf 100 instances must get their known
+//! optimal lengths from the 7-8 search, serial and split, and agree with linear conflict on
+//! the easiest ones.
+
+use std::path::PathBuf;
+
+use fifteen::instances::{GoalSpec, Reader};
+use fifteen::pdb::{Partition, TableDir};
+use fifteen::search::Limits;
+use fifteen::{HeuristicKind, Shape, Solver};
+
+fn tables_dir() -> PathBuf {
+    std::env::var_os("FIFTEEN_TABLES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/data/pdb")))
+}
+
+#[test]
+fn seven_eight_search_matches_known_lengths() {
+    let shape = Shape::new(4, 4).unwrap();
+    let partition = Partition::default_for(shape, 0);
+    let dir = TableDir::new(tables_dir());
+    if !dir.missing(&partition).is_empty() {
+        eprintln!(
+            "skipped: no 7-8 tables in {} (run `cargo run --release -- bench data/korf100.txt` first)",
+            dir.dir.display()
+        );
+        return;
+    }
+    let pdb = dir.read(&partition).expect("tables load and verify");
+    let serial = Solver::with_pdb(pdb.clone());
+    let pool = std::sync::Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap(),
+    );
+    let split = Solver::with_pdb(pdb).split_on(pool);
+    let lc = Solver::new(HeuristicKind::LinearConflict);
+    let f = std::fs::File::open(concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt")).unwrap();
+    let instances: Vec<_> = Reader::new(std::io::BufReader::new(f), GoalSpec::BlankFirst)
+        .map(|r| r.unwrap())
+        .collect();
+    // Instances 1-30, and linear conflict on the ones it solves quickly.
+    let easy = ["2", "5", "9", "12", "23", "29"];
+    for inst in instances.iter().take(30) {
+        let known = inst.known.unwrap() as usize;
+        for solver in [&serial, &split] {
+            let s = solver
+                .solve(&inst.board, &inst.goal, Limits::default(), None)
+                .unwrap();
+            assert_eq!(s.heuristic, HeuristicKind::Pdb);
+            assert_eq!(s.moves.len(), known, "instance {}", inst.id);
+            assert_eq!(inst.board.apply_all(&s.moves).unwrap(), *inst.goal.board());
+        }
+        if easy.contains(&inst.id.as_str()) {
+            let s = lc
+                .solve(&inst.board, &inst.goal, Limits::default(), None)
+                .unwrap();
+            assert_eq!(
+                s.moves.len(),
+                known,
+                "instance {} (linear conflict)",
+                inst.id
+            );
+        }
+    }
+}
