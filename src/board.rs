@@ -40,6 +40,19 @@ impl Shape {
             .and_then(|n| Shape::new(n, n))
     }
 
+    /// Parses `N` (an NxN board) or `RxC`, as the `--size` options take it.
+    pub fn parse(text: &str) -> Option<Shape> {
+        let t = text.trim();
+        let (r, c) = match t.split_once(['x', 'X']) {
+            Some((r, c)) => (r.trim().parse().ok()?, c.trim().parse().ok()?),
+            None => {
+                let n: usize = t.parse().ok()?;
+                (n, n)
+            }
+        };
+        Shape::new(r, c)
+    }
+
     pub fn cells(self) -> usize {
         self.rows as usize * self.cols as usize
     }

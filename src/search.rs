@@ -318,22 +318,7 @@ pub fn ida_star<H: Heuristic>(
     hook: Option<IterationHook>,
 ) -> Result<Found, Stopped> {
     let mut st = h.root(geo, &start);
-    let mut dfs = Dfs {
-        geo,
-        h,
-        threshold: h.h(&mut st),
-        next: u32::MAX,
-        nodes: 0,
-        path: Vec::with_capacity(128),
-        limits,
-        stopped: None,
-        halt: None,
-        shared: None,
-        reported: 0,
-        next_check: 0,
-        collect_at: u32::MAX,
-        frontier: Vec::new(),
-    };
+    let mut dfs = Dfs::new(geo, h, h.h(&mut st), limits, Vec::with_capacity(128));
     let mut iterations = Vec::new();
     loop {
         dfs.next = u32::MAX;
@@ -424,7 +409,32 @@ struct Child<S> {
     tie: u32,
 }
 
-impl<H: Heuristic> Dfs<'_, H> {
+impl<'a, H: Heuristic> Dfs<'a, H> {
+    fn new(
+        geo: &'a Geometry,
+        h: &'a H,
+        threshold: u32,
+        limits: Limits<'a>,
+        path: Vec<Dir>,
+    ) -> Self {
+        Dfs {
+            geo,
+            h,
+            threshold,
+            next: u32::MAX,
+            nodes: 0,
+            path,
+            limits,
+            stopped: None,
+            halt: None,
+            shared: None,
+            reported: 0,
+            next_check: 0,
+            collect_at: u32::MAX,
+            frontier: Vec::new(),
+        }
+    }
+
     fn check_limits(&mut self) -> bool {
         let mut total = self.nodes;
         if let Some(sh) = self.shared {
@@ -594,20 +604,8 @@ pub fn ida_star_parallel<H: Heuristic>(
         let mut depth = 4;
         let mut top = loop {
             let mut dfs = Dfs {
-                geo,
-                h,
-                threshold,
-                next: u32::MAX,
-                nodes: 0,
-                path: Vec::with_capacity(128),
-                limits,
-                stopped: None,
-                halt: None,
-                shared: None,
-                reported: 0,
-                next_check: 0,
                 collect_at: depth,
-                frontier: Vec::new(),
+                ..Dfs::new(geo, h, threshold, limits, Vec::with_capacity(128))
             };
             let found = dfs.go(start, st, 0, 4);
             if let Some(reason) = dfs.stopped {
@@ -645,20 +643,9 @@ pub fn ida_star_parallel<H: Heuristic>(
                         return (0, u32::MAX, None, None);
                     }
                     let mut d = Dfs {
-                        geo,
-                        h,
-                        threshold,
-                        next: u32::MAX,
-                        nodes: 0,
-                        path: f.path,
-                        limits,
-                        stopped: None,
                         halt: Some(&halt),
                         shared: Some(&shared),
-                        reported: 0,
-                        next_check: 0,
-                        collect_at: u32::MAX,
-                        frontier: Vec::new(),
+                        ..Dfs::new(geo, h, threshold, limits, f.path)
                     };
                     let found = d.go(f.p, f.st, f.g, f.prev);
                     if found {

@@ -46,15 +46,8 @@ struct Args {
 }
 
 fn parse_size(s: &str) -> Result<Shape> {
-    let (r, c) = match s.split_once(['x', 'X']) {
-        Some((r, c)) => (r.trim().parse()?, c.trim().parse()?),
-        None => {
-            let n: usize = s.trim().parse()?;
-            (n, n)
-        }
-    };
-    Shape::new(r, c)
-        .with_context(|| format!("size {s}: rows and columns must be at least 2, at most 36 cells"))
+    Shape::parse(s)
+        .context("give N (for NxN) or RxC; rows and columns at least 2, at most 36 cells")
 }
 
 fn main() -> Result<()> {
