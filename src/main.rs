@@ -184,6 +184,57 @@ enum TablesAction {
 /// Set by Ctrl-C: stop taking instances, let running searches stop, keep printed lines.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// Standard input, buffered, that reads as ended once Ctrl-C is pressed: a batch whose
+/// input pipe stays open (a producer that ignores the signal) still stops.
+fn stdin_reader() -> Box<dyn BufRead + Send> {
+    #[cfg(unix)]
+    {
+        Box::new(std::io::BufReader::new(StdinUntilInterrupted))
+    }
+    #[cfg(not(unix))]
+    {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    }
+}
+
+/// Reads file descriptor 0 directly (std's `Stdin` keeps a buffer of its own that poll(2)
+/// cannot see), waiting for input in slices of 100 ms so that Ctrl-C is noticed.
+#[cfg(unix)]
+struct StdinUntilInterrupted;
+
+#[cfg(unix)]
+impl std::io::Read for StdinUntilInterrupted {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            if INTERRUPTED.load(Ordering::Relaxed) {
+                return Ok(0);
+            }
+            let mut fd = libc::pollfd {
+                fd: 0,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid, exclusively borrowed pollfd.
+            let ready = unsafe { libc::poll(&mut fd, 1, 100) };
+            if ready == 0 {
+                continue;
+            }
+            if ready > 0 {
+                // Readable, at its end, or in error: read(2) says which without blocking.
+                // SAFETY: `buf` is valid for writes of `buf.len()` bytes.
+                let n = unsafe { libc::read(0, buf.as_mut_ptr().cast(), buf.len()) };
+                if n >= 0 {
+                    return Ok(n as usize);
+                }
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+        }
+    }
+}
+
 fn main() {
     let cli = Cli::parse();
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
@@ -398,7 +449,7 @@ fn solve_cmd(
         }
     }
     let split = opts.split || (input.is_none() && !boards.is_empty());
-    let mut sources: Vec<Box<dyn BufRead>> = Vec::new();
+    let mut sources: Vec<Box<dyn BufRead + Send>> = Vec::new();
     if !boards.is_empty() {
         let all_numbers = boards.iter().all(|b| b.trim().parse::<u64>().is_ok());
         let text = if all_numbers && boards.len() > 1 {
@@ -415,7 +466,7 @@ fn solve_cmd(
         sources.push(Box::new(std::io::Cursor::new(text)));
     }
     match input.as_deref() {
-        Some("-") => sources.push(Box::new(std::io::BufReader::new(std::io::stdin()))),
+        Some("-") => sources.push(stdin_reader()),
         Some(path) => {
             let f = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
             sources.push(Box::new(std::io::BufReader::new(f)));
@@ -426,11 +477,11 @@ fn solve_cmd(
         if std::io::stdin().is_terminal() {
             bail!("no boards given: pass a board (\"1 2 3 ...\"), -i FILE, or - for stdin");
         }
-        sources.push(Box::new(std::io::BufReader::new(std::io::stdin())));
+        sources.push(stdin_reader());
     }
-    let chained: Box<dyn BufRead> = sources
+    let chained: Box<dyn BufRead + Send> = sources
         .into_iter()
-        .reduce(|a, b| Box::new(std::io::Read::chain(a, b)) as Box<dyn BufRead>)
+        .reduce(|a, b| Box::new(std::io::Read::chain(a, b)) as Box<dyn BufRead + Send>)
         .unwrap();
     let mut reader = Reader::new(chained, goal);
 
@@ -579,10 +630,14 @@ fn solve_cmd(
         );
     }
     let window = if split { 1 } else { threads * 8 };
+    // Set at the first instance stopped by Ctrl-C: nothing after it is printed, so the
+    // printed results are always the first ones of the input, without gaps.
+    let mut cut = false;
     run_ordered(&pool, items, window, work, |_, outcome| {
         let Some(o) = outcome else { return false };
-        if o.interrupted {
+        if cut || o.interrupted {
             // Stopped by Ctrl-C: neither solved nor failed; nothing to print.
+            cut = true;
             return false;
         }
         let mut line = String::new();
@@ -880,7 +935,7 @@ fn check_cmd(
         _ => bail!("give one results file (or - for stdin); to check a board, add --moves"),
     };
     let reader: Box<dyn BufRead> = if path == "-" {
-        Box::new(std::io::BufReader::new(std::io::stdin()))
+        stdin_reader()
     } else {
         match std::fs::File::open(&path) {
             Ok(f) => Box::new(std::io::BufReader::new(f)),
@@ -927,6 +982,11 @@ fn check_cmd(
             eprintln!("interrupted: the lines above were checked; the rest were not");
             return Ok(130);
         }
+    }
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        // Ctrl-C while waiting for input: what was printed is all that was checked.
+        eprintln!("interrupted: the lines above were checked; the rest were not");
+        return Ok(130);
     }
     if let Some(e) = lines.take_io_error() {
         let _ = out.flush();
