@@ -10,10 +10,12 @@
 //!   checksummed header, memory-mapped back);
 //! - [`solver`]: from a board and a goal to a checked solution;
 //! - [`batch`]: many instances on a thread pool, results in input order;
+//! - [`check`]: replaying solutions (ours or any solver's) against their boards;
 //! - [`random`]: reproducible random boards.
 
 pub mod batch;
 pub mod board;
+pub mod check;
 pub mod error;
 pub mod instances;
 pub mod pdb;

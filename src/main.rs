@@ -1,4 +1,4 @@
-//! The `fifteen` command: solve, bench, random, tables.
+//! The `fifteen` command: solve, bench, random, check, tables.
 
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Write};
@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use fifteen::batch::run_ordered;
+use fifteen::board::parse_moves;
+use fifteen::check::{replay, CheckError, Replay};
 use fifteen::instances::{BadInstance, Reader};
 use fifteen::pdb::{self, BuildEvent, Partition, PdbHeuristic, TableDir};
 use fifteen::random::{random_board, random_walk, Rng};
@@ -30,6 +32,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 ///   fifteen solve -i data/korf100.txt --format json
 ///   fifteen random --count 5 --seed 1 | fifteen solve -
 ///   fifteen bench data/korf100.txt
+///   fifteen solve -i boards.txt --format json | fifteen check -
 #[derive(Parser, Debug)]
 #[command(version, verbatim_doc_comment, propagate_version = true)]
 struct Cli {
@@ -131,6 +134,31 @@ enum Command {
         #[arg(long)]
         walk: Option<usize>,
     },
+    /// Replay solutions against their boards: does each reach the goal, in how many moves?
+    ///
+    /// Either one board and its moves (`--moves`), or a JSON Lines results file as
+    /// `fifteen solve --format json` prints it (`-` or no argument for stdin). Checks that
+    /// every move is legal, the goal is reached and the length is the one claimed; it does
+    /// not search, so it cannot tell whether a solution is optimal.
+    /// Exit status: 0 all check, 1 some do not, 2 usage errors and unreadable input.
+    #[command(verbatim_doc_comment)]
+    Check {
+        /// A results file (or - for stdin); with --moves, the board instead.
+        args: Vec<String>,
+        /// A results file (or - for stdin).
+        #[arg(short, long)]
+        input: Option<String>,
+        /// The moves of the blank (U D L R) to replay from the board given as argument.
+        #[arg(long)]
+        moves: Option<String>,
+        /// The goal for a board given with --moves, and for results lines without a
+        /// "goal" field: standard, blank-first, or the goal's numbers.
+        #[arg(long, default_value = "standard")]
+        goal: String,
+        /// Output: text for people, json for programs (one JSON object per line).
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
     /// Inspect pattern-database files.
     Tables {
         #[command(subcommand)]
@@ -155,6 +183,57 @@ enum TablesAction {
 
 /// Set by Ctrl-C: stop taking instances, let running searches stop, keep printed lines.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Standard input, buffered, that reads as ended once Ctrl-C is pressed: a batch whose
+/// input pipe stays open (a producer that ignores the signal) still stops.
+fn stdin_reader() -> Box<dyn BufRead + Send> {
+    #[cfg(unix)]
+    {
+        Box::new(std::io::BufReader::new(StdinUntilInterrupted))
+    }
+    #[cfg(not(unix))]
+    {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    }
+}
+
+/// Reads file descriptor 0 directly (std's `Stdin` keeps a buffer of its own that poll(2)
+/// cannot see), waiting for input in slices of 100 ms so that Ctrl-C is noticed.
+#[cfg(unix)]
+struct StdinUntilInterrupted;
+
+#[cfg(unix)]
+impl std::io::Read for StdinUntilInterrupted {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            if INTERRUPTED.load(Ordering::Relaxed) {
+                return Ok(0);
+            }
+            let mut fd = libc::pollfd {
+                fd: 0,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid, exclusively borrowed pollfd.
+            let ready = unsafe { libc::poll(&mut fd, 1, 100) };
+            if ready == 0 {
+                continue;
+            }
+            if ready > 0 {
+                // Readable, at its end, or in error: read(2) says which without blocking.
+                // SAFETY: `buf` is valid for writes of `buf.len()` bytes.
+                let n = unsafe { libc::read(0, buf.as_mut_ptr().cast(), buf.len()) };
+                if n >= 0 {
+                    return Ok(n as usize);
+                }
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+        }
+    }
+}
 
 fn main() {
     let cli = Cli::parse();
@@ -185,6 +264,13 @@ fn run(cli: Cli) -> Result<i32> {
             goal,
             walk,
         } => random_cmd(count, seed, &size, &goal, walk),
+        Command::Check {
+            args,
+            input,
+            moves,
+            goal,
+            format,
+        } => check_cmd(args, input, moves, &goal, format == Format::Json),
         Command::Tables { action, tables } => tables_cmd(action, tables),
     }
 }
@@ -363,7 +449,7 @@ fn solve_cmd(
         }
     }
     let split = opts.split || (input.is_none() && !boards.is_empty());
-    let mut sources: Vec<Box<dyn BufRead>> = Vec::new();
+    let mut sources: Vec<Box<dyn BufRead + Send>> = Vec::new();
     if !boards.is_empty() {
         let all_numbers = boards.iter().all(|b| b.trim().parse::<u64>().is_ok());
         let text = if all_numbers && boards.len() > 1 {
@@ -380,7 +466,7 @@ fn solve_cmd(
         sources.push(Box::new(std::io::Cursor::new(text)));
     }
     match input.as_deref() {
-        Some("-") => sources.push(Box::new(std::io::BufReader::new(std::io::stdin()))),
+        Some("-") => sources.push(stdin_reader()),
         Some(path) => {
             let f = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
             sources.push(Box::new(std::io::BufReader::new(f)));
@@ -391,11 +477,11 @@ fn solve_cmd(
         if std::io::stdin().is_terminal() {
             bail!("no boards given: pass a board (\"1 2 3 ...\"), -i FILE, or - for stdin");
         }
-        sources.push(Box::new(std::io::BufReader::new(std::io::stdin())));
+        sources.push(stdin_reader());
     }
-    let chained: Box<dyn BufRead> = sources
+    let chained: Box<dyn BufRead + Send> = sources
         .into_iter()
-        .reduce(|a, b| Box::new(std::io::Read::chain(a, b)) as Box<dyn BufRead>)
+        .reduce(|a, b| Box::new(std::io::Read::chain(a, b)) as Box<dyn BufRead + Send>)
         .unwrap();
     let mut reader = Reader::new(chained, goal);
 
@@ -544,10 +630,14 @@ fn solve_cmd(
         );
     }
     let window = if split { 1 } else { threads * 8 };
+    // Set at the first instance stopped by Ctrl-C: nothing after it is printed, so the
+    // printed results are always the first ones of the input, without gaps.
+    let mut cut = false;
     run_ordered(&pool, items, window, work, |_, outcome| {
         let Some(o) = outcome else { return false };
-        if o.interrupted {
+        if cut || o.interrupted {
             // Stopped by Ctrl-C: neither solved nor failed; nothing to print.
+            cut = true;
             return false;
         }
         let mut line = String::new();
@@ -574,6 +664,11 @@ fn solve_cmd(
                         "millis": (sol.millis * 1000.0).round() / 1000.0,
                         "heuristic": sol.heuristic.name(),
                     });
+                    // 12 numbers could be 3x4 or 4x3: say which, so `check` can replay it.
+                    let shape = board.shape();
+                    if shape.rows != shape.cols {
+                        v["size"] = shape.to_string().into();
+                    }
                     if let Some(k) = o.known {
                         v["known"] = k.into();
                         v["ok"] = ok.into();
@@ -716,6 +811,208 @@ fn render_steps(board: &Board, o: &Outcome, sol: &Solution) -> String {
         ));
     }
     s
+}
+
+/// What a replay says, for people: whether it passed, and one line of why.
+fn describe_replay(result: &Result<Replay, CheckError>, claimed: Option<u64>) -> (bool, String) {
+    match result {
+        Err(e) => (false, e.to_string()),
+        Ok(r) if !r.reaches_goal => (
+            false,
+            format!(
+                "does not reach the goal: the {} end at {}",
+                moves_word(r.length),
+                r.end
+            ),
+        ),
+        Ok(r) => match claimed {
+            Some(c) if c != r.length as u64 => (
+                false,
+                format!(
+                    "reaches the goal in {}, but claims {c}",
+                    moves_word(r.length)
+                ),
+            ),
+            Some(_) => (
+                true,
+                format!("reaches the goal in {}, as claimed", moves_word(r.length)),
+            ),
+            None => (
+                true,
+                format!("reaches the goal in {}", moves_word(r.length)),
+            ),
+        },
+    }
+}
+
+fn moves_word(n: usize) -> String {
+    if n == 1 {
+        "1 move".into()
+    } else {
+        format!("{n} moves")
+    }
+}
+
+/// What a replay says, for programs: `ok`, and `reaches_goal`, `length`, `claimed`,
+/// `length_ok` (and `end` when the goal is not reached), or `error`.
+fn replay_json(result: &Result<Replay, CheckError>, claimed: Option<u64>) -> serde_json::Value {
+    let (ok, _) = describe_replay(result, claimed);
+    let mut v = serde_json::json!({ "ok": ok });
+    match result {
+        Err(e) => v["error"] = e.to_string().into(),
+        Ok(r) => {
+            v["reaches_goal"] = r.reaches_goal.into();
+            v["length"] = r.length.into();
+            if !r.reaches_goal {
+                v["end"] = r.end.tiles().into();
+            }
+            if let Some(c) = claimed {
+                v["claimed"] = c.into();
+                v["length_ok"] = (c == r.length as u64).into();
+            }
+        }
+    }
+    v
+}
+
+fn check_cmd(
+    args: Vec<String>,
+    input: Option<String>,
+    moves: Option<String>,
+    goal: &str,
+    json: bool,
+) -> Result<i32> {
+    let goal = GoalSpec::parse(goal).map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+
+    if let Some(moves) = moves {
+        // One board, given as arguments like `solve` takes it.
+        if input.is_some() {
+            bail!("give either a board with --moves or a results file, not both");
+        }
+        let text = match args.len() {
+            0 => bail!(
+                "--moves needs the board it starts from: fifteen check \"1 2 3 ...\" --moves ..."
+            ),
+            1 => args[0].clone(),
+            _ if args.iter().all(|a| a.trim().parse::<u64>().is_ok()) => args.join(" "),
+            _ => bail!("give one board (one quoted argument) with --moves"),
+        };
+        let board = Board::parse(&text).map_err(|e| anyhow::anyhow!("bad board: {e}"))?;
+        let goal = goal
+            .for_shape(board.shape())
+            .map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?;
+        let moves = parse_moves(&moves).map_err(|e| anyhow::anyhow!("bad --moves: {e}"))?;
+        let result = replay(&board, &goal, &moves);
+        let (ok, why) = describe_replay(&result, None);
+        let line = if json {
+            let mut v = replay_json(&result, None);
+            v["goal"] = goal.board().tiles().into();
+            v.to_string()
+        } else {
+            format!(
+                "{}: {why} ({} goal)",
+                if ok { "ok" } else { "FAIL" },
+                goal.name()
+            )
+        };
+        let _ = writeln!(out, "{line}");
+        return Ok(if ok { 0 } else { 1 });
+    }
+
+    let path = match (input, args.as_slice()) {
+        (Some(i), []) => i,
+        (None, [a]) => a.clone(),
+        (None, []) => {
+            if std::io::stdin().is_terminal() {
+                bail!(
+                    "nothing to check: give a results file, - for stdin, or a board with --moves"
+                );
+            }
+            "-".into()
+        }
+        _ => bail!("give one results file (or - for stdin); to check a board, add --moves"),
+    };
+    let reader: Box<dyn BufRead> = if path == "-" {
+        stdin_reader()
+    } else {
+        match std::fs::File::open(&path) {
+            Ok(f) => Box::new(std::io::BufReader::new(f)),
+            Err(e) => {
+                if Board::parse(&path).is_ok() {
+                    bail!("cannot read {path}: {e} (it looks like a board: add --moves)");
+                }
+                bail!("cannot read {path}: {e}");
+            }
+        }
+    };
+    let mut lines = fifteen::check::Lines::new(reader, goal);
+    let (mut passed, mut failed) = (0u64, 0u64);
+    for c in lines.by_ref() {
+        let (ok, why) = describe_replay(&c.result, c.claimed);
+        if ok {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
+        let line = if json {
+            let mut v = replay_json(&c.result, c.claimed);
+            v["line"] = c.line.into();
+            if let Some(id) = &c.id {
+                v["id"] = id.clone();
+            }
+            v.to_string()
+        } else {
+            let id = match &c.id {
+                Some(serde_json::Value::String(s)) => format!(" (id {s})"),
+                Some(v) => format!(" (id {v})"),
+                None => String::new(),
+            };
+            format!(
+                "line {}{id}: {}: {why}",
+                c.line,
+                if ok { "ok" } else { "FAIL" }
+            )
+        };
+        if writeln!(out, "{line}").is_err() {
+            return Ok(0); // a closed pipe (e.g. `| head`) is not an error
+        }
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            eprintln!("interrupted: the lines above were checked; the rest were not");
+            return Ok(130);
+        }
+    }
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        // Ctrl-C while waiting for input: what was printed is all that was checked.
+        eprintln!("interrupted: the lines above were checked; the rest were not");
+        return Ok(130);
+    }
+    if let Some(e) = lines.take_io_error() {
+        let _ = out.flush();
+        eprintln!("error: reading {path}: {e}");
+        return Ok(2);
+    }
+    if passed + failed == 0 {
+        eprintln!(
+            "error: no results in {path} (JSON Lines as `fifteen solve --format json` prints)"
+        );
+        return Ok(2);
+    }
+    if !json {
+        let _ = writeln!(
+            out,
+            "{} {}: {passed} ok, {failed} failed",
+            passed + failed,
+            if passed + failed == 1 {
+                "result"
+            } else {
+                "results"
+            }
+        );
+    }
+    let _ = out.flush();
+    Ok(if failed > 0 { 1 } else { 0 })
 }
 
 fn tables_cmd(action: TablesAction, dir: PathBuf) -> Result<i32> {

@@ -1,0 +1,412 @@
+//! Replaying solutions: does a move string take a board to its goal, and in how many moves?
+//!
+//! This is what lets a user trust a solver's output without trusting the solver: any
+//! solver's, ours included. It reads the JSON Lines that `fifteen solve --format json`
+//! prints, one line at a time, so a results file of any length is checked in constant
+//! memory and one bad line never stops the rest.
+
+use std::io::BufRead;
+
+use serde_json::{Map, Value};
+
+use crate::board::{parse_moves, Board, Dir, Goal, Shape};
+use crate::error::BoardError;
+use crate::instances::GoalSpec;
+
+/// Why a solution, or a results line, could not be checked. Each message is one line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    /// The blank would leave the board: the move string is not a solution of this board.
+    #[error("move {number} ({}) slides the blank off the board", .dir.letter())]
+    IllegalMove {
+        /// 1-based position in the move string.
+        number: usize,
+        dir: Dir,
+    },
+    /// Every move is legal but the last board is not the goal.
+    #[error("the {length} moves do not reach the goal")]
+    NotReached { length: usize },
+    /// A board, goal or move string that does not parse, or a goal of another size.
+    #[error("{0}")]
+    Board(#[from] BoardError),
+    #[error("not JSON: {0}")]
+    NotJson(String),
+    #[error("not valid UTF-8")]
+    NotUtf8,
+    #[error("not a JSON object")]
+    NotAnObject,
+    #[error("no \"{0}\" field")]
+    MissingField(&'static str),
+    #[error("the \"{field}\" field {reason}")]
+    BadField { field: &'static str, reason: String },
+    /// The line is the solver saying it failed: there is no solution to check.
+    #[error("no solution to check: the line reports an error: {0}")]
+    Reported(String),
+}
+
+/// Where a replay ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    /// Moves made (all of them: a replay that ends does so at the end of the string).
+    pub length: usize,
+    /// The board after the last move.
+    pub end: Board,
+    pub reaches_goal: bool,
+}
+
+/// Plays `moves` from `board`.
+///
+/// # Errors
+/// A goal of another shape, or a move that slides the blank off the board.
+pub fn replay(board: &Board, goal: &Goal, moves: &[Dir]) -> Result<Replay, CheckError> {
+    if board.shape() != goal.shape() {
+        return Err(BoardError::GoalSize {
+            board: board.shape().cells(),
+            goal: goal.shape().cells(),
+        }
+        .into());
+    }
+    let end = board
+        .apply_all(moves)
+        .map_err(|i| CheckError::IllegalMove {
+            number: i + 1,
+            dir: moves[i],
+        })?;
+    Ok(Replay {
+        length: moves.len(),
+        end,
+        reaches_goal: end == *goal.board(),
+    })
+}
+
+/// Replays `moves` from `board`: `Ok(length)` if every move is legal and the goal is
+/// reached.
+///
+/// # Errors
+/// As [`replay`], and [`CheckError::NotReached`] when the moves end elsewhere.
+pub fn check_solution(board: &Board, goal: &Goal, moves: &[Dir]) -> Result<usize, CheckError> {
+    let r = replay(board, goal, moves)?;
+    if r.reaches_goal {
+        Ok(r.length)
+    } else {
+        Err(CheckError::NotReached { length: r.length })
+    }
+}
+
+/// One results line, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineCheck {
+    /// 1-based line number in the input.
+    pub line: usize,
+    /// The line's `id`, as it was written (number or string), if it had one.
+    pub id: Option<Value>,
+    /// The `length` the line claims, if it has one.
+    pub claimed: Option<u64>,
+    pub result: Result<Replay, CheckError>,
+}
+
+impl LineCheck {
+    /// Whether the replayed length equals the claimed one (`None`: nothing to compare).
+    pub fn length_matches(&self) -> Option<bool> {
+        match (&self.result, self.claimed) {
+            (Ok(r), Some(c)) => Some(r.length as u64 == c),
+            _ => None,
+        }
+    }
+
+    /// The line checks out: its moves are legal, reach the goal, and are as many as it
+    /// claims.
+    pub fn passed(&self) -> bool {
+        matches!(&self.result, Ok(r) if r.reaches_goal) && self.length_matches() != Some(false)
+    }
+}
+
+/// Checks one line of `fifteen solve --format json` output (`id`, `tiles`, `goal`,
+/// `length`, `moves`; other fields are ignored). `default_goal` serves lines without a
+/// `goal`; a non-square board needs a `size` field ("3x4"), as 12 numbers do not say
+/// which rectangle they fill.
+///
+/// Returns `None` for lines that hold no result: blank ones and `bench`'s closing
+/// `{"summary": ...}`.
+pub fn check_json_line(text: &str, line: usize, default_goal: &GoalSpec) -> Option<LineCheck> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let mut out = LineCheck {
+        line,
+        id: None,
+        claimed: None,
+        result: Err(CheckError::NotAnObject),
+    };
+    let obj = match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(obj)) => obj,
+        Ok(_) => return Some(out),
+        Err(e) => {
+            // The position is within this one line, so only the column says anything.
+            let full = e.to_string();
+            let suffix = format!(" at line {} column {}", e.line(), e.column());
+            let what = full.strip_suffix(&suffix).unwrap_or(&full);
+            out.result = Err(CheckError::NotJson(format!(
+                "{what} at column {}",
+                e.column()
+            )));
+            return Some(out);
+        }
+    };
+    if obj.len() == 1 && obj.contains_key("summary") {
+        return None;
+    }
+    out.id = obj.get("id").cloned();
+    out.result = (|| {
+        if let Some(e) = obj.get("error") {
+            let msg = match e {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            return Err(CheckError::Reported(msg));
+        }
+        out.claimed = match obj.get("length") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(v.as_u64().ok_or_else(|| CheckError::BadField {
+                field: "length",
+                reason: format!("is {v}, not a whole number of moves"),
+            })?),
+        };
+        let (board, goal) = board_and_goal(&obj, default_goal)?;
+        let moves = match obj.get("moves") {
+            None => return Err(CheckError::MissingField("moves")),
+            Some(Value::String(s)) => parse_moves(s)?,
+            Some(v) => {
+                return Err(CheckError::BadField {
+                    field: "moves",
+                    reason: format!("is {}, not a string of U D L R", short(v)),
+                })
+            }
+        };
+        replay(&board, &goal, &moves)
+    })();
+    Some(out)
+}
+
+/// The line's board and the goal it is to reach.
+fn board_and_goal(
+    obj: &Map<String, Value>,
+    default_goal: &GoalSpec,
+) -> Result<(Board, Goal), CheckError> {
+    let tiles = numbers(obj, "tiles")?.ok_or(CheckError::MissingField("tiles"))?;
+    let shape = match obj.get("size") {
+        None | Some(Value::Null) => {
+            Shape::square_of(tiles.len()).ok_or_else(|| CheckError::BadField {
+                field: "tiles",
+                reason: format!(
+                    "has {} numbers, not a square board (give 9, 16, 25 or 36, or a \
+                     \"size\" field such as \"3x4\")",
+                    tiles.len()
+                ),
+            })?
+        }
+        Some(v) => v
+            .as_str()
+            .and_then(Shape::parse)
+            .ok_or_else(|| CheckError::BadField {
+                field: "size",
+                reason: format!("is {}, not a size such as \"4\" or \"3x4\"", short(v)),
+            })?,
+    };
+    let board = board_of(shape, &tiles)?;
+    let goal = match numbers(obj, "goal")? {
+        Some(g) => Goal::from_board(board_of(shape, &g).map_err(|e| CheckError::BadField {
+            field: "goal",
+            reason: format!("does not fit the board: {e}"),
+        })?),
+        None => default_goal.for_shape(shape)?,
+    };
+    Ok((board, goal))
+}
+
+/// A field holding a list of non-negative integers; `None` when absent or null.
+fn numbers(obj: &Map<String, Value>, field: &'static str) -> Result<Option<Vec<u64>>, CheckError> {
+    let bad = |v: &Value| CheckError::BadField {
+        field,
+        reason: format!("is {}, not a list of numbers", short(v)),
+    };
+    match obj.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|x| x.as_u64().ok_or_else(|| bad(x)))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        Some(v) => Err(bad(v)),
+    }
+}
+
+fn board_of(shape: Shape, values: &[u64]) -> Result<Board, BoardError> {
+    let n = shape.cells();
+    if values.len() != n {
+        return Err(BoardError::WrongCount {
+            count: values.len(),
+            expected: n,
+        });
+    }
+    let mut tiles = Vec::with_capacity(n);
+    for &v in values {
+        if v >= n as u64 {
+            return Err(BoardError::OutOfRange {
+                value: v,
+                max: n - 1,
+            });
+        }
+        tiles.push(v as u8);
+    }
+    Board::new(shape, &tiles)
+}
+
+/// A JSON value for a message: at most 40 characters of it.
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 40 {
+        s.chars().take(40).collect::<String>() + "..."
+    } else {
+        s
+    }
+}
+
+/// Checks a results stream line by line, as an iterator of [`LineCheck`]s.
+pub struct Lines<R> {
+    input: R,
+    goal: GoalSpec,
+    line_no: usize,
+    buf: Vec<u8>,
+    io_error: Option<std::io::Error>,
+}
+
+impl<R: BufRead> Lines<R> {
+    /// `goal` serves lines that do not say theirs.
+    pub fn new(input: R, goal: GoalSpec) -> Lines<R> {
+        Lines {
+            input,
+            goal,
+            line_no: 0,
+            buf: Vec::new(),
+            io_error: None,
+        }
+    }
+
+    /// The read error that ended the iteration early, if any.
+    pub fn take_io_error(&mut self) -> Option<std::io::Error> {
+        self.io_error.take()
+    }
+}
+
+impl<R: BufRead> Iterator for Lines<R> {
+    type Item = LineCheck;
+
+    fn next(&mut self) -> Option<LineCheck> {
+        loop {
+            self.buf.clear();
+            // Bytes, not a String: a line that is not UTF-8 is that line's error, not the
+            // end of the stream.
+            match self.input.read_until(b'\n', &mut self.buf) {
+                Ok(0) => return None,
+                Ok(_) => {}
+                Err(e) => {
+                    self.io_error = Some(e);
+                    return None;
+                }
+            }
+            self.line_no += 1;
+            let Ok(text) = std::str::from_utf8(&self.buf) else {
+                return Some(LineCheck {
+                    line: self.line_no,
+                    id: None,
+                    claimed: None,
+                    result: Err(CheckError::NotUtf8),
+                });
+            };
+            if let Some(c) = check_json_line(text, self.line_no, &self.goal) {
+                return Some(c);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape3() -> Shape {
+        Shape::new(3, 3).unwrap()
+    }
+
+    #[test]
+    fn replay_reports_the_first_illegal_move() {
+        let goal = Goal::standard(shape3());
+        // Blank in the bottom-right corner: D and R leave the board, U L are fine.
+        let moves = parse_moves("ULRRD").unwrap();
+        assert_eq!(
+            replay(goal.board(), &goal, &moves),
+            Err(CheckError::IllegalMove {
+                number: 4,
+                dir: Dir::Right
+            })
+        );
+    }
+
+    #[test]
+    fn replay_tells_whether_the_goal_is_reached() {
+        let goal = Goal::standard(shape3());
+        let there_and_back = parse_moves("ULDR").unwrap();
+        let r = replay(goal.board(), &goal, &there_and_back).unwrap();
+        assert!(!r.reaches_goal);
+        assert_eq!(r.length, 4);
+        assert_eq!(
+            check_solution(goal.board(), &goal, &there_and_back),
+            Err(CheckError::NotReached { length: 4 })
+        );
+        let back = parse_moves("ULDRULDRULDR").unwrap();
+        assert_eq!(check_solution(goal.board(), &goal, &back), Ok(12));
+    }
+
+    #[test]
+    fn a_line_without_a_claimed_length_can_still_pass() {
+        let g = GoalSpec::Standard;
+        let c = check_json_line(r#"{"tiles":[1,2,3,4,5,6,7,0,8],"moves":"R"}"#, 1, &g).unwrap();
+        assert!(c.passed(), "{c:?}");
+        assert_eq!(c.length_matches(), None);
+        let c = check_json_line(
+            r#"{"tiles":[1,2,3,4,5,6,7,0,8],"moves":"R","length":3}"#,
+            1,
+            &g,
+        )
+        .unwrap();
+        assert!(!c.passed());
+        assert_eq!(c.length_matches(), Some(false));
+    }
+
+    #[test]
+    fn summaries_and_blank_lines_are_not_results() {
+        let g = GoalSpec::Standard;
+        assert_eq!(check_json_line("  \r\n", 1, &g), None);
+        assert_eq!(check_json_line(r#"{"summary":{"solved":1}}"#, 2, &g), None);
+    }
+
+    #[test]
+    fn a_non_square_board_needs_its_size() {
+        let g = GoalSpec::Standard;
+        let tiles = "[1,2,3,4,5,6,7,8,9,10,0,11]";
+        let c = check_json_line(&format!(r#"{{"tiles":{tiles},"moves":"R"}}"#), 1, &g).unwrap();
+        assert!(matches!(
+            c.result,
+            Err(CheckError::BadField { field: "tiles", .. })
+        ));
+        let c = check_json_line(
+            &format!(r#"{{"tiles":{tiles},"size":"3x4","moves":"R"}}"#),
+            1,
+            &g,
+        )
+        .unwrap();
+        assert!(c.passed(), "{c:?}");
+    }
+}
