@@ -75,7 +75,14 @@ fn main() -> Result<()> {
     let dir = TableDir::new(&args.out);
     if args.force {
         for spec in partition.specs() {
-            let _ = std::fs::remove_file(dir.path(&spec));
+            let path = dir.path(&spec);
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    // A directory in the table's place, say: building would fail anyway.
+                    bail!("cannot remove {} to rebuild it: {e}", path.display())
+                }
+                _ => {}
+            }
         }
     }
     let missing = dir.missing(&partition);
