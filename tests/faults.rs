@@ -10,8 +10,11 @@
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use fifteen::pdb::{self, Partition, PatternSpec, Table, TableDir, PAYLOAD_OFFSET};
+use fifteen::random::Rng;
 use fifteen::{Shape, TableError};
 
 fn shape3() -> Shape {
@@ -340,4 +343,363 @@ fn tables_list_compares_header_and_name() {
         "{e}"
     );
     assert!(e.contains("--size 3x3 --blank 0 --partition 8"), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Interrupted and failing builds: these run the real `build-pdb` command.
+
+/// The `build-pdb` binary of this checkout, built with the profile these tests run under
+/// (it belongs to another package of the workspace, so cargo does not build it for us).
+fn build_pdb() -> &'static Path {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| {
+        let fifteen = Path::new(env!("CARGO_BIN_EXE_fifteen"));
+        let profile_dir = fifteen.parent().unwrap();
+        let target_dir = profile_dir.parent().unwrap();
+        let mut cmd = Command::new(env!("CARGO"));
+        cmd.args(["build", "--quiet", "-p", "build-pdb", "--manifest-path"])
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+            .arg("--target-dir")
+            .arg(target_dir);
+        if profile_dir.file_name().unwrap() == "release" {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("run cargo to build build-pdb");
+        assert!(status.success(), "building build-pdb failed");
+        profile_dir.join("build-pdb")
+    })
+}
+
+/// The partition the interrupted builds use: three 4x4 tables of 262 KB, about a second in
+/// all on one thread, so that kills land before, between and inside the tables' builds.
+const PARTITION: &str = "5-5-5";
+
+fn build_cmd(out: &Path) -> Command {
+    let mut cmd = Command::new(build_pdb());
+    cmd.args([
+        "--size",
+        "4",
+        "--partition",
+        PARTITION,
+        "--threads",
+        "1",
+        "--out",
+    ])
+    .arg(out)
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped());
+    cmd
+}
+
+/// Every file in `dir` that loads as a table is byte-for-byte the table an uninterrupted
+/// build writes; temporary files are never picked up by a table directory; returns how
+/// many finished tables and temporary files there were.
+fn check_nothing_partial_loads(
+    dir: &Path,
+    reference: &Path,
+    specs: &[PatternSpec],
+) -> (usize, usize) {
+    let (mut tables, mut temps) = (0, 0);
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let spec = specs
+            .iter()
+            .find(|s| name.contains(&s.file_name()))
+            .unwrap_or_else(|| panic!("unexpected file {name}"));
+        let want = std::fs::read(reference.join(spec.file_name())).unwrap();
+        if name.ends_with(".tmp") {
+            temps += 1;
+            assert!(name.starts_with('.'), "{name}");
+        } else {
+            assert_eq!(name, spec.file_name());
+            tables += 1;
+        }
+        // Whatever the file holds, it loads only if it is the whole, right table.
+        if let Ok(t) = Table::read(&path, spec) {
+            drop(t);
+            assert!(
+                std::fs::read(&path).unwrap() == want,
+                "{name} loads but differs"
+            );
+        }
+        if !name.ends_with(".tmp") {
+            // A finished name is only ever a finished file (written, synced, renamed).
+            assert!(std::fs::read(&path).unwrap() == want, "{name} is partial");
+        }
+    }
+    (tables, temps)
+}
+
+#[test]
+fn killed_builds_never_leave_a_table_that_loads_partially() {
+    let shape = Shape::new(4, 4).unwrap();
+    let partition = Partition::parse(shape, 0, PARTITION).unwrap();
+    let specs = partition.specs();
+    // The reference: one uninterrupted build, timed to aim the kills.
+    let reference = tempfile::tempdir().unwrap();
+    build_pdb();
+    let t0 = Instant::now();
+    let out = build_cmd(reference.path()).output().unwrap();
+    let full = t0.elapsed();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    TableDir::new(reference.path()).read(&partition).unwrap();
+
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64;
+    eprintln!("kill moments from seed {seed}; a full build took {full:?}");
+    let mut rng = Rng::new(seed);
+    let work = tempfile::tempdir().unwrap();
+    let mut kills = 0;
+    let mut seen_partial_state = false;
+    // Kill until eight builds died unfinished (a round that finishes first does not count).
+    let mut round = 0;
+    while kills < 8 && round < 40 {
+        round += 1;
+        let at = Duration::from_secs_f64(full.as_secs_f64() * rng.below(1000) as f64 / 1000.0);
+        let mut child = build_cmd(work.path()).spawn().unwrap();
+        std::thread::sleep(at);
+        let finished = child.try_wait().unwrap().is_some();
+        child.kill().unwrap_or(()); // SIGKILL; an error only if it already exited.
+        let status = child.wait().unwrap();
+        let (tables, temps) = check_nothing_partial_loads(work.path(), reference.path(), &specs);
+        eprintln!(
+            "round {round}: killed after {at:?} ({status:?}, finished: {finished}): \
+             {tables} finished tables, {temps} temporary files"
+        );
+        if !finished {
+            kills += 1;
+        }
+        if tables < specs.len() {
+            seen_partial_state = true;
+            // Loading the set refuses it (a table is missing), never a half-written file.
+            let e = TableDir::new(work.path()).read(&partition).err().unwrap();
+            assert!(e.to_string().contains("No such file"), "{e}");
+            let o = fifteen(&[
+                "tables",
+                "verify",
+                "--tables",
+                work.path().to_str().unwrap(),
+            ]);
+            assert!(!o.stdout.contains("BAD"), "{}", o.stdout);
+            assert_eq!(o.stdout.lines().count(), tables.max(1), "{}", o.stdout);
+        }
+        if tables == specs.len() {
+            // Everything was built before the kill: start over for the next round.
+            for s in &specs {
+                std::fs::remove_file(work.path().join(s.file_name())).unwrap();
+            }
+        }
+    }
+    assert!(
+        kills >= 5,
+        "only {kills} builds of {round} were killed before finishing"
+    );
+    assert!(seen_partial_state);
+    // The next run finishes the job, whatever the kills left.
+    let out = build_cmd(work.path()).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let set = TableDir::new(work.path()).read(&partition).unwrap();
+    for (t, s) in set.tables.iter().zip(&specs) {
+        t.verify(s).unwrap();
+        let want = std::fs::read(reference.path().join(s.file_name())).unwrap();
+        assert!(std::fs::read(&t.path).unwrap() == want);
+    }
+    let o = fifteen(&[
+        "tables",
+        "verify",
+        "--tables",
+        work.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stdout);
+    assert_eq!(
+        o.stdout.matches("checksum ok").count(),
+        specs.len(),
+        "{}",
+        o.stdout
+    );
+}
+
+/// Runs the rebuild command an error message gives (between backticks), with this
+/// checkout's `build-pdb`.
+fn run_rebuild_command(msg: &str) -> std::process::Output {
+    let cmd = msg
+        .split('`')
+        .nth(1)
+        .unwrap_or_else(|| panic!("no command in {msg}"));
+    let mut words = cmd.split_whitespace();
+    assert_eq!(words.next(), Some("build-pdb"), "{cmd}");
+    Command::new(build_pdb()).args(words).output().unwrap()
+}
+
+/// The command a damage report gives really repairs the table; and where it cannot (a
+/// directory in the table's place), it says why instead of claiming the tables are there.
+#[test]
+fn the_rebuild_command_in_the_message_repairs_the_table() {
+    let (tmp, _, path) = fresh();
+    let dir = tmp.path().to_str().unwrap();
+    flip(&path, PAYLOAD_OFFSET + 100, 0x04);
+    let o = fifteen(&["solve", "--tables", dir, HARD3]);
+    assert_eq!(o.code, 2);
+    let out = run_rebuild_command(&o.stderr);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let o = fifteen(&["solve", "--tables", dir, "--format", "json", HARD3]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(o.stdout.trim()).unwrap();
+    assert_eq!(v["length"], 31);
+
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    let o = fifteen(&["solve", "--tables", dir, HARD3]);
+    let out = run_rebuild_command(&o.stderr);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("cannot remove {}", path.display())),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Is a directory"), "{stderr}");
+    assert!(path.is_dir(), "a directory is never removed");
+}
+
+/// A temporary file left by a killed build, whether cut short or complete but never
+/// renamed, is not a table: loading ignores it, `tables list` does not show it, and the
+/// next `fifteen solve` builds the table anew.
+#[test]
+fn leftover_temporary_files_are_never_picked_up() {
+    let (tmp, spec, path) = fresh();
+    let good = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let whole = tmp
+        .path()
+        .join(format!(".{}.4000001.tmp", spec.file_name()));
+    let half = tmp
+        .path()
+        .join(format!(".{}.4000002.tmp", spec.file_name()));
+    std::fs::write(&whole, &good).unwrap();
+    std::fs::write(&half, &good[..good.len() / 2]).unwrap();
+    let partition = Partition::default_for(shape3(), 0);
+    let e = TableDir::new(tmp.path()).read(&partition).err().unwrap();
+    assert!(e.to_string().contains(&path.display().to_string()), "{e}");
+    let e = Table::read(&half, &spec).err().unwrap().to_string();
+    assert!(
+        e.contains("truncated") && e.contains(&half.display().to_string()),
+        "{e}"
+    );
+    let dir = tmp.path().to_str().unwrap();
+    let o = fifteen(&["tables", "list", "--tables", dir]);
+    assert_eq!(o.stdout.trim(), format!("no tables in {dir}"));
+    let o = fifteen(&["solve", "--tables", dir, "--format", "json", HARD3]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.contains("building"), "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(o.stdout.trim()).unwrap();
+    assert_eq!(v["length"], 31);
+    assert!(std::fs::read(&path).unwrap() == good);
+}
+
+/// A small tmpfs mounted on a temporary directory (needs root), unmounted on drop.
+struct Tmpfs {
+    dir: tempfile::TempDir,
+}
+
+impl Tmpfs {
+    /// Mounts one of `size` bytes (`512k`...), or says why not and returns `None`.
+    fn mount(size: &str) -> Option<Tmpfs> {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir.path())
+            .output();
+        match out {
+            Ok(o) if o.status.success() => Some(Tmpfs { dir }),
+            Ok(o) => {
+                eprintln!(
+                    "SKIPPED: cannot mount a tmpfs (needs root): {}",
+                    String::from_utf8_lossy(&o.stderr).trim()
+                );
+                None
+            }
+            Err(e) => {
+                eprintln!("SKIPPED: cannot run mount: {e}");
+                None
+            }
+        }
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(self.dir.path()).status();
+    }
+}
+
+#[test]
+fn full_disk_during_a_build_is_a_clear_error_with_nothing_half_written() {
+    let Some(fs) = Tmpfs::mount("512k") else {
+        return;
+    };
+    let out_dir = fs.dir.path().join("tables");
+    // 5-5-5: three files of 266,176 bytes; the first fits in 512 KB, the second does not.
+    let shape = Shape::new(4, 4).unwrap();
+    let partition = Partition::parse(shape, 0, "5-5-5").unwrap();
+    let specs = partition.specs();
+    let out = Command::new(build_pdb())
+        .args([
+            "--size",
+            "4",
+            "--partition",
+            "5-5-5",
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let failed = out_dir.join(specs[1].file_name());
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert!(stderr.contains(&failed.display().to_string()), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // The table that fitted is whole; nothing else is there, not even a temporary file.
+    let names: Vec<String> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, vec![specs[0].file_name()]);
+    let t = Table::read(&out_dir.join(&names[0]), &specs[0]).unwrap();
+    t.verify(&specs[0]).unwrap();
+    // And `fifteen solve`, building the missing tables there on first use, fails the same
+    // way.
+    let o = fifteen(&[
+        "solve",
+        "--tables",
+        out_dir.to_str().unwrap(),
+        "--partition",
+        "5-5-5",
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+    ]);
+    assert_eq!(o.code, 2, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("No space left on device"), "{}", o.stderr);
+    assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
+    let left: Vec<String> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(left, vec![specs[0].file_name()], "left behind: {left:?}");
 }

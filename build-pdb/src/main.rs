@@ -50,8 +50,15 @@ fn parse_size(s: &str) -> Result<Shape> {
         .context("give N (for NxN) or RxC; rows and columns at least 2, at most 36 cells")
 }
 
-fn main() -> Result<()> {
-    let args = Args::parse();
+fn main() {
+    // One line, like `fifteen`: the error and its causes, never a backtrace.
+    if let Err(e) = run(Args::parse()) {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn run(args: Args) -> Result<()> {
     let shape = parse_size(&args.size).with_context(|| format!("bad --size '{}'", args.size))?;
     if args.blank >= shape.cells() {
         bail!("--blank {} is not a cell of a {} board", args.blank, shape);
