@@ -23,7 +23,10 @@ pub struct Shape {
 impl Shape {
     /// A rows x cols shape; both at least 2 and at most [`MAX_CELLS`] cells.
     pub fn new(rows: usize, cols: usize) -> Option<Shape> {
-        if rows >= 2 && cols >= 2 && rows * cols <= MAX_CELLS {
+        // Checked: sizes come from user text, and a product that wraps to a small number
+        // once gave a 0x0 shape.
+        let cells = rows.checked_mul(cols)?;
+        if rows >= 2 && cols >= 2 && cells <= MAX_CELLS {
             Some(Shape {
                 rows: rows as u8,
                 cols: cols as u8,

@@ -38,11 +38,12 @@ pub struct LineError {
 /// A pattern-database file that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
-    #[error("{path}: {source}")]
+    /// The I/O error is part of the message, not a `source()`: reported through `anyhow`
+    /// with `{:#}`, a source would print it twice.
+    #[error("{path}: {error}")]
     Io {
         path: PathBuf,
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("{path}: corrupt table: {reason}; rebuild it with `{rebuild}`")]
     Corrupt {

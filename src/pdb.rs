@@ -83,6 +83,41 @@ impl PatternSpec {
         )
     }
 
+    /// The table a file name such as `4x4-b0-1.2.3.4.5.6.7.pdb` stands for: the inverse of
+    /// [`PatternSpec::file_name`], so that a file whose header is unreadable can still be
+    /// named with its exact rebuild command. `None` for any other name.
+    pub fn from_file_name(name: &str) -> Option<PatternSpec> {
+        let stem = name.strip_suffix(".pdb")?;
+        let mut parts = stem.splitn(3, '-');
+        let shape = parts.next()?;
+        let blank = parts.next()?.strip_prefix('b')?;
+        let tiles = parts.next()?;
+        let (rows, cols) = shape.split_once('x')?;
+        let shape = Shape::new(rows.parse().ok()?, cols.parse().ok()?)?;
+        let blank: u8 = blank.parse().ok()?;
+        let tiles: Vec<u8> = tiles
+            .split('.')
+            .map(|t| t.parse().ok())
+            .collect::<Option<_>>()?;
+        let n = shape.cells();
+        let mut seen = [false; crate::board::MAX_CELLS];
+        if blank as usize >= n || tiles.is_empty() || tiles.len() >= n {
+            return None;
+        }
+        for &t in &tiles {
+            if t as usize >= n || t == blank || std::mem::replace(&mut seen[t as usize], true) {
+                return None;
+            }
+        }
+        let spec = PatternSpec {
+            shape,
+            blank,
+            tiles,
+        };
+        // Only the canonical spelling (no leading zeros, no signs) is a table's name.
+        (spec.file_name() == name).then_some(spec)
+    }
+
     pub fn entries(&self) -> u64 {
         Ranker::new(self.shape.cells(), self.tiles.len()).count()
     }
@@ -125,7 +160,9 @@ impl Partition {
     /// Sizes that do not add up to the number of tiles.
     pub fn by_sizes(shape: Shape, blank: u8, sizes: &[usize]) -> Result<Partition, TableError> {
         let labels: Vec<u8> = (0..shape.cells() as u8).filter(|&l| l != blank).collect();
-        if sizes.iter().sum::<usize>() != labels.len() || sizes.contains(&0) {
+        // Checked: the sizes come from user text, and a sum that wraps could match.
+        let total = sizes.iter().try_fold(0usize, |a, &s| a.checked_add(s));
+        if total != Some(labels.len()) || sizes.contains(&0) {
             return Err(TableError::Unsupported(format!(
                 "pattern sizes {:?} must add up to {} for a {} board",
                 sizes,
@@ -327,7 +364,7 @@ pub fn build(
         }
         seen[t as usize] = true;
     }
-    if k == 0 || n > 32 || Ranker::new(n, k).count() > (1u64 << 32) {
+    if k == 0 || n > 32 || Ranker::checked_count(n, k).is_none_or(|c| c > 1u64 << 32) {
         return Err(TableError::Unsupported(format!(
             "pattern of {k} tiles on {n} cells is too large to build"
         )));
@@ -839,9 +876,9 @@ fn bfs<S: Slot, const PEXT: bool>(
 /// Any I/O failure (a full disk among them); the temporary file is removed.
 pub fn save(dir: &Path, spec: &PatternSpec, built: &Built) -> Result<PathBuf, TableError> {
     let path = dir.join(spec.file_name());
-    let io = |source| TableError::Io {
+    let io = |error| TableError::Io {
         path: path.clone(),
-        source,
+        error,
     };
     std::fs::create_dir_all(dir).map_err(io)?;
     let header = spec.header(&built.payload, built.clamped);
@@ -909,24 +946,196 @@ pub fn rebuild_command(spec: &PatternSpec, dir: &Path) -> String {
     )
 }
 
+/// Why a header is refused, before the file's path and rebuild command are attached.
+enum Fault {
+    /// The file is damaged: not what any build of this version writes.
+    Corrupt(String),
+    /// A sound file, but for another version, board, goal or pattern.
+    Mismatch(String),
+}
+
+impl Fault {
+    fn into_error(self, path: &Path, rebuild: String) -> TableError {
+        let path = path.to_path_buf();
+        match self {
+            Fault::Corrupt(reason) => TableError::Corrupt {
+                path,
+                reason,
+                rebuild,
+            },
+            Fault::Mismatch(reason) => TableError::Mismatch {
+                path,
+                reason,
+                rebuild,
+            },
+        }
+    }
+}
+
+/// Decodes the header from a file's first bytes (`PAYLOAD_OFFSET` of them, or all of a
+/// shorter file) and checks what it can on its own: magic, byte order, version, that the
+/// zero padding is zero. Pure, so that it can be fuzzed on arbitrary bytes.
+fn decode_header(head: &[u8]) -> Result<Header, Fault> {
+    if head.len() < PAYLOAD_OFFSET as usize {
+        return Err(Fault::Corrupt(format!(
+            "only {} bytes, shorter than the header",
+            head.len()
+        )));
+    }
+    let head = &head[..PAYLOAD_OFFSET as usize];
+    let (h, used): (Header, usize) = bincode::decode_from_slice(head, bincode_config())
+        .map_err(|e| Fault::Corrupt(format!("unreadable header ({e})")))?;
+    if h.magic != MAGIC {
+        return Err(Fault::Corrupt("not a fifteen table (bad magic)".into()));
+    }
+    if h.endian_check != ENDIAN_CHECK {
+        return Err(Fault::Corrupt("written with another byte order".into()));
+    }
+    if h.version != FORMAT_VERSION {
+        return Err(Fault::Mismatch(format!(
+            "format version {} (this program reads {})",
+            h.version, FORMAT_VERSION
+        )));
+    }
+    if h.encoding != ENCODING_NIBBLE_EXCESS {
+        return Err(Fault::Mismatch(format!(
+            "unknown entry encoding {}",
+            h.encoding
+        )));
+    }
+    // A flipped bit in the unused tile slots or the padding changes no answer, but it is
+    // damage all the same, and the only sign of it.
+    let unused = h.tiles.get(h.tile_count as usize..).unwrap_or(&[]);
+    if unused.iter().any(|&b| b != 0) || head[used..].iter().any(|&b| b != 0) {
+        return Err(Fault::Corrupt(
+            "nonzero bytes in the header's padding".into(),
+        ));
+    }
+    Ok(h)
+}
+
+/// Checks a decoded header against the table wanted and the file's length.
+fn check_header(h: &Header, file_len: u64, spec: &PatternSpec) -> Result<(), Fault> {
+    let tiles = &h.tiles[..(h.tile_count as usize).min(32)];
+    if (h.rows, h.cols) != (spec.shape.rows, spec.shape.cols) {
+        return Err(Fault::Mismatch(format!(
+            "built for {}x{} boards, {} needed",
+            h.rows, h.cols, spec.shape
+        )));
+    }
+    if h.blank != spec.blank {
+        return Err(Fault::Mismatch(format!(
+            "built for the goal with the blank in cell {}, cell {} needed",
+            h.blank, spec.blank
+        )));
+    }
+    if tiles != spec.tiles.as_slice() {
+        return Err(Fault::Mismatch(format!(
+            "built for pattern {:?}, {:?} needed",
+            tiles, spec.tiles
+        )));
+    }
+    let entries = spec.entries();
+    if h.entries != entries || h.payload_len != entries.div_ceil(2) {
+        return Err(Fault::Corrupt(format!(
+            "header says {} entries in {} bytes, {} expected",
+            h.entries,
+            h.payload_len,
+            entries.div_ceil(2)
+        )));
+    }
+    if h.payload_offset != PAYLOAD_OFFSET {
+        return Err(Fault::Corrupt(format!(
+            "payload offset {}",
+            h.payload_offset
+        )));
+    }
+    if h.clamped > h.entries {
+        return Err(Fault::Corrupt(format!(
+            "{} entries clamped out of {}",
+            h.clamped, h.entries
+        )));
+    }
+    if file_len != PAYLOAD_OFFSET + h.payload_len {
+        return Err(Fault::Corrupt(format!(
+            "file is {} bytes, {} expected (truncated or padded)",
+            file_len,
+            PAYLOAD_OFFSET + h.payload_len
+        )));
+    }
+    Ok(())
+}
+
+/// The table a header describes, if it describes one this program could build: a board
+/// shape, a blank cell on it, and distinct tiles on it other than the blank.
+fn spec_of_header(h: &Header) -> Result<PatternSpec, Fault> {
+    let shape = Shape::new(h.rows as usize, h.cols as usize)
+        .ok_or_else(|| Fault::Corrupt(format!("bad shape {}x{}", h.rows, h.cols)))?;
+    let n = shape.cells();
+    if h.blank as usize >= n {
+        return Err(Fault::Corrupt(format!(
+            "blank cell {} is not on a {shape} board",
+            h.blank
+        )));
+    }
+    let k = h.tile_count as usize;
+    if k == 0 || k >= n || k > h.tiles.len() {
+        return Err(Fault::Corrupt(format!(
+            "bad tile count {} for a {shape} board",
+            h.tile_count
+        )));
+    }
+    // As `build` refuses: more placements than a table of this format can index.
+    if Ranker::checked_count(n, k).is_none_or(|c| c > 1u64 << 32) {
+        return Err(Fault::Corrupt(format!(
+            "{k} tiles on a {shape} board make too large a table"
+        )));
+    }
+    let tiles = h.tiles[..k].to_vec();
+    let mut seen = [false; crate::board::MAX_CELLS];
+    for &t in &tiles {
+        if t as usize >= n || t == h.blank || seen[t as usize] {
+            return Err(Fault::Corrupt(format!(
+                "bad pattern {tiles:?} for a {shape} board with the blank in cell {}",
+                h.blank
+            )));
+        }
+        seen[t as usize] = true;
+    }
+    Ok(PatternSpec {
+        shape,
+        blank: h.blank,
+        tiles,
+    })
+}
+
+/// Reads the header of an open table file and checks it against `spec`.
 fn read_header(path: &Path, file: &mut File, spec: &PatternSpec) -> Result<Header, TableError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let corrupt = |reason: String| TableError::Corrupt {
+    let rebuild = || rebuild_command(spec, path.parent().unwrap_or(Path::new(".")));
+    let (head, len) = read_head(path, file, rebuild)?;
+    let h = decode_header(&head).map_err(|f| f.into_error(path, rebuild()))?;
+    check_header(&h, len, spec).map_err(|f| f.into_error(path, rebuild()))?;
+    Ok(h)
+}
+
+/// The first `PAYLOAD_OFFSET` bytes of a table file (fewer if it is shorter) and its
+/// length. Anything but a regular file is refused here, before any read.
+fn read_head(
+    path: &Path,
+    file: &mut File,
+    rebuild: impl Fn() -> String,
+) -> Result<(Vec<u8>, u64), TableError> {
+    let io = |error| TableError::Io {
         path: path.to_path_buf(),
-        reason,
-        rebuild: rebuild_command(spec, dir),
+        error,
     };
-    let mismatch = |reason: String| TableError::Mismatch {
-        path: path.to_path_buf(),
-        reason,
-        rebuild: rebuild_command(spec, dir),
-    };
-    let meta = file.metadata().map_err(|source| TableError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let meta = file.metadata().map_err(io)?;
+    if meta.is_dir() {
+        let f = Fault::Corrupt("not a regular file but a directory (move it away)".into());
+        return Err(f.into_error(path, rebuild()));
+    }
     if !meta.is_file() {
-        return Err(corrupt("not a regular file".into()));
+        return Err(Fault::Corrupt("not a regular file".into()).into_error(path, rebuild()));
     }
     let mut head = vec![0u8; PAYLOAD_OFFSET as usize];
     let mut got = 0;
@@ -935,75 +1144,11 @@ fn read_header(path: &Path, file: &mut File, spec: &PatternSpec) -> Result<Heade
             Ok(0) => break,
             Ok(n) => got += n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(source) => {
-                return Err(TableError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                })
-            }
+            Err(e) => return Err(io(e)),
         }
     }
-    if got < PAYLOAD_OFFSET as usize {
-        return Err(corrupt(format!(
-            "only {got} bytes, shorter than the header"
-        )));
-    }
-    let (h, _): (Header, usize) = bincode::decode_from_slice(&head, bincode_config())
-        .map_err(|e| corrupt(format!("unreadable header ({e})")))?;
-    if h.magic != MAGIC {
-        return Err(corrupt("not a fifteen table (bad magic)".into()));
-    }
-    if h.endian_check != ENDIAN_CHECK {
-        return Err(corrupt("written with another byte order".into()));
-    }
-    if h.version != FORMAT_VERSION {
-        return Err(mismatch(format!(
-            "format version {} (this program reads {})",
-            h.version, FORMAT_VERSION
-        )));
-    }
-    let tiles = &h.tiles[..(h.tile_count as usize).min(32)];
-    if (h.rows, h.cols) != (spec.shape.rows, spec.shape.cols) {
-        return Err(mismatch(format!(
-            "built for {}x{} boards, {} needed",
-            h.rows, h.cols, spec.shape
-        )));
-    }
-    if h.blank != spec.blank {
-        return Err(mismatch(format!(
-            "built for the goal with the blank in cell {}, cell {} needed",
-            h.blank, spec.blank
-        )));
-    }
-    if tiles != spec.tiles.as_slice() {
-        return Err(mismatch(format!(
-            "built for pattern {:?}, {:?} needed",
-            tiles, spec.tiles
-        )));
-    }
-    if h.encoding != ENCODING_NIBBLE_EXCESS {
-        return Err(mismatch(format!("unknown entry encoding {}", h.encoding)));
-    }
-    let entries = spec.entries();
-    if h.entries != entries || h.payload_len != entries.div_ceil(2) {
-        return Err(corrupt(format!(
-            "header says {} entries in {} bytes, {} expected",
-            h.entries,
-            h.payload_len,
-            entries.div_ceil(2)
-        )));
-    }
-    if h.payload_offset != PAYLOAD_OFFSET {
-        return Err(corrupt(format!("payload offset {}", h.payload_offset)));
-    }
-    if meta.len() != PAYLOAD_OFFSET + h.payload_len {
-        return Err(corrupt(format!(
-            "file is {} bytes, {} expected (truncated or padded)",
-            meta.len(),
-            PAYLOAD_OFFSET + h.payload_len
-        )));
-    }
-    Ok(h)
+    head.truncate(got);
+    Ok((head, meta.len()))
 }
 
 impl Table {
@@ -1018,16 +1163,16 @@ impl Table {
     /// # Errors
     /// A missing, unreadable, damaged or mismatched file.
     pub unsafe fn map(path: &Path, spec: &PatternSpec) -> Result<Table, TableError> {
-        let mut file = File::open(path).map_err(|source| TableError::Io {
+        let mut file = File::open(path).map_err(|error| TableError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         let header = read_header(path, &mut file, spec)?;
         // SAFETY: the caller promises the file stays as it is (see above).
         let map =
-            unsafe { memmap2::MmapOptions::new().map(&file) }.map_err(|source| TableError::Io {
+            unsafe { memmap2::MmapOptions::new().map(&file) }.map_err(|error| TableError::Io {
                 path: path.to_path_buf(),
-                source,
+                error,
             })?;
         Ok(Table {
             path: path.to_path_buf(),
@@ -1042,19 +1187,44 @@ impl Table {
     /// # Errors
     /// A missing, unreadable, damaged or mismatched file.
     pub fn read(path: &Path, spec: &PatternSpec) -> Result<Table, TableError> {
-        let mut file = File::open(path).map_err(|source| TableError::Io {
+        let mut file = File::open(path).map_err(|error| TableError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         let header = read_header(path, &mut file, spec)?;
         let mut bytes = vec![0u8; PAYLOAD_OFFSET as usize];
         let mut rest = Vec::with_capacity(header.payload_len as usize);
         file.read_to_end(&mut rest)
-            .map_err(|source| TableError::Io {
+            .map_err(|error| TableError::Io {
                 path: path.to_path_buf(),
-                source,
+                error,
             })?;
         bytes.extend_from_slice(&rest);
+        let t = Table {
+            path: path.to_path_buf(),
+            header,
+            storage: Storage::Owned(bytes),
+        };
+        t.verify(spec)?;
+        Ok(t)
+    }
+
+    /// Checks a whole table file held in memory, as [`Table::read`] checks one on disk:
+    /// header, length and checksum. Never panics, whatever the bytes; `path` only names the
+    /// file in errors.
+    ///
+    /// # Errors
+    /// Bytes that are not a sound table for `spec`.
+    pub fn from_bytes(
+        path: &Path,
+        bytes: Vec<u8>,
+        spec: &PatternSpec,
+    ) -> Result<Table, TableError> {
+        let rebuild = || rebuild_command(spec, path.parent().unwrap_or(Path::new(".")));
+        let head = &bytes[..bytes.len().min(PAYLOAD_OFFSET as usize)];
+        let header = decode_header(head).map_err(|f| f.into_error(path, rebuild()))?;
+        check_header(&header, bytes.len() as u64, spec)
+            .map_err(|f| f.into_error(path, rebuild()))?;
         let t = Table {
             path: path.to_path_buf(),
             header,
@@ -1485,41 +1655,60 @@ impl TableDir {
 }
 
 /// Reads a table file's header on its own, to say what the file is for (used by
-/// `fifteen tables list`), and checks it against itself.
+/// `fifteen tables list`), and checks it against itself and against the file's name.
 ///
 /// # Errors
-/// A file that is unreadable or whose header is damaged.
+/// A file that is unreadable, whose header is damaged, or whose name says another table.
 pub fn inspect(path: &Path) -> Result<(PatternSpec, Header), TableError> {
-    let corrupt = |reason: String| TableError::Corrupt {
+    let mut file = File::open(path).map_err(|error| TableError::Io {
         path: path.to_path_buf(),
-        reason,
-        rebuild: "build-pdb --force".into(),
-    };
-    let mut file = File::open(path).map_err(|source| TableError::Io {
-        path: path.to_path_buf(),
-        source,
+        error,
     })?;
-    let mut head = vec![0u8; 512];
-    let got = file.read(&mut head).map_err(|source| TableError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let (h, _): (Header, usize) = bincode::decode_from_slice(&head[..got], bincode_config())
-        .map_err(|e| corrupt(format!("unreadable header ({e})")))?;
-    let shape = Shape::new(h.rows as usize, h.cols as usize)
-        .ok_or_else(|| corrupt(format!("bad shape {}x{}", h.rows, h.cols)))?;
-    if h.tile_count as usize > 32 || h.tile_count == 0 {
-        return Err(corrupt(format!("bad tile count {}", h.tile_count)));
+    let (head, len) = read_head(path, &mut file, || rebuild_for_name(path))?;
+    inspect_header(path, &head, len)
+}
+
+/// [`inspect`] on a file's first bytes (`PAYLOAD_OFFSET` of them, or all of a shorter
+/// file) and its length. Never panics, whatever the bytes.
+///
+/// # Errors
+/// A header that is damaged or describes no table this program builds, or a file name
+/// that says another table.
+pub fn inspect_header(
+    path: &Path,
+    head: &[u8],
+    file_len: u64,
+) -> Result<(PatternSpec, Header), TableError> {
+    let fail = |f: Fault| f.into_error(path, rebuild_for_name(path));
+    let h = decode_header(head).map_err(fail)?;
+    let spec = spec_of_header(&h).map_err(fail)?;
+    check_header(&h, file_len, &spec).map_err(fail)?;
+    let named = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(PatternSpec::from_file_name);
+    if let Some(named) = named {
+        if named != spec {
+            return Err(fail(Fault::Mismatch(format!(
+                "the header is for {}, the file name for {}",
+                spec.file_name(),
+                named.file_name()
+            ))));
+        }
     }
-    let spec = PatternSpec {
-        shape,
-        blank: h.blank,
-        tiles: h.tiles[..h.tile_count as usize].to_vec(),
-    };
-    let mut file = File::open(path).map_err(|source| TableError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let h = read_header(path, &mut file, &spec)?;
     Ok((spec, h))
+}
+
+/// The rebuild command for a file known only by its path: exact when the name is a table
+/// name, otherwise the general one.
+fn rebuild_for_name(path: &Path) -> String {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    match path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(PatternSpec::from_file_name)
+    {
+        Some(spec) => rebuild_command(&spec, dir),
+        None => format!("build-pdb --force --out {}", dir.display()),
+    }
 }

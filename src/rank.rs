@@ -34,6 +34,15 @@ impl Ranker {
         }
     }
 
+    /// `n!/(n-k)!` if it fits in a `u64`: for sizes that come from outside (a file
+    /// header, a command line) before a [`Ranker`] is made, whose arithmetic assumes it fits.
+    pub fn checked_count(n: usize, k: usize) -> Option<u64> {
+        if k > n {
+            return None;
+        }
+        (n - k + 1..=n).try_fold(1u64, |a, x| a.checked_mul(x as u64))
+    }
+
     /// How many placements exist: `n!/(n-k)!`.
     pub fn count(&self) -> u64 {
         self.count
@@ -146,6 +155,22 @@ mod tests {
                 r.next_digits(&mut a);
             }
         }
+    }
+
+    #[test]
+    fn checked_count_agrees_and_refuses_overflow() {
+        for (n, k) in [(9, 8), (16, 7), (16, 8), (36, 6), (4, 0)] {
+            assert_eq!(Ranker::checked_count(n, k), Some(Ranker::new(n, k).count()));
+        }
+        assert_eq!(Ranker::checked_count(16, 8), Some(518_918_400));
+        // 36!/16! is about 1.8e28, beyond u64; so is 21! (about 5.1e19).
+        assert_eq!(Ranker::checked_count(36, 20), None);
+        assert_eq!(Ranker::checked_count(21, 21), None);
+        assert_eq!(
+            Ranker::checked_count(20, 20),
+            Some(2_432_902_008_176_640_000)
+        );
+        assert_eq!(Ranker::checked_count(3, 4), None);
     }
 
     #[test]

@@ -50,8 +50,15 @@ fn parse_size(s: &str) -> Result<Shape> {
         .context("give N (for NxN) or RxC; rows and columns at least 2, at most 36 cells")
 }
 
-fn main() -> Result<()> {
-    let args = Args::parse();
+fn main() {
+    // One line, like `fifteen`: the error and its causes, never a backtrace.
+    if let Err(e) = run(Args::parse()) {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn run(args: Args) -> Result<()> {
     let shape = parse_size(&args.size).with_context(|| format!("bad --size '{}'", args.size))?;
     if args.blank >= shape.cells() {
         bail!("--blank {} is not a cell of a {} board", args.blank, shape);
@@ -75,7 +82,14 @@ fn main() -> Result<()> {
     let dir = TableDir::new(&args.out);
     if args.force {
         for spec in partition.specs() {
-            let _ = std::fs::remove_file(dir.path(&spec));
+            let path = dir.path(&spec);
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    // A directory in the table's place, say: building would fail anyway.
+                    bail!("cannot remove {} to rebuild it: {e}", path.display())
+                }
+                _ => {}
+            }
         }
     }
     let missing = dir.missing(&partition);
