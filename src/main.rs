@@ -90,6 +90,10 @@ struct SearchOpts {
     /// given as arguments; batches from files run one instance per thread).
     #[arg(long)]
     split: bool,
+    /// The shape of the boards: RxC (e.g. 3x4: 3 rows of 4) or N. Square boards follow from
+    /// their count; other shapes need this (or a `size: RxC` line in the input).
+    #[arg(long, value_name = "RxC")]
+    size: Option<String>,
     /// Bounded-suboptimal search (weighted IDA*, f = g + W*h): much faster, and the solution
     /// is at most W times the optimal length (W from 1 to 100; 1 is the optimal search).
     #[arg(long, value_name = "W")]
@@ -221,6 +225,11 @@ fn random_cmd(
     let mut rng = Rng::new(seed);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    // A non-square board's numbers do not say its shape: say it first, as instance files
+    // do, so that the output reads back (`fifteen random --size 3x4 | fifteen solve -`).
+    if shape.rows != shape.cols && writeln!(out, "size: {shape}").is_err() {
+        return Ok(0);
+    }
     for _ in 0..count {
         let b = match walk {
             Some(k) => random_walk(&mut rng, &goal, k),
@@ -408,7 +417,11 @@ fn solve_cmd(
         .into_iter()
         .reduce(|a, b| Box::new(std::io::Read::chain(a, b)) as Box<dyn BufRead>)
         .unwrap();
-    let mut reader = Reader::new(chained, goal);
+    let size = match &opts.size {
+        Some(text) => Some(parse_size(text).with_context(|| format!("bad --size '{text}'"))?),
+        None => None,
+    };
+    let mut reader = Reader::new(chained, goal).with_size(size);
 
     let kind = match opts.heuristic {
         HeuristicArg::Pdb => HeuristicKind::Pdb,
@@ -585,6 +598,7 @@ fn solve_cmd(
                 if json {
                     let mut v = serde_json::json!({
                         "id": json_id(&o.id),
+                        "size": board.shape().to_string(),
                         "tiles": board.tiles(),
                         "goal": o.goal_tiles,
                         "length": len,

@@ -196,6 +196,9 @@ impl Heuristic for Manhattan {
     }
 }
 
+/// Rows plus columns of a packed board: 2x8 has the most.
+const MAX_LINES: usize = 10;
+
 /// Manhattan distance plus linear conflicts; a move changes two lines, only those are
 /// recounted.
 #[derive(Clone, Copy, Debug, Default)]
@@ -205,14 +208,14 @@ pub struct LinearConflict;
 pub struct LcState {
     md: u32,
     lc: u32,
-    /// Conflicts of each row, then each column.
-    lines: [u8; 8],
+    /// Conflicts of each row, then each column (at most 2 + 8 lines on 16 cells).
+    lines: [u8; MAX_LINES],
 }
 
 impl Heuristic for LinearConflict {
     type State = LcState;
     fn root(&self, geo: &Geometry, p: &Packed) -> LcState {
-        let mut lines = [0u8; 8];
+        let mut lines = [0u8; MAX_LINES];
         let rows = geo.shape.rows as usize;
         for r in 0..rows {
             lines[r] = geo.line_conflicts(p, true, r) as u8;

@@ -648,3 +648,110 @@ fn weighted_bench_accepts_lengths_within_the_bound() {
     assert_eq!(v[2]["summary"]["optimal"], false);
     assert_eq!(v[2]["summary"]["mismatched"], 0);
 }
+
+#[test]
+fn rectangular_boards_with_size_option_and_random_round_trip() {
+    // A non-square board needs its shape: without --size the count is refused.
+    let o = run(&["solve", LC, "1 2 3 4 5 6 0 7"], None);
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("--size RxC"), "{}", o.stderr);
+    let o = run(
+        &[
+            "solve",
+            LC,
+            "--size",
+            "2x4",
+            "--format",
+            "json",
+            "1 2 3 4 5 6 0 7",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = &json_lines(&o.stdout)[0];
+    assert_eq!(v["size"], "2x4");
+    assert_eq!(v["moves"], "R");
+    // A custom goal with the blank inside, and a board it cannot reach.
+    let o = run(
+        &[
+            "solve",
+            LC,
+            "--size",
+            "2x4",
+            "--goal",
+            "1 2 3 4 0 5 6 7",
+            "1 2 3 4 0 5 7 6",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("unsolvable"), "{}", o.stderr);
+    let o = run(&["solve", LC, "--size", "3y4", "1 2"], None);
+    assert_eq!(o.code, 2);
+
+    // `random --size RxC` starts with a `size:` line, so its output reads back.
+    for size in ["3x4", "4x3", "2x5", "2x3"] {
+        let r = run(
+            &["random", "--size", size, "--count", "3", "--seed", "4"],
+            None,
+        );
+        assert_eq!(r.code, 0);
+        let first = r.stdout.lines().next().unwrap();
+        assert_eq!(first, format!("size: {size}"));
+        let shape = Shape::parse(size).unwrap();
+        let o = run(&["solve", LC, "--format", "json", "-"], Some(&r.stdout));
+        assert_eq!(o.code, 0, "{size}: {}", o.stderr);
+        let v = json_lines(&o.stdout);
+        assert_eq!(v.len(), 3);
+        for (row, line) in v.iter().zip(r.stdout.lines().skip(1)) {
+            let tiles: Vec<u8> = line.split(' ').map(|t| t.parse().unwrap()).collect();
+            let b = Board::new(shape, &tiles).unwrap();
+            let moves = parse_moves(row["moves"].as_str().unwrap()).unwrap();
+            let goal = Goal::standard(shape);
+            assert_eq!(
+                check_solution(&b, &goal, &moves),
+                Ok(row["length"].as_u64().unwrap() as usize)
+            );
+            assert_eq!(row["size"], size);
+        }
+    }
+    // Pattern databases are built for the shape on first use and used.
+    let tmp = tempfile::tempdir().unwrap();
+    let tables = tmp.path().to_str().unwrap();
+    let o = run(
+        &[
+            "solve",
+            "--tables",
+            tables,
+            "--size",
+            "4x2",
+            "--format",
+            "json",
+            "0 7 6 5 4 3 2 1",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.contains("4x2 boards"), "{}", o.stderr);
+    let v = &json_lines(&o.stdout)[0];
+    assert_eq!(v["heuristic"], "pdb");
+    let lc = run(
+        &[
+            "solve",
+            LC,
+            "--size",
+            "4x2",
+            "--format",
+            "json",
+            "0 7 6 5 4 3 2 1",
+        ],
+        None,
+    );
+    assert_eq!(json_lines(&lc.stdout)[0]["length"], v["length"]);
+    // Square sizes keep one board per line and nothing else.
+    let r = run(
+        &["random", "--size", "3", "--count", "2", "--seed", "4"],
+        None,
+    );
+    assert_eq!(r.stdout.lines().count(), 2);
+}

@@ -12,6 +12,11 @@ use fifteen::{Board, Dir, Goal};
 /// (none of the library's search code). Returns (boards in BFS order, distance of each
 /// board, layer sizes).
 pub fn bfs(goal: &Goal) -> (Vec<Board>, HashMap<Board, u32>, Vec<u64>) {
+    bfs_within(goal, u32::MAX)
+}
+
+/// [`bfs`] stopped at `radius` moves: exact distances of every board that close to the goal.
+pub fn bfs_within(goal: &Goal, radius: u32) -> (Vec<Board>, HashMap<Board, u32>, Vec<u64>) {
     let start = *goal.board();
     let mut dist = HashMap::new();
     let mut order = vec![start];
@@ -20,6 +25,9 @@ pub fn bfs(goal: &Goal) -> (Vec<Board>, HashMap<Board, u32>, Vec<u64>) {
     let mut q = VecDeque::from([start]);
     while let Some(b) = q.pop_front() {
         let d = dist[&b];
+        if d == radius {
+            continue;
+        }
         for dir in Dir::ALL {
             if let Some(nb) = b.apply(dir) {
                 if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(nb) {
