@@ -263,6 +263,11 @@ impl Board {
 
     /// Draws the board with box-drawing characters; the blank is an empty cell.
     pub fn render(&self) -> String {
+        self.render_with(' ')
+    }
+
+    /// [`Board::render`] with the blank's cell filled with `mark` (so it stands out).
+    pub fn render_with(&self, mark: char) -> String {
         let s = self.shape;
         let width = if s.cells() > 10 { 2 } else { 1 };
         let seg = "─".repeat(width + 2);
@@ -281,7 +286,9 @@ impl Board {
             for c in 0..s.cols as usize {
                 let t = self.tiles[r * s.cols as usize + c];
                 if t == 0 {
-                    out.push_str(&" ".repeat(width + 2));
+                    out.push(' ');
+                    out.extend(std::iter::repeat_n(mark, width));
+                    out.push(' ');
                 } else {
                     out.push_str(&format!(" {t:>width$} "));
                 }

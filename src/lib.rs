@@ -10,11 +10,13 @@
 //!   checksummed header, memory-mapped back);
 //! - [`solver`]: from a board and a goal to a checked solution;
 //! - [`batch`]: many instances on a thread pool, results in input order;
+//! - [`game`]: the state of an interactive game (`fifteen play`), without the terminal;
 //! - [`random`]: reproducible random boards.
 
 pub mod batch;
 pub mod board;
 pub mod error;
+pub mod game;
 pub mod instances;
 pub mod pdb;
 pub mod random;

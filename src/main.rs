@@ -1,4 +1,6 @@
-//! The `fifteen` command: solve, bench, random, tables.
+//! The `fifteen` command: solve, bench, random, tables, play.
+
+mod play;
 
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Write};
@@ -141,6 +143,32 @@ enum Command {
         #[arg(long)]
         walk: Option<usize>,
     },
+    /// Play in the terminal: slide tiles with the keys, ask for hints, watch it solve.
+    ///
+    /// Keys name the direction the tile slides: arrows, h j k l, or w a S d (capital S,
+    /// as s solves). ? shows the next optimal move, s solves from here and plays the moves
+    /// back, u undoes, n starts a new random board, q (or Esc, Ctrl-C) quits.
+    #[command(verbatim_doc_comment)]
+    Play {
+        /// The starting board (default: a random one), as for solve.
+        board: Vec<String>,
+        /// Board shape (RxC or N) for a random board, or for a non-square BOARD.
+        #[arg(long, value_name = "RxC")]
+        size: Option<String>,
+        /// The goal: standard, blank-first, or the goal's numbers.
+        #[arg(long, default_value = "standard")]
+        goal: String,
+        /// Pattern databases are used when present here (never built by play); otherwise
+        /// linear conflict.
+        #[arg(long, env = "FIFTEEN_TABLES", default_value = "data/pdb")]
+        tables: PathBuf,
+        /// Seed for random boards (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Milliseconds between moves when `s` plays a solution back.
+        #[arg(long, default_value_t = 300)]
+        pace: u64,
+    },
     /// Inspect pattern-database files.
     Tables {
         #[command(subcommand)]
@@ -196,7 +224,107 @@ fn run(cli: Cli) -> Result<i32> {
             walk,
         } => random_cmd(count, seed, &size, &goal, walk),
         Command::Tables { action, tables } => tables_cmd(action, tables),
+        Command::Play {
+            board,
+            size,
+            goal,
+            tables,
+            seed,
+            pace,
+        } => play_cmd(board, size, &goal, tables, seed, pace),
     }
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+}
+
+fn play_cmd(
+    board: Vec<String>,
+    size: Option<String>,
+    goal: &str,
+    tables: PathBuf,
+    seed: Option<u64>,
+    pace: u64,
+) -> Result<i32> {
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        bail!("play needs a terminal (use solve for pipes and files)");
+    }
+    let size = match &size {
+        Some(text) => Some(parse_size(text).with_context(|| format!("bad --size '{text}'"))?),
+        None => None,
+    };
+    let goal_spec = GoalSpec::parse(goal).map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?;
+    let text = board.join(" ");
+    let mut rng = Rng::new(seed.unwrap_or_else(clock_seed));
+    let (start, goal) = if text.trim().is_empty() {
+        let shape = size.unwrap_or(Shape::new(4, 4).expect("4x4"));
+        let goal = goal_spec
+            .for_shape(shape)
+            .map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?;
+        (random_board(&mut rng, &goal), goal)
+    } else {
+        let b = match size {
+            Some(shape) => Board::parse_as(&text, shape),
+            None => Board::parse(&text),
+        }
+        .map_err(|e| anyhow::anyhow!("bad board: {e}"))?;
+        let goal = goal_spec
+            .for_shape(b.shape())
+            .map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?;
+        (b, goal)
+    };
+    let game =
+        fifteen::game::Game::new(start, goal).map_err(|e| anyhow::anyhow!("bad board: {e}"))?;
+    let shape = start.shape();
+    if shape.cells() > fifteen::search::PACKED_CELLS {
+        bail!("boards of more than 16 cells cannot be solved yet");
+    }
+    let mut cache = TableCache {
+        dir: TableDir::new(&tables),
+        map: HashMap::new(),
+        quiet: true,
+        partition: None,
+        build_secs: 0.0,
+        tie_break: false,
+        build: false,
+    };
+    let (solver, heuristic) = match cache.get(shape, goal.blank())? {
+        Some(p) => (
+            Solver::with_pdb(p),
+            format!("pdb (tables in {})", tables.display()),
+        ),
+        None => (
+            Solver::new(HeuristicKind::LinearConflict),
+            format!(
+                "linear conflict (no {shape} tables in {})",
+                tables.display()
+            ),
+        ),
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let solver = if threads > 1 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .context("cannot start worker threads")?;
+        solver.split_on(Arc::new(pool))
+    } else {
+        solver
+    };
+    let summary = play::run(play::Setup {
+        game,
+        solver,
+        heuristic,
+        rng,
+        pace: Duration::from_millis(pace),
+        interrupted: &INTERRUPTED,
+    })?;
+    println!("{summary}");
+    Ok(0)
 }
 
 fn parse_size(s: &str) -> Result<Shape> {
@@ -216,12 +344,7 @@ fn random_cmd(
         .map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?
         .for_shape(shape)
         .map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?;
-    let seed = seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0)
-    });
+    let seed = seed.unwrap_or_else(clock_seed);
     let mut rng = Rng::new(seed);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -253,6 +376,8 @@ struct TableCache {
     /// Seconds spent building tables (not counted as solving time).
     build_secs: f64,
     tie_break: bool,
+    /// Build missing tables (otherwise report them as absent).
+    build: bool,
 }
 
 impl TableCache {
@@ -270,6 +395,9 @@ impl TableCache {
             None => Partition::default_for(shape, blank),
         };
         if !self.dir.missing(&partition).is_empty() {
+            if !self.build {
+                return Ok(None);
+            }
             let t = Instant::now();
             build_tables(&self.dir, &partition, self.quiet)?;
             self.build_secs += t.elapsed().as_secs_f64();
@@ -436,6 +564,7 @@ fn solve_cmd(
         partition: opts.partition.clone(),
         build_secs: 0.0,
         tie_break: opts.tie_break,
+        build: true,
     };
     let timeout = opts.timeout.map(Duration::from_secs_f64);
     let max_nodes = opts.max_nodes;
