@@ -634,7 +634,8 @@ fn solve_cmd(
                         eprint!(
                             "\r\x1b[Kinstance {}: threshold {} done, {} nodes, {:.1} M nodes/s, {:.1} s",
                             inst.id,
-                            it.threshold,
+                            // In moves (a weighted search's thresholds are scaled).
+                            weight.moves_at_least(it.threshold),
                             it.nodes,
                             it.nodes as f64 / secs / 1e6,
                             secs
