@@ -188,39 +188,27 @@ impl Board {
     /// Parses a board: `n*n` numbers separated by spaces, commas or newlines. A board given
     /// as lines of equal length (e.g. 3 lines of 4) takes that rectangular shape.
     pub fn parse(text: &str) -> Result<Board, BoardError> {
-        let mut values = Vec::new();
-        let mut row_lengths = Vec::new();
-        for line in text.lines() {
-            let before = values.len();
-            for tok in line.split(|c: char| c.is_whitespace() || c == ',') {
-                if tok.is_empty() {
-                    continue;
-                }
-                let v: u64 = tok
-                    .parse()
-                    .map_err(|_| BoardError::NotANumber(truncate(tok)))?;
-                values.push(v);
-            }
-            if values.len() > before {
-                row_lengths.push(values.len() - before);
-            }
-        }
-        if values.is_empty() {
-            return Err(BoardError::Empty);
-        }
+        let (values, row_lengths) = read_numbers(text)?;
         let shape = shape_for(values.len(), &row_lengths)?;
+        Board::from_values(shape, &values)
+    }
+
+    /// Parses a board of a known shape (needed for non-square boards given on one line):
+    /// its numbers, separated by spaces, commas or newlines, row by row.
+    pub fn parse_as(text: &str, shape: Shape) -> Result<Board, BoardError> {
+        let (values, _) = read_numbers(text)?;
+        Board::from_values(shape, &values)
+    }
+
+    fn from_values(shape: Shape, values: &[u64]) -> Result<Board, BoardError> {
         let n = shape.cells();
-        let mut tiles = Vec::with_capacity(n);
-        for &v in &values {
-            if v >= n as u64 {
-                return Err(BoardError::OutOfRange {
-                    value: v,
-                    max: n - 1,
-                });
-            }
-            tiles.push(v as u8);
+        if values.len() != n {
+            return Err(BoardError::WrongCount {
+                count: values.len(),
+                expected: n,
+            });
         }
-        Board::new(shape, &tiles)
+        Board::new(shape, &in_range(values)?)
     }
 
     pub fn shape(&self) -> Shape {
@@ -278,6 +266,11 @@ impl Board {
 
     /// Draws the board with box-drawing characters; the blank is an empty cell.
     pub fn render(&self) -> String {
+        self.render_with(' ')
+    }
+
+    /// [`Board::render`] with the blank's cell filled with `mark` (so it stands out).
+    pub fn render_with(&self, mark: char) -> String {
         let s = self.shape;
         let width = if s.cells() > 10 { 2 } else { 1 };
         let seg = "─".repeat(width + 2);
@@ -296,7 +289,9 @@ impl Board {
             for c in 0..s.cols as usize {
                 let t = self.tiles[r * s.cols as usize + c];
                 if t == 0 {
-                    out.push_str(&" ".repeat(width + 2));
+                    out.push(' ');
+                    out.extend(std::iter::repeat_n(mark, width));
+                    out.push(' ');
                 } else {
                     out.push_str(&format!(" {t:>width$} "));
                 }
@@ -310,6 +305,66 @@ impl Board {
         out.push_str(&line("└", "┴", "┘"));
         out
     }
+}
+
+/// Each number below the count, as tiles.
+fn in_range(values: &[u64]) -> Result<Vec<u8>, BoardError> {
+    let n = values.len();
+    values
+        .iter()
+        .map(|&v| {
+            if v >= n as u64 {
+                Err(BoardError::OutOfRange {
+                    value: v,
+                    max: n - 1,
+                })
+            } else {
+                Ok(v as u8)
+            }
+        })
+        .collect()
+}
+
+/// Parses the numbers of a board whose shape is not known yet (an explicit goal, which
+/// serves every shape with its number of cells): each of `0..count` once.
+pub fn parse_tiles(text: &str) -> Result<Vec<u8>, BoardError> {
+    let (values, _) = read_numbers(text)?;
+    if !(4..=MAX_CELLS).contains(&values.len()) {
+        return Err(BoardError::BadCount(values.len()));
+    }
+    let tiles = in_range(&values)?;
+    let mut seen = [false; MAX_CELLS];
+    for &t in &tiles {
+        if std::mem::replace(&mut seen[t as usize], true) {
+            return Err(BoardError::Repeated(t));
+        }
+    }
+    Ok(tiles)
+}
+
+/// The numbers of a board's text, and how many each non-empty line held.
+fn read_numbers(text: &str) -> Result<(Vec<u64>, Vec<usize>), BoardError> {
+    let mut values = Vec::new();
+    let mut row_lengths = Vec::new();
+    for line in text.lines() {
+        let before = values.len();
+        for tok in line.split(|c: char| c.is_whitespace() || c == ',') {
+            if tok.is_empty() {
+                continue;
+            }
+            let v: u64 = tok
+                .parse()
+                .map_err(|_| BoardError::NotANumber(truncate(tok)))?;
+            values.push(v);
+        }
+        if values.len() > before {
+            row_lengths.push(values.len() - before);
+        }
+    }
+    if values.is_empty() {
+        return Err(BoardError::Empty);
+    }
+    Ok((values, row_lengths))
 }
 
 fn truncate(tok: &str) -> String {

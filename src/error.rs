@@ -7,7 +7,7 @@ use std::path::PathBuf;
 pub enum BoardError {
     #[error("no numbers given")]
     Empty,
-    #[error("{0} numbers do not make a board (give 9, 16, 25 or 36 numbers, or n rows of m)")]
+    #[error("{0} numbers do not make a board (give 9, 16, 25 or 36 numbers for a square board; other shapes need --size RxC, or a `size: RxC` line in a file)")]
     BadCount(usize),
     #[error("{count} numbers given, {expected} expected")]
     WrongCount { count: usize, expected: usize },
@@ -25,6 +25,8 @@ pub enum BoardError {
     BadMove(char),
     #[error("unknown goal '{0}' (use standard, blank-first, or the goal's numbers)")]
     BadGoal(String),
+    #[error("bad size '{0}' (use RxC such as 3x4, N for NxN, or auto)")]
+    BadSize(String),
 }
 
 /// A problem with a line of an instance file.

@@ -1,5 +1,7 @@
 //! Instance files (SPEC.md): one board per line, optionally `ID LEN tiles...`, `#` comments,
-//! and `goal:` lines that set the goal for the lines after them.
+//! and `goal:` lines that set the goal for the lines after them. A `size: RxC` line does
+//! the same for the board shape: square boards follow from their count, other shapes
+//! (2x4, 3x4 ...) need it.
 //!
 //! Read as an iterator so that a million-line batch streams in constant memory; a bad line
 //! is an `Err` item and the lines after it still come.
@@ -9,12 +11,14 @@ use std::io::BufRead;
 use crate::board::{Board, Goal, Shape};
 use crate::error::BoardError;
 
-/// Which goal: a named one fits every size, an explicit one only its own.
+/// Which goal: a named one fits every size, an explicit one every shape with its number
+/// of cells (its numbers are read row by row in the board's shape).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GoalSpec {
     Standard,
     BlankFirst,
-    Explicit(Goal),
+    /// Each of `0..len` once.
+    Explicit(Vec<u8>),
 }
 
 impl GoalSpec {
@@ -31,7 +35,8 @@ impl GoalSpec {
                 if t.chars().any(|c| c.is_ascii_alphabetic()) {
                     return Err(BoardError::BadGoal(t.chars().take(30).collect()));
                 }
-                Ok(GoalSpec::Explicit(Goal::from_board(Board::parse(t)?)))
+                // Checked now; its shape comes with the boards.
+                Ok(GoalSpec::Explicit(crate::board::parse_tiles(t)?))
             }
         }
     }
@@ -44,10 +49,12 @@ impl GoalSpec {
         match self {
             GoalSpec::Standard => Ok(Goal::standard(shape)),
             GoalSpec::BlankFirst => Ok(Goal::blank_first(shape)),
-            GoalSpec::Explicit(g) if g.shape() == shape => Ok(*g),
-            GoalSpec::Explicit(g) => Err(BoardError::GoalSize {
+            GoalSpec::Explicit(tiles) if tiles.len() == shape.cells() => {
+                Ok(Goal::from_board(Board::new(shape, tiles)?))
+            }
+            GoalSpec::Explicit(tiles) => Err(BoardError::GoalSize {
                 board: shape.cells(),
-                goal: g.shape().cells(),
+                goal: tiles.len(),
             }),
         }
     }
@@ -89,13 +96,18 @@ fn make(
     tiles: &str,
     known: Option<u32>,
     goal: &GoalSpec,
+    size: Option<Shape>,
 ) -> Result<Instance, BadInstance> {
     let bad = |error| BadInstance {
         id: id.clone(),
         line,
         error,
     };
-    let board = Board::parse(tiles).map_err(bad)?;
+    let board = match size {
+        Some(shape) => Board::parse_as(tiles, shape),
+        None => Board::parse(tiles),
+    }
+    .map_err(bad)?;
     let goal = goal.for_shape(board.shape()).map_err(bad)?;
     goal.labels(&board).map_err(bad)?;
     Ok(Instance {
@@ -110,6 +122,8 @@ fn make(
 pub struct Reader<R> {
     input: R,
     goal: GoalSpec,
+    /// The shape of the boards, when said (`None`: square, from the count).
+    size: Option<Shape>,
     line_no: usize,
     count: usize,
     buf: String,
@@ -124,12 +138,20 @@ impl<R: BufRead> Reader<R> {
         Reader {
             input,
             goal,
+            size: None,
             line_no: 0,
             count: 0,
             buf: String::new(),
             grid: None,
             io_error: None,
         }
+    }
+
+    /// Boards are of this shape until a `size:` line changes it (`None`: square boards,
+    /// their size from the count).
+    pub fn with_size(mut self, size: Option<Shape>) -> Reader<R> {
+        self.size = size;
+        self
     }
 
     /// The read error that ended the iteration early, if any.
@@ -159,7 +181,7 @@ impl<R: BufRead> Iterator for Reader<R> {
                     let (line, _, text) = self.grid.take()?;
                     let id = self.next_id();
                     // An unfinished grid: let the board parser say what is wrong.
-                    return Some(make(id, line, &text, None, &self.goal));
+                    return Some(make(id, line, &text, None, &self.goal, self.size));
                 }
                 Ok(_) => {}
                 Err(e) => {
@@ -186,6 +208,21 @@ impl<R: BufRead> Iterator for Reader<R> {
                 }
                 continue;
             }
+            if let Some(rest) = line.strip_prefix("size:") {
+                let rest = rest.trim();
+                if rest.eq_ignore_ascii_case("auto") {
+                    self.size = None;
+                } else if let Some(shape) = Shape::parse(rest) {
+                    self.size = Some(shape);
+                } else {
+                    return Some(Err(BadInstance {
+                        id: format!("size:{}", self.line_no),
+                        line: self.line_no,
+                        error: BoardError::BadSize(rest.chars().take(30).collect()),
+                    }));
+                }
+                continue;
+            }
             let tokens: Vec<&str> = line
                 .split(|c: char| c.is_whitespace() || c == ',')
                 .filter(|t| !t.is_empty())
@@ -198,11 +235,25 @@ impl<R: BufRead> Iterator for Reader<R> {
                     continue;
                 }
                 let id = self.next_id();
-                return Some(make(id, start, &text, None, &self.goal));
+                return Some(make(id, start, &text, None, &self.goal, self.size));
             }
             let n = tokens.len();
-            let is_square = |k: usize| Shape::square_of(k).is_some();
-            if n >= 3 && is_square(n - 2) && !is_square(n) {
+            // With a size, a board has exactly its cells; otherwise a square count.
+            let (is_board, grid_rows) = match self.size {
+                Some(s) => (
+                    n == s.cells(),
+                    (n == s.cols as usize).then_some(s.rows as usize),
+                ),
+                None => (
+                    Shape::square_of(n).is_some(),
+                    (2..=6).contains(&n).then_some(n),
+                ),
+            };
+            let is_board_count = |k: usize| match self.size {
+                Some(s) => k == s.cells(),
+                None => Shape::square_of(k).is_some(),
+            };
+            if n >= 3 && is_board_count(n - 2) && !is_board {
                 // ID LEN tiles...
                 let id = tokens[0].to_string();
                 self.count += 1;
@@ -225,15 +276,18 @@ impl<R: BufRead> Iterator for Reader<R> {
                     &tokens[2..].join(" "),
                     known,
                     &self.goal,
+                    self.size,
                 ));
             }
-            if (2..=6).contains(&n) && tokens.iter().all(|t| t.parse::<u8>().is_ok()) {
-                // The first row of a grid board: n rows of n.
-                self.grid = Some((self.line_no, n, line));
-                continue;
+            if let Some(rows) = grid_rows {
+                if tokens.iter().all(|t| t.parse::<u8>().is_ok()) {
+                    // The first row of a grid board: `rows` lines of `n`.
+                    self.grid = Some((self.line_no, rows, line));
+                    continue;
+                }
             }
             let id = self.next_id();
-            return Some(make(id, self.line_no, &line, None, &self.goal));
+            return Some(make(id, self.line_no, &line, None, &self.goal, self.size));
         }
     }
 }

@@ -11,12 +11,14 @@
 //! - [`solver`]: from a board and a goal to a checked solution;
 //! - [`batch`]: many instances on a thread pool, results in input order;
 //! - [`check`]: replaying solutions (ours or any solver's) against their boards;
+//! - [`game`]: the state of an interactive game (`fifteen play`), without the terminal;
 //! - [`random`]: reproducible random boards.
 
 pub mod batch;
 pub mod board;
 pub mod check;
 pub mod error;
+pub mod game;
 pub mod instances;
 pub mod pdb;
 pub mod random;

@@ -1,4 +1,6 @@
-//! The `fifteen` command: solve, bench, random, check, tables.
+//! The `fifteen` command: solve, bench, random, check, tables, play.
+
+mod play;
 
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Write};
@@ -15,7 +17,7 @@ use fifteen::check::{replay, CheckError, Replay};
 use fifteen::instances::{BadInstance, Reader};
 use fifteen::pdb::{self, BuildEvent, Partition, PdbHeuristic, TableDir};
 use fifteen::random::{random_board, random_walk, Rng};
-use fifteen::search::Limits;
+use fifteen::search::{Limits, Weight};
 use fifteen::{Board, GoalSpec, HeuristicKind, Instance, Shape, Solution, SolveError, Solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -24,12 +26,14 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// A board is its numbers row by row, 0 for the blank: "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"
 /// (spaces or commas; one line, or one line per row). Solutions are the moves of the blank:
 /// U, D, L, R. Every solution printed is optimal: the search (IDA*) is guided by an
-/// admissible estimate, pattern databases by default.
+/// admissible estimate, pattern databases by default. With --weight W the search is much
+/// faster and the solution at most W times optimal (and said to be so).
 ///
 /// Examples:
 ///   fifteen solve "8 6 7 2 5 4 3 0 1"               # a 3x3 board, standard goal
 ///   fifteen solve --steps "1 2 3 4 5 6 0 8 9 10 7 11 13 14 15 12"
 ///   fifteen solve -i data/korf100.txt --format json
+///   fifteen solve --weight 1.5 "15 11 13 12 14 10 9 5 2 6 8 1 3 7 4 0"
 ///   fifteen random --count 5 --seed 1 | fifteen solve -
 ///   fifteen bench data/korf100.txt
 ///   fifteen solve -i boards.txt --format json | fifteen check -
@@ -91,6 +95,14 @@ struct SearchOpts {
     /// given as arguments; batches from files run one instance per thread).
     #[arg(long)]
     split: bool,
+    /// The shape of the boards: RxC (e.g. 3x4: 3 rows of 4) or N. Square boards follow from
+    /// their count; other shapes need this (or a `size: RxC` line in the input).
+    #[arg(long, value_name = "RxC")]
+    size: Option<String>,
+    /// Bounded-suboptimal search (weighted IDA*, f = g + W*h): much faster, and the solution
+    /// is at most W times the optimal length (W from 1 to 100; 1 is the optimal search).
+    #[arg(long, value_name = "W")]
+    weight: Option<f64>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -158,6 +170,32 @@ enum Command {
         /// Output: text for people, json for programs (one JSON object per line).
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+    },
+    /// Play in the terminal: slide tiles with the keys, ask for hints, watch it solve.
+    ///
+    /// Keys name the direction the tile slides: arrows, h j k l, or w a S d (capital S,
+    /// as s solves). ? shows the next optimal move, s solves from here and plays the moves
+    /// back, u undoes, n starts a new random board, q (or Esc, Ctrl-C) quits.
+    #[command(verbatim_doc_comment)]
+    Play {
+        /// The starting board (default: a random one), as for solve.
+        board: Vec<String>,
+        /// Board shape (RxC or N) for a random board, or for a non-square BOARD.
+        #[arg(long, value_name = "RxC")]
+        size: Option<String>,
+        /// The goal: standard, blank-first, or the goal's numbers.
+        #[arg(long, default_value = "standard")]
+        goal: String,
+        /// Pattern databases are used when present here (never built by play); otherwise
+        /// linear conflict.
+        #[arg(long, env = "FIFTEEN_TABLES", default_value = "data/pdb")]
+        tables: PathBuf,
+        /// Seed for random boards (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Milliseconds between moves when `s` plays a solution back.
+        #[arg(long, default_value_t = 300)]
+        pace: u64,
     },
     /// Inspect pattern-database files.
     Tables {
@@ -272,7 +310,107 @@ fn run(cli: Cli) -> Result<i32> {
             format,
         } => check_cmd(args, input, moves, &goal, format == Format::Json),
         Command::Tables { action, tables } => tables_cmd(action, tables),
+        Command::Play {
+            board,
+            size,
+            goal,
+            tables,
+            seed,
+            pace,
+        } => play_cmd(board, size, &goal, tables, seed, pace),
     }
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+}
+
+fn play_cmd(
+    board: Vec<String>,
+    size: Option<String>,
+    goal: &str,
+    tables: PathBuf,
+    seed: Option<u64>,
+    pace: u64,
+) -> Result<i32> {
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        bail!("play needs a terminal (use solve for pipes and files)");
+    }
+    let size = match &size {
+        Some(text) => Some(parse_size(text).with_context(|| format!("bad --size '{text}'"))?),
+        None => None,
+    };
+    let goal_spec = GoalSpec::parse(goal).map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?;
+    let text = board.join(" ");
+    let mut rng = Rng::new(seed.unwrap_or_else(clock_seed));
+    let (start, goal) = if text.trim().is_empty() {
+        let shape = size.unwrap_or(Shape::new(4, 4).expect("4x4"));
+        let goal = goal_spec
+            .for_shape(shape)
+            .map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?;
+        (random_board(&mut rng, &goal), goal)
+    } else {
+        let b = match size {
+            Some(shape) => Board::parse_as(&text, shape),
+            None => Board::parse(&text),
+        }
+        .map_err(|e| anyhow::anyhow!("bad board: {e}"))?;
+        let goal = goal_spec
+            .for_shape(b.shape())
+            .map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?;
+        (b, goal)
+    };
+    let game =
+        fifteen::game::Game::new(start, goal).map_err(|e| anyhow::anyhow!("bad board: {e}"))?;
+    let shape = start.shape();
+    if shape.cells() > fifteen::search::PACKED_CELLS {
+        bail!("boards of more than 16 cells cannot be solved yet");
+    }
+    let mut cache = TableCache {
+        dir: TableDir::new(&tables),
+        map: HashMap::new(),
+        quiet: true,
+        partition: None,
+        build_secs: 0.0,
+        tie_break: false,
+        build: false,
+    };
+    let (solver, heuristic) = match cache.get(shape, goal.blank())? {
+        Some(p) => (
+            Solver::with_pdb(p),
+            format!("pdb (tables in {})", tables.display()),
+        ),
+        None => (
+            Solver::new(HeuristicKind::LinearConflict),
+            format!(
+                "linear conflict (no {shape} tables in {})",
+                tables.display()
+            ),
+        ),
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let solver = if threads > 1 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .context("cannot start worker threads")?;
+        solver.split_on(Arc::new(pool))
+    } else {
+        solver
+    };
+    let summary = play::run(play::Setup {
+        game,
+        solver,
+        heuristic,
+        rng,
+        pace: Duration::from_millis(pace),
+        interrupted: &INTERRUPTED,
+    })?;
+    println!("{summary}");
+    Ok(0)
 }
 
 fn parse_size(s: &str) -> Result<Shape> {
@@ -292,15 +430,15 @@ fn random_cmd(
         .map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?
         .for_shape(shape)
         .map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?;
-    let seed = seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0)
-    });
+    let seed = seed.unwrap_or_else(clock_seed);
     let mut rng = Rng::new(seed);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    // A non-square board's numbers do not say its shape: say it first, as instance files
+    // do, so that the output reads back (`fifteen random --size 3x4 | fifteen solve -`).
+    if shape.rows != shape.cols && writeln!(out, "size: {shape}").is_err() {
+        return Ok(0);
+    }
     for _ in 0..count {
         let b = match walk {
             Some(k) => random_walk(&mut rng, &goal, k),
@@ -324,6 +462,8 @@ struct TableCache {
     /// Seconds spent building tables (not counted as solving time).
     build_secs: f64,
     tie_break: bool,
+    /// Build missing tables (otherwise report them as absent).
+    build: bool,
 }
 
 impl TableCache {
@@ -341,6 +481,9 @@ impl TableCache {
             None => Partition::default_for(shape, blank),
         };
         if !self.dir.missing(&partition).is_empty() {
+            if !self.build {
+                return Ok(None);
+            }
             let t = Instant::now();
             build_tables(&self.dir, &partition, self.quiet)?;
             self.build_secs += t.elapsed().as_secs_f64();
@@ -427,6 +570,11 @@ fn solve_cmd(
     bench: bool,
 ) -> Result<i32> {
     let goal = GoalSpec::parse(&opts.goal).map_err(|e| anyhow::anyhow!("bad --goal: {e}"))?;
+    let weight = match opts.weight {
+        None => Weight::ONE,
+        Some(w) => Weight::from_factor(w)
+            .with_context(|| format!("bad --weight {w}: give a number from 1 to 100"))?,
+    };
     let threads = opts.threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
@@ -483,7 +631,11 @@ fn solve_cmd(
         .into_iter()
         .reduce(|a, b| Box::new(std::io::Read::chain(a, b)) as Box<dyn BufRead + Send>)
         .unwrap();
-    let mut reader = Reader::new(chained, goal);
+    let size = match &opts.size {
+        Some(text) => Some(parse_size(text).with_context(|| format!("bad --size '{text}'"))?),
+        None => None,
+    };
+    let mut reader = Reader::new(chained, goal).with_size(size);
 
     let kind = match opts.heuristic {
         HeuristicArg::Pdb => HeuristicKind::Pdb,
@@ -498,6 +650,7 @@ fn solve_cmd(
         partition: opts.partition.clone(),
         build_secs: 0.0,
         tie_break: opts.tie_break,
+        build: true,
     };
     let timeout = opts.timeout.map(Duration::from_secs_f64);
     let max_nodes = opts.max_nodes;
@@ -530,6 +683,7 @@ fn solve_cmd(
                 } else {
                     Solver::new(kind)
                 };
+                let solver = solver.weighted(weight);
                 let solver = if split && threads > 1 {
                     solver.split_on(pool.clone())
                 } else {
@@ -566,7 +720,8 @@ fn solve_cmd(
                         eprint!(
                             "\r\x1b[Kinstance {}: threshold {} done, {} nodes, {:.1} M nodes/s, {:.1} s",
                             inst.id,
-                            it.threshold,
+                            // In moves (a weighted search's thresholds are scaled).
+                            weight.moves_at_least(it.threshold),
                             it.nodes,
                             it.nodes as f64 / secs / 1e6,
                             secs
@@ -647,7 +802,14 @@ fn solve_cmd(
                 total_nodes += sol.nodes;
                 total_len += sol.moves.len() as u64;
                 let len = sol.moves.len() as u32;
-                let ok = o.known.is_none_or(|k| k == len);
+                let w = sol.weight;
+                // A weighted solution is right when it lies within its bound.
+                let ok = o.known.is_none_or(|k| {
+                    k == len
+                        || (!w.is_one()
+                            && k < len
+                            && len as u64 * w.g as u64 <= k as u64 * w.h as u64)
+                });
                 if !ok {
                     mismatched += 1;
                 }
@@ -656,6 +818,7 @@ fn solve_cmd(
                 if json {
                     let mut v = serde_json::json!({
                         "id": json_id(&o.id),
+                        "size": board.shape().to_string(),
                         "tiles": board.tiles(),
                         "goal": o.goal_tiles,
                         "length": len,
@@ -663,11 +826,11 @@ fn solve_cmd(
                         "nodes": sol.nodes,
                         "millis": (sol.millis * 1000.0).round() / 1000.0,
                         "heuristic": sol.heuristic.name(),
+                        "optimal": w.is_one(),
                     });
-                    // 12 numbers could be 3x4 or 4x3: say which, so `check` can replay it.
-                    let shape = board.shape();
-                    if shape.rows != shape.cols {
-                        v["size"] = shape.to_string().into();
+                    if !w.is_one() {
+                        v["bound"] = w.factor().into();
+                        v["lower_bound"] = sol.lower_bound.into();
                     }
                     if let Some(k) = o.known {
                         v["known"] = k.into();
@@ -691,10 +854,20 @@ fn solve_cmd(
                     if steps {
                         line.push_str(&render_steps(board, &o, sol));
                     }
+                    let claim = if w.is_one() {
+                        "optimal".to_string()
+                    } else {
+                        format!(
+                            "not proven optimal: at most {} x optimal, and optimal is at least {}",
+                            w.factor(),
+                            sol.lower_bound
+                        )
+                    };
                     line.push_str(&format!(
-                        "length {len} (optimal){}\nmoves  {}\nnodes  {}   time {:.1} ms   heuristic {}\n\n",
+                        "length {len} ({claim}){}\nmoves  {}\nnodes  {}   time {:.1} ms   heuristic {}\n\n",
                         match o.known {
                             Some(k) if k == len => ", as expected".to_string(),
+                            Some(k) if ok => format!(", the file says {k}: within the bound"),
                             Some(k) => format!(", BUT THE FILE SAYS {k}"),
                             None => String::new(),
                         },
@@ -753,6 +926,8 @@ fn solve_cmd(
                 "table_build_seconds": build_secs,
                 "nodes_per_second": nps, "threads": threads,
                 "heuristic": kind.name(),
+                "optimal": weight.is_one(),
+                "bound": weight.factor(),
                 "anchor_nodes_per_instance_korf_felner_2002": 36710,
             }});
             let _ = writeln!(out, "{v}");
@@ -761,17 +936,34 @@ fn solve_cmd(
                 out,
                 "\n{solved} solved, {failed} failed, {mismatched} wrong lengths; total length {total_len}\n\
                  wall {wall:.3} s{}, {total_nodes} nodes ({per} per instance), {:.1} M nodes/s, {threads} threads, heuristic {}\n\
-                 anchor: Korf & Felner 2002, 7-8 PDB with reflection: about 36,710 nodes per instance",
+                 anchor: Korf & Felner 2002, 7-8 PDB with reflection: about 36,710 nodes per instance{}",
                 if build_secs > 0.0 {
                     format!(" (after {build_secs:.1} s building tables)")
                 } else {
                     String::new()
                 },
                 nps / 1e6,
-                kind.name()
+                kind.name(),
+                if weight.is_one() {
+                    String::new()
+                } else {
+                    format!(
+                        "\nweight {}: lengths not proven optimal; ok means within {} x the known length",
+                        weight.factor(),
+                        weight.factor()
+                    )
+                }
             );
             if mismatched > 0 {
-                let _ = writeln!(out, "LENGTH MISMATCH: some lengths differ from the file's");
+                let _ = writeln!(
+                    out,
+                    "LENGTH MISMATCH: some lengths differ from the file's{}",
+                    if weight.is_one() {
+                        ""
+                    } else {
+                        " by more than the bound"
+                    }
+                );
             }
         }
         let _ = table_rows;

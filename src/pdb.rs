@@ -154,12 +154,23 @@ pub struct Partition {
 
 impl Partition {
     /// Splits the non-blank labels, in order, into groups of the given sizes: for the 4x4
-    /// puzzle with its blank in a corner, `[7, 8]` gives rows 1-2 and rows 3-4.
+    /// puzzle with its blank in a corner, `[7, 8]` gives rows 1-2 and rows 3-4. Boards wider
+    /// than tall are read column by column instead, so that groups are blocks across the
+    /// short side: tiles of one column get in each other's way, and a group that holds
+    /// them counts it (2x5 boards: 10 times fewer nodes than with one group per row).
     ///
     /// # Errors
     /// Sizes that do not add up to the number of tiles.
     pub fn by_sizes(shape: Shape, blank: u8, sizes: &[usize]) -> Result<Partition, TableError> {
-        let labels: Vec<u8> = (0..shape.cells() as u8).filter(|&l| l != blank).collect();
+        let (rows, cols) = (shape.rows as usize, shape.cols as usize);
+        let order: Vec<u8> = if cols > rows {
+            (0..cols)
+                .flat_map(|c| (0..rows).map(move |r| (r * cols + c) as u8))
+                .collect()
+        } else {
+            (0..shape.cells() as u8).collect()
+        };
+        let labels: Vec<u8> = order.into_iter().filter(|&l| l != blank).collect();
         // Checked: the sizes come from user text, and a sum that wraps could match.
         let total = sizes.iter().try_fold(0usize, |a, &s| a.checked_add(s));
         if total != Some(labels.len()) || sizes.contains(&0) {

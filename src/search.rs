@@ -196,6 +196,9 @@ impl Heuristic for Manhattan {
     }
 }
 
+/// Rows plus columns of a packed board: 2x8 has the most.
+const MAX_LINES: usize = 10;
+
 /// Manhattan distance plus linear conflicts; a move changes two lines, only those are
 /// recounted.
 #[derive(Clone, Copy, Debug, Default)]
@@ -205,14 +208,14 @@ pub struct LinearConflict;
 pub struct LcState {
     md: u32,
     lc: u32,
-    /// Conflicts of each row, then each column.
-    lines: [u8; 8],
+    /// Conflicts of each row, then each column (at most 2 + 8 lines on 16 cells).
+    lines: [u8; MAX_LINES],
 }
 
 impl Heuristic for LinearConflict {
     type State = LcState;
     fn root(&self, geo: &Geometry, p: &Packed) -> LcState {
-        let mut lines = [0u8; 8];
+        let mut lines = [0u8; MAX_LINES];
         let rows = geo.shape.rows as usize;
         for r in 0..rows {
             lines[r] = geo.line_conflicts(p, true, r) as u8;
@@ -274,9 +277,86 @@ pub struct Limits<'a> {
     pub stop: Option<&'a AtomicBool>,
 }
 
+/// How IDA* weighs the moves made against the estimate: `f = g_weight * g + h_weight * h`.
+///
+/// `Weight::ONE` is plain IDA*, optimal. With `h_weight > g_weight` (weighted IDA*) the
+/// search dives towards the goal and may return a longer solution, but never longer than
+/// `h_weight / g_weight` times the optimal length: along an optimal path every node has
+/// `g + h <= C*` (h is admissible), so `f <= h_weight * C*`; the threshold therefore never
+/// passes `h_weight * C*` without the search finding a solution, and a solution found under
+/// threshold `T` has `g_weight * length <= T`. Integer weights keep that argument exact.
+///
+/// The same argument gives a lower bound after each iteration: the optimal length is at
+/// least `ceil(next / h_weight)` (`next`: the smallest `f` over the threshold), rounded up to
+/// the parity every solution shares. The next threshold is `h_weight` times that bound,
+/// never beyond `h_weight * C*`, so the bound still holds; for plain IDA* this is the usual
+/// `next`, while weighted thresholds climb by two moves at a time instead of by one unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Weight {
+    pub g: u32,
+    pub h: u32,
+}
+
+impl Weight {
+    pub const ONE: Weight = Weight { g: 1, h: 1 };
+
+    /// The largest fraction `h/g <= w` with `g <= 1000`, in lowest terms: rounding down only
+    /// tightens the promise. `None` unless `1 <= w <= 100`.
+    pub fn from_factor(w: f64) -> Option<Weight> {
+        if !(1.0..=100.0).contains(&w) {
+            return None;
+        }
+        let g = 1000u32;
+        let h = ((w * g as f64).floor() as u32).max(g);
+        let mut h = h;
+        // Multiplying by 1000 may round up; the factor must not exceed w.
+        while h > g && h as f64 / g as f64 > w {
+            h -= 1;
+        }
+        let d = gcd(g, h);
+        Some(Weight { g: g / d, h: h / d })
+    }
+
+    /// The factor `h/g`: solutions are at most this many times the optimal length.
+    pub fn factor(self) -> f64 {
+        self.h as f64 / self.g as f64
+    }
+
+    /// Whether this is plain, optimal IDA*.
+    pub fn is_one(self) -> bool {
+        self.g == self.h
+    }
+
+    /// The fewest moves an optimal solution can have once a threshold is known not to be
+    /// exceeded by some node of every optimal path: `ceil(threshold / h_weight)`.
+    pub fn moves_at_least(self, threshold: u32) -> u32 {
+        threshold.div_ceil(self.h)
+    }
+
+    /// The threshold after an iteration whose smallest `f` over the threshold was `next`,
+    /// for a start whose solutions all have length of parity `parity` (see above).
+    pub fn next_threshold(self, next: u32, parity: u32) -> u32 {
+        let mut moves = self.moves_at_least(next);
+        if moves % 2 != parity {
+            moves += 1;
+        }
+        moves * self.h
+    }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
 /// One finished IDA* iteration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Iteration {
+    /// The `f` limit of the iteration, in units of the search's [`Weight`] (moves, for
+    /// plain IDA*).
     pub threshold: u32,
     pub nodes: u64,
 }
@@ -285,6 +365,9 @@ pub struct Iteration {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
     pub moves: Vec<Dir>,
+    /// The optimal length is at least this: the length itself for plain IDA*, less for a
+    /// weighted search.
+    pub lower_bound: u32,
     /// Nodes generated (heuristic evaluated) over all iterations, roots included.
     pub nodes: u64,
     pub iterations: Vec<Iteration>,
@@ -317,8 +400,29 @@ pub fn ida_star<H: Heuristic>(
     limits: Limits,
     hook: Option<IterationHook>,
 ) -> Result<Found, Stopped> {
+    ida_star_weighted(geo, h, start, Weight::ONE, limits, hook)
+}
+
+/// IDA* on `f = weight.g * g + weight.h * h`: with [`Weight::ONE`] the optimal search of
+/// [`ida_star`]; with a larger `h` weight a faster one whose solution is at most
+/// `weight.factor()` times optimal (see [`Weight`]).
+///
+/// # Errors
+/// [`Stopped`] when a limit is reached first.
+pub fn ida_star_weighted<H: Heuristic>(
+    geo: &Geometry,
+    h: &H,
+    start: Packed,
+    weight: Weight,
+    limits: Limits,
+    hook: Option<IterationHook>,
+) -> Result<Found, Stopped> {
     let mut st = h.root(geo, &start);
-    let mut dfs = Dfs::new(geo, h, h.h(&mut st), limits, Vec::with_capacity(128));
+    // Every move changes the Manhattan distance by one: all solutions share its parity.
+    let parity = geo.manhattan(&start) % 2;
+    let mut dfs = Dfs::new(geo, h, 0, limits, Vec::with_capacity(128));
+    dfs.weight = weight;
+    dfs.threshold = weight.h * h.h(&mut st);
     let mut iterations = Vec::new();
     loop {
         dfs.next = u32::MAX;
@@ -326,6 +430,7 @@ pub fn ida_star<H: Heuristic>(
         if start.cells == geo.goal {
             return Ok(Found {
                 moves: vec![],
+                lower_bound: 0,
                 nodes: dfs.nodes,
                 iterations,
             });
@@ -334,7 +439,7 @@ pub fn ida_star<H: Heuristic>(
         if let Some(reason) = dfs.stopped {
             return Err(Stopped {
                 reason,
-                lower_bound: dfs.threshold,
+                lower_bound: weight.moves_at_least(dfs.threshold),
                 nodes: dfs.nodes,
             });
         }
@@ -349,6 +454,7 @@ pub fn ida_star<H: Heuristic>(
         if found {
             return Ok(Found {
                 moves: dfs.path.clone(),
+                lower_bound: weight.moves_at_least(dfs.threshold),
                 nodes: dfs.nodes,
                 iterations,
             });
@@ -358,17 +464,18 @@ pub fn ida_star<H: Heuristic>(
             // checked boards, but never loop forever).
             return Err(Stopped {
                 reason: StopReason::Interrupted,
-                lower_bound: dfs.threshold,
+                lower_bound: weight.moves_at_least(dfs.threshold),
                 nodes: dfs.nodes,
             });
         }
-        dfs.threshold = dfs.next;
+        dfs.threshold = weight.next_threshold(dfs.next, parity);
     }
 }
 
 struct Dfs<'a, H: Heuristic> {
     geo: &'a Geometry,
     h: &'a H,
+    weight: Weight,
     threshold: u32,
     next: u32,
     nodes: u64,
@@ -420,6 +527,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         Dfs {
             geo,
             h,
+            weight: Weight::ONE,
             threshold,
             next: u32::MAX,
             nodes: 0,
@@ -521,7 +629,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         for i in 0..n {
             let mut k = kids[i];
             k.h = self.h.h(&mut k.st);
-            let f = g + 1 + k.h;
+            let f = self.weight.g * (g + 1) + self.weight.h * k.h;
             if f > self.threshold {
                 self.next = self.next.min(f);
                 continue;
@@ -584,9 +692,27 @@ pub fn ida_star_parallel<H: Heuristic>(
     hook: Option<IterationHook>,
     pool: &rayon::ThreadPool,
 ) -> Result<Found, Stopped> {
+    ida_star_parallel_weighted(geo, h, start, Weight::ONE, limits, hook, pool)
+}
+
+/// [`ida_star_weighted`] on every thread of `pool`, split as [`ida_star_parallel`] does. A
+/// subtree's solution within the threshold is within the weight's bound, whichever it is.
+///
+/// # Errors
+/// [`Stopped`] when a limit is reached first.
+pub fn ida_star_parallel_weighted<H: Heuristic>(
+    geo: &Geometry,
+    h: &H,
+    start: Packed,
+    weight: Weight,
+    limits: Limits,
+    hook: Option<IterationHook>,
+    pool: &rayon::ThreadPool,
+) -> Result<Found, Stopped> {
     use rayon::prelude::*;
     let mut st = h.root(geo, &start);
-    let mut threshold = h.h(&mut st);
+    let mut threshold = weight.h * h.h(&mut st);
+    let parity = geo.manhattan(&start) % 2;
     let mut nodes = 0u64;
     let mut iterations = Vec::new();
     let shared = AtomicU64::new(0);
@@ -596,6 +722,7 @@ pub fn ida_star_parallel<H: Heuristic>(
         if start.cells == geo.goal {
             return Ok(Found {
                 moves: vec![],
+                lower_bound: 0,
                 nodes,
                 iterations,
             });
@@ -605,17 +732,18 @@ pub fn ida_star_parallel<H: Heuristic>(
         let mut top = loop {
             let mut dfs = Dfs {
                 collect_at: depth,
+                weight,
                 ..Dfs::new(geo, h, threshold, limits, Vec::with_capacity(128))
             };
             let found = dfs.go(start, st, 0, 4);
             if let Some(reason) = dfs.stopped {
                 return Err(Stopped {
                     reason,
-                    lower_bound: threshold,
+                    lower_bound: weight.moves_at_least(threshold),
                     nodes: nodes + dfs.nodes,
                 });
             }
-            if found || dfs.frontier.len() >= want || depth >= threshold {
+            if found || dfs.frontier.len() >= want || weight.g * depth >= threshold {
                 break (dfs, found);
             }
             depth += 2;
@@ -627,6 +755,7 @@ pub fn ida_star_parallel<H: Heuristic>(
             iterations.push(Iteration { threshold, nodes });
             return Ok(Found {
                 moves: dfs.path.clone(),
+                lower_bound: weight.moves_at_least(threshold),
                 nodes,
                 iterations,
             });
@@ -645,6 +774,7 @@ pub fn ida_star_parallel<H: Heuristic>(
                     let mut d = Dfs {
                         halt: Some(&halt),
                         shared: Some(&shared),
+                        weight,
                         ..Dfs::new(geo, h, threshold, limits, f.path)
                     };
                     let found = d.go(f.p, f.st, f.g, f.prev);
@@ -677,6 +807,7 @@ pub fn ida_star_parallel<H: Heuristic>(
             }
             return Ok(Found {
                 moves,
+                lower_bound: weight.moves_at_least(threshold),
                 nodes,
                 iterations,
             });
@@ -684,7 +815,7 @@ pub fn ida_star_parallel<H: Heuristic>(
         if let Some(reason) = stop {
             return Err(Stopped {
                 reason,
-                lower_bound: threshold,
+                lower_bound: weight.moves_at_least(threshold),
                 nodes,
             });
         }
@@ -696,10 +827,10 @@ pub fn ida_star_parallel<H: Heuristic>(
         if next == u32::MAX {
             return Err(Stopped {
                 reason: StopReason::Interrupted,
-                lower_bound: threshold,
+                lower_bound: weight.moves_at_least(threshold),
                 nodes,
             });
         }
-        threshold = next;
+        threshold = weight.next_threshold(next, parity);
     }
 }

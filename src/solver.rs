@@ -8,7 +8,8 @@ use crate::board::{Board, Dir, Goal, Labels};
 use crate::error::BoardError;
 use crate::pdb::PdbHeuristic;
 use crate::search::{
-    ida_star, Geometry, IterationHook, Limits, LinearConflict, Manhattan, Stopped, PACKED_CELLS,
+    ida_star_weighted, Geometry, IterationHook, Limits, LinearConflict, Manhattan, Stopped, Weight,
+    PACKED_CELLS,
 };
 
 /// Which estimate guides the search. All are admissible, so all give optimal lengths; they
@@ -31,10 +32,15 @@ impl HeuristicKind {
     }
 }
 
-/// An optimal solution and what it cost to find.
+/// A solution and what it cost to find: optimal unless the solver was weighted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
     pub moves: Vec<Dir>,
+    /// The weight of the search: [`Weight::ONE`] for a proven optimal solution; otherwise the
+    /// solution is at most `weight.factor()` times the optimal length.
+    pub weight: Weight,
+    /// The optimal length is at least this (equal to the length when proven optimal).
+    pub lower_bound: u32,
     pub nodes: u64,
     /// Threshold and cumulative nodes of each finished iteration.
     pub iterations: Vec<crate::search::Iteration>,
@@ -68,6 +74,7 @@ pub struct Solver {
     pdb: Option<Arc<PdbHeuristic>>,
     /// When set, one instance is searched on all of this pool's threads.
     split: Option<Arc<rayon::ThreadPool>>,
+    weight: Weight,
 }
 
 impl Solver {
@@ -77,6 +84,7 @@ impl Solver {
             kind,
             pdb: None,
             split: None,
+            weight: Weight::ONE,
         }
     }
 
@@ -86,6 +94,7 @@ impl Solver {
             kind: HeuristicKind::Pdb,
             pdb: Some(pdb),
             split: None,
+            weight: Weight::ONE,
         }
     }
 
@@ -96,11 +105,22 @@ impl Solver {
         self
     }
 
+    /// Trades optimality for speed: solutions at most `weight.factor()` times the optimal
+    /// length (weighted IDA*). [`Weight::ONE`] restores the optimal search.
+    pub fn weighted(mut self, weight: Weight) -> Solver {
+        self.weight = weight;
+        self
+    }
+
+    pub fn weight(&self) -> Weight {
+        self.weight
+    }
+
     pub fn kind(&self) -> HeuristicKind {
         self.kind
     }
 
-    /// Finds an optimal solution.
+    /// Finds an optimal solution (or, weighted, one within the weight's bound).
     ///
     /// # Errors
     /// A board that does not fit the goal, or a search stopped by `limits`.
@@ -123,22 +143,46 @@ impl Solver {
                 let sym = pdb.symmetry_for(&labels).expect("fits");
                 let l = sym.labels(&labels);
                 let geo = Geometry::new(l.shape, l.blank_label);
-                let found = search(&geo, pdb.as_ref(), geo.pack(&l), limits, hook, &self.split)?;
+                let found = search(
+                    &geo,
+                    pdb.as_ref(),
+                    geo.pack(&l),
+                    self.weight,
+                    limits,
+                    hook,
+                    &self.split,
+                )?;
                 let inv = sym.inverse(l.shape);
                 let mut f = found;
                 f.moves = f.moves.iter().map(|&d| inv.dir(d)).collect();
                 (f, HeuristicKind::Pdb)
             }
             (HeuristicKind::Manhattan, _) => (
-                run(&labels, &Manhattan, limits, hook, &self.split)?,
+                run(&labels, &Manhattan, self.weight, limits, hook, &self.split)?,
                 HeuristicKind::Manhattan,
             ),
             _ => (
-                run(&labels, &LinearConflict, limits, hook, &self.split)?,
+                run(
+                    &labels,
+                    &LinearConflict,
+                    self.weight,
+                    limits,
+                    hook,
+                    &self.split,
+                )?,
                 HeuristicKind::LinearConflict,
             ),
         };
+        // Every path between two boards has the same parity (each move changes the blank's
+        // cell colour and the permutation's parity together), so the bound rounds up to it.
+        let len = found.moves.len() as u32;
+        let mut lower_bound = found.lower_bound.min(len);
+        if (len - lower_bound) % 2 == 1 {
+            lower_bound += 1;
+        }
         Ok(Solution {
+            weight: self.weight,
+            lower_bound,
             moves: found.moves,
             nodes: found.nodes,
             iterations: found.iterations,
@@ -151,25 +195,29 @@ impl Solver {
 fn run<H: crate::search::Heuristic>(
     labels: &Labels,
     h: &H,
+    weight: Weight,
     limits: Limits,
     hook: Option<IterationHook>,
     split: &Option<Arc<rayon::ThreadPool>>,
 ) -> Result<crate::search::Found, SolveError> {
     let geo = Geometry::new(labels.shape, labels.blank_label);
-    search(&geo, h, geo.pack(labels), limits, hook, split)
+    search(&geo, h, geo.pack(labels), weight, limits, hook, split)
 }
 
 fn search<H: crate::search::Heuristic>(
     geo: &Geometry,
     h: &H,
     start: crate::search::Packed,
+    weight: Weight,
     limits: Limits,
     hook: Option<IterationHook>,
     split: &Option<Arc<rayon::ThreadPool>>,
 ) -> Result<crate::search::Found, SolveError> {
     match split {
-        Some(pool) => crate::search::ida_star_parallel(geo, h, start, limits, hook, pool),
-        None => ida_star(geo, h, start, limits, hook),
+        Some(pool) => {
+            crate::search::ida_star_parallel_weighted(geo, h, start, weight, limits, hook, pool)
+        }
+        None => ida_star_weighted(geo, h, start, weight, limits, hook),
     }
     .map_err(SolveError::Stopped)
 }

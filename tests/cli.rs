@@ -564,3 +564,194 @@ fn damaged_table_payload_never_gives_a_wrong_answer() {
         assert!(pdb.stderr.contains("build-pdb"), "{}", pdb.stderr);
     }
 }
+
+#[test]
+fn weighted_solve_says_it_is_not_proven_optimal() {
+    // Korf instance 1 (57 moves to the blank-first goal).
+    let board = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+    let goal = Goal::blank_first(Shape::new(4, 4).unwrap());
+    let o = run(
+        &[
+            "solve",
+            LC,
+            "--goal",
+            "blank-first",
+            "--weight",
+            "2",
+            "--format",
+            "json",
+            board,
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = &json_lines(&o.stdout)[0];
+    assert_eq!(v["optimal"], false);
+    assert_eq!(v["bound"], 2.0);
+    let len = v["length"].as_u64().unwrap();
+    let lower = v["lower_bound"].as_u64().unwrap();
+    assert!((57..=2 * 57).contains(&len), "{len}");
+    assert!(lower <= 57 && lower > 0, "{lower}");
+    let moves = parse_moves(v["moves"].as_str().unwrap()).unwrap();
+    let b = Board::parse(board).unwrap();
+    assert_eq!(check_solution(&b, &goal, &moves), Ok(len as usize));
+
+    let o = run(
+        &["solve", LC, "--goal", "blank-first", "--weight", "2", board],
+        None,
+    );
+    assert_eq!(o.code, 0);
+    assert!(
+        o.stdout.contains("not proven optimal: at most 2 x optimal"),
+        "{}",
+        o.stdout
+    );
+
+    // Without a weight the JSON says the solution is optimal.
+    let o = run(
+        &["solve", LC, "--format", "json", "1 2 3 4 5 6 7 0 8"],
+        None,
+    );
+    assert_eq!(json_lines(&o.stdout)[0]["optimal"], true);
+
+    for bad in ["0.5", "-1", "abc", "1000"] {
+        let o = run(&["solve", LC, "--weight", bad, board], None);
+        assert_eq!(o.code, 2, "--weight {bad}: {}", o.stderr);
+    }
+}
+
+#[test]
+fn weighted_bench_accepts_lengths_within_the_bound() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Korf instances 79 (42 moves) and 12 (45 moves), with their known lengths.
+    let file = write(
+        tmp.path(),
+        "k.txt",
+        "goal: blank-first\n\
+         79 42 0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15\n\
+         12 45 14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15\n",
+    );
+    let o = run(
+        &["bench", &file, LC, "--weight", "3", "--format", "json"],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let v = json_lines(&o.stdout);
+    for row in &v[..2] {
+        assert_eq!(row["ok"], true);
+        let (len, known) = (
+            row["length"].as_u64().unwrap(),
+            row["known"].as_u64().unwrap(),
+        );
+        assert!(len >= known && len <= 3 * known, "{row}");
+    }
+    assert_eq!(v[2]["summary"]["optimal"], false);
+    assert_eq!(v[2]["summary"]["mismatched"], 0);
+}
+
+#[test]
+fn rectangular_boards_with_size_option_and_random_round_trip() {
+    // A non-square board needs its shape: without --size the count is refused.
+    let o = run(&["solve", LC, "1 2 3 4 5 6 0 7"], None);
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("--size RxC"), "{}", o.stderr);
+    let o = run(
+        &[
+            "solve",
+            LC,
+            "--size",
+            "2x4",
+            "--format",
+            "json",
+            "1 2 3 4 5 6 0 7",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = &json_lines(&o.stdout)[0];
+    assert_eq!(v["size"], "2x4");
+    assert_eq!(v["moves"], "R");
+    // A custom goal with the blank inside, and a board it cannot reach.
+    let o = run(
+        &[
+            "solve",
+            LC,
+            "--size",
+            "2x4",
+            "--goal",
+            "1 2 3 4 0 5 6 7",
+            "1 2 3 4 0 5 7 6",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("unsolvable"), "{}", o.stderr);
+    let o = run(&["solve", LC, "--size", "3y4", "1 2"], None);
+    assert_eq!(o.code, 2);
+
+    // `random --size RxC` starts with a `size:` line, so its output reads back.
+    for size in ["3x4", "4x3", "2x5", "2x3"] {
+        let r = run(
+            &["random", "--size", size, "--count", "3", "--seed", "4"],
+            None,
+        );
+        assert_eq!(r.code, 0);
+        let first = r.stdout.lines().next().unwrap();
+        assert_eq!(first, format!("size: {size}"));
+        let shape = Shape::parse(size).unwrap();
+        let o = run(&["solve", LC, "--format", "json", "-"], Some(&r.stdout));
+        assert_eq!(o.code, 0, "{size}: {}", o.stderr);
+        let v = json_lines(&o.stdout);
+        assert_eq!(v.len(), 3);
+        for (row, line) in v.iter().zip(r.stdout.lines().skip(1)) {
+            let tiles: Vec<u8> = line.split(' ').map(|t| t.parse().unwrap()).collect();
+            let b = Board::new(shape, &tiles).unwrap();
+            let moves = parse_moves(row["moves"].as_str().unwrap()).unwrap();
+            let goal = Goal::standard(shape);
+            assert_eq!(
+                check_solution(&b, &goal, &moves),
+                Ok(row["length"].as_u64().unwrap() as usize)
+            );
+            assert_eq!(row["size"], size);
+        }
+    }
+    // Pattern databases are built for the shape on first use and used.
+    let tmp = tempfile::tempdir().unwrap();
+    let tables = tmp.path().to_str().unwrap();
+    let o = run(
+        &[
+            "solve",
+            "--tables",
+            tables,
+            "--size",
+            "4x2",
+            "--format",
+            "json",
+            "0 7 6 5 4 3 2 1",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.contains("4x2 boards"), "{}", o.stderr);
+    let v = &json_lines(&o.stdout)[0];
+    assert_eq!(v["heuristic"], "pdb");
+    let lc = run(
+        &[
+            "solve",
+            LC,
+            "--size",
+            "4x2",
+            "--format",
+            "json",
+            "0 7 6 5 4 3 2 1",
+        ],
+        None,
+    );
+    assert_eq!(json_lines(&lc.stdout)[0]["length"], v["length"]);
+    // Square sizes keep one board per line and nothing else.
+    let r = run(
+        &["random", "--size", "3", "--count", "2", "--seed", "4"],
+        None,
+    );
+    assert_eq!(r.stdout.lines().count(), 2);
+}

@@ -5,15 +5,17 @@
 use std::collections::{HashMap, VecDeque};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use fifteen::instances::Reader;
-use fifteen::pdb::{self, Partition, PatternSpec, PdbHeuristic, TableDir};
+use fifteen::pdb::{self, Partition, PatternSpec, TableDir};
 use fifteen::random::{random_walk, Rng};
 use fifteen::search::Limits;
 use fifteen::solver::check_solution;
 use fifteen::{Board, Dir, Goal, GoalSpec, HeuristicKind, Instance, Shape, Solver};
 use rayon::prelude::*;
+
+mod common;
+use common::{bfs, tables};
 
 fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -27,50 +29,12 @@ fn shape4() -> Shape {
     Shape::new(4, 4).unwrap()
 }
 
-/// Every board reachable from `goal`, with its distance, by plain BFS over `Board::apply`.
-/// Returns (boards in BFS order, distance of each board, layer sizes).
-fn bfs(goal: &Goal) -> (Vec<Board>, HashMap<Board, u32>, Vec<u64>) {
-    let start = *goal.board();
-    let mut dist = HashMap::new();
-    let mut order = vec![start];
-    dist.insert(start, 0u32);
-    let mut layers = vec![1u64];
-    let mut q = VecDeque::from([start]);
-    while let Some(b) = q.pop_front() {
-        let d = dist[&b];
-        for dir in Dir::ALL {
-            if let Some(nb) = b.apply(dir) {
-                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(nb) {
-                    e.insert(d + 1);
-                    if layers.len() <= d as usize + 1 {
-                        layers.push(0);
-                    }
-                    layers[d as usize + 1] += 1;
-                    order.push(nb);
-                    q.push_back(nb);
-                }
-            }
-        }
-    }
-    (order, dist, layers)
-}
-
 fn solve(solver: &Solver, board: &Board, goal: &Goal) -> Vec<Dir> {
     let sol = solver
         .solve(board, goal, Limits::default(), None)
         .unwrap_or_else(|e| panic!("{board:?}: {e}"));
     check_solution(board, goal, &sol.moves).unwrap_or_else(|e| panic!("{board:?}: {e}"));
     sol.moves
-}
-
-/// Builds `partition`'s tables into a fresh temporary directory and reads them back.
-fn tables(partition: &Partition) -> (tempfile::TempDir, Arc<PdbHeuristic>) {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = TableDir::new(tmp.path());
-    dir.build_missing(partition, &|_, _, _| {}).unwrap();
-    assert!(dir.missing(partition).is_empty());
-    let h = dir.read(partition).unwrap();
-    (tmp, h)
 }
 
 #[test]

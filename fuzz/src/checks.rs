@@ -55,9 +55,22 @@ pub fn board(data: &[u8]) {
     if let Ok(b) = Board::parse(text) {
         check_board(&b);
     }
-    if let Ok(GoalSpec::Explicit(g)) = GoalSpec::parse(text) {
-        check_board(g.board());
-        assert_eq!(GoalSpec::parse(&grid(g.board())), Ok(GoalSpec::Explicit(g)));
+    if let Ok(GoalSpec::Explicit(tiles)) = GoalSpec::parse(text) {
+        // An explicit goal is checked as numbers; its shape comes with the boards.
+        let line = tiles
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(
+            GoalSpec::parse(&line),
+            Ok(GoalSpec::Explicit(tiles.clone()))
+        );
+        if let Some(shape) = Shape::square_of(tiles.len()) {
+            let goal = Board::new(shape, &tiles).expect("a parsed goal is a board");
+            check_board(&goal);
+            assert_eq!(GoalSpec::parse(&grid(&goal)), Ok(GoalSpec::Explicit(tiles)));
+        }
     }
     if let Ok(moves) = parse_moves(text) {
         assert_eq!(parse_moves(&moves_to_string(&moves)), Ok(moves));

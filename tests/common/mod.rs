@@ -1,0 +1,56 @@
+//! Helpers shared by several test files: an independent breadth-first search and
+//! temporary pattern-database tables.
+#![allow(dead_code)]
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use fifteen::pdb::{Partition, PdbHeuristic, TableDir};
+use fifteen::{Board, Dir, Goal};
+
+/// Every board reachable from `goal`, with its distance, by plain BFS over `Board::apply`
+/// (none of the library's search code). Returns (boards in BFS order, distance of each
+/// board, layer sizes).
+pub fn bfs(goal: &Goal) -> (Vec<Board>, HashMap<Board, u32>, Vec<u64>) {
+    bfs_within(goal, u32::MAX)
+}
+
+/// [`bfs`] stopped at `radius` moves: exact distances of every board that close to the goal.
+pub fn bfs_within(goal: &Goal, radius: u32) -> (Vec<Board>, HashMap<Board, u32>, Vec<u64>) {
+    let start = *goal.board();
+    let mut dist = HashMap::new();
+    let mut order = vec![start];
+    dist.insert(start, 0u32);
+    let mut layers = vec![1u64];
+    let mut q = VecDeque::from([start]);
+    while let Some(b) = q.pop_front() {
+        let d = dist[&b];
+        if d == radius {
+            continue;
+        }
+        for dir in Dir::ALL {
+            if let Some(nb) = b.apply(dir) {
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(nb) {
+                    e.insert(d + 1);
+                    if layers.len() <= d as usize + 1 {
+                        layers.push(0);
+                    }
+                    layers[d as usize + 1] += 1;
+                    order.push(nb);
+                    q.push_back(nb);
+                }
+            }
+        }
+    }
+    (order, dist, layers)
+}
+
+/// Builds `partition`'s tables into a fresh temporary directory and reads them back.
+pub fn tables(partition: &Partition) -> (tempfile::TempDir, Arc<PdbHeuristic>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = TableDir::new(tmp.path());
+    dir.build_missing(partition, &|_, _, _| {}).unwrap();
+    assert!(dir.missing(partition).is_empty());
+    let h = dir.read(partition).unwrap();
+    (tmp, h)
+}

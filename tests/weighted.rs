@@ -1,0 +1,162 @@
+//! Bounded-suboptimal search (`--weight W`): every solution replays to the goal and is at
+//! most W times the optimal length, where the optimal length comes from an independent
+//! source (a breadth-first search of the 8-puzzle written in these tests, or the Korf 100
+//! lengths in data/korf100.txt).
+
+use std::io::BufReader;
+use std::path::PathBuf;
+
+use fifteen::instances::Reader;
+use fifteen::pdb::{self, Partition};
+use fifteen::search::{Limits, Weight};
+use fifteen::solver::check_solution;
+use fifteen::{Board, Goal, GoalSpec, HeuristicKind, Instance, Shape, Solution, Solver};
+use rayon::prelude::*;
+
+mod common;
+use common::{bfs, tables};
+
+const WEIGHTS: [f64; 6] = [1.0, 1.2, 1.5, 2.0, 3.0, 7.25];
+
+/// Solves, replays, and checks the promise against the known optimal length.
+fn check(solver: &Solver, board: &Board, goal: &Goal, optimal: u32) -> Solution {
+    let sol = solver
+        .solve(board, goal, Limits::default(), None)
+        .unwrap_or_else(|e| panic!("{board:?}: {e}"));
+    check_solution(board, goal, &sol.moves).unwrap_or_else(|e| panic!("{board:?}: {e}"));
+    let len = sol.moves.len() as u32;
+    let w = solver.weight();
+    assert_eq!(sol.weight, w);
+    // len <= (h/g) * optimal, in integers.
+    assert!(
+        len as u64 * w.g as u64 <= w.h as u64 * optimal as u64,
+        "{board:?}: length {len} > {} x {optimal}",
+        w.factor()
+    );
+    assert!(len >= optimal, "{board:?}: shorter than optimal?");
+    assert!(
+        sol.lower_bound <= optimal,
+        "{board:?}: claimed lower bound {} > optimal {optimal}",
+        sol.lower_bound
+    );
+    assert_eq!((len - sol.lower_bound) % 2, 0, "{board:?}: bound parity");
+    if w.is_one() {
+        assert_eq!(len, optimal, "{board:?}");
+        assert_eq!(sol.lower_bound, len);
+    }
+    sol
+}
+
+#[test]
+fn weight_from_factor_rounds_down_and_refuses_below_one() {
+    for w in [f64::NAN, 0.0, 0.5, 0.999, -2.0, 100.5, f64::INFINITY] {
+        assert_eq!(Weight::from_factor(w), None, "{w}");
+    }
+    assert_eq!(Weight::from_factor(1.0), Some(Weight::ONE));
+    assert_eq!(Weight::from_factor(1.5), Some(Weight { g: 2, h: 3 }));
+    assert_eq!(Weight::from_factor(2.0), Some(Weight { g: 1, h: 2 }));
+    for i in 0..5000 {
+        let w = 1.0 + i as f64 * 0.0173;
+        let x = Weight::from_factor(w).unwrap();
+        assert!(x.factor() <= w && w - x.factor() < 0.001, "{w} -> {x:?}");
+        assert!(x.h >= x.g);
+    }
+}
+
+#[test]
+fn weighted_8_puzzle_within_bound_for_every_heuristic_and_both_goals() {
+    let shape = Shape::new(3, 3).unwrap();
+    let partition = Partition::default_for(shape, pdb::canonical_blank(shape, 0));
+    let (_tmp, h) = tables(&partition);
+    for goal in [Goal::standard(shape), Goal::blank_first(shape)] {
+        let (order, dist, layers) = bfs(&goal);
+        assert_eq!(order.len(), 181_440);
+        // A spread of boards over every distance, the 31-move ones (last in BFS order)
+        // included.
+        let sample: Vec<&Board> = order
+            .iter()
+            .step_by(151)
+            .chain(order.iter().rev().take(layers[31] as usize))
+            .collect();
+        for w in WEIGHTS {
+            let weight = Weight::from_factor(w).unwrap();
+            let solvers = [
+                Solver::new(HeuristicKind::Manhattan),
+                Solver::new(HeuristicKind::LinearConflict),
+                Solver::with_pdb(h.clone()),
+            ];
+            for solver in solvers {
+                let solver = solver.weighted(weight);
+                let longer = sample
+                    .par_iter()
+                    .filter(|b| {
+                        let sol = check(&solver, b, &goal, dist[**b]);
+                        sol.moves.len() as u32 > dist[**b]
+                    })
+                    .count();
+                // Weighting is not a no-op: with W of 1.5 or more and an inexact estimate,
+                // some solutions do come out longer than optimal.
+                if w >= 1.5 && solver.kind() != HeuristicKind::Pdb {
+                    assert!(longer > 0, "weight {w}, {:?}", solver.kind());
+                }
+            }
+        }
+    }
+}
+
+fn korf_easiest(n: usize) -> Vec<Instance> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let file = std::fs::File::open(root.join("data/korf100.txt")).unwrap();
+    let instances: Vec<Instance> = Reader::new(BufReader::new(file), GoalSpec::Standard)
+        .map(|r| r.unwrap())
+        .collect();
+    // Easiest by Korf's 1985 node counts (column 5 of the fixture), an independent order.
+    let text =
+        std::fs::read_to_string(root.join("tests/fixtures/korf100_korf1985_md_nodes.txt")).unwrap();
+    let mut rows: Vec<(u64, String)> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap().trim())
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let c: Vec<&str> = l.split_whitespace().collect();
+            (c[4].parse().unwrap(), c[0].to_string())
+        })
+        .collect();
+    rows.sort();
+    rows[..n]
+        .iter()
+        .map(|(_, id)| instances.iter().find(|i| &i.id == id).unwrap().clone())
+        .collect()
+}
+
+#[test]
+fn weighted_korf_instances_within_bound_of_known_lengths() {
+    let easy = korf_easiest(10);
+    let pool = std::sync::Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap(),
+    );
+    let mut nodes = Vec::new();
+    for w in [1.0, 1.2, 1.5, 2.0, 3.0] {
+        let weight = Weight::from_factor(w).unwrap();
+        let serial = Solver::new(HeuristicKind::LinearConflict).weighted(weight);
+        let split = serial.clone().split_on(pool.clone());
+        let total: u64 = easy
+            .par_iter()
+            .map(|inst| {
+                let known = inst.known.unwrap();
+                let a = check(&serial, &inst.board, &inst.goal, known);
+                check(&split, &inst.board, &inst.goal, known);
+                a.nodes
+            })
+            .sum();
+        nodes.push(total);
+    }
+    // The point of the option: at W = 2 these take a tenth of the nodes or fewer than the optimal search.
+    assert!(
+        nodes[3] * 10 < nodes[0],
+        "nodes by weight 1, 1.2, 1.5, 2, 3: {nodes:?}"
+    );
+}
