@@ -127,8 +127,11 @@ pub struct Reader<R> {
     line_no: usize,
     count: usize,
     buf: String,
-    /// Lines of a grid board being gathered: (first line, rows expected, text).
-    grid: Option<(usize, usize, String)>,
+    /// Lines of a grid board being gathered: (first line, rows expected, row width, text).
+    grid: Option<(usize, usize, usize, String)>,
+    /// A line read but not yet handled: it ended an unfinished grid, which was reported
+    /// first.
+    pending: Option<String>,
     io_error: Option<std::io::Error>,
 }
 
@@ -143,6 +146,7 @@ impl<R: BufRead> Reader<R> {
             count: 0,
             buf: String::new(),
             grid: None,
+            pending: None,
             io_error: None,
         }
     }
@@ -164,6 +168,18 @@ impl<R: BufRead> Reader<R> {
         self.count
     }
 
+    /// The next line without its comment, trimmed; `None` at the end of the input.
+    fn read_line(&mut self) -> std::io::Result<Option<String>> {
+        self.buf.clear();
+        if self.input.read_line(&mut self.buf)? == 0 {
+            return Ok(None);
+        }
+        self.line_no += 1;
+        Ok(Some(
+            self.buf.split('#').next().unwrap_or("").trim().to_string(),
+        ))
+    }
+
     fn next_id(&mut self) -> String {
         self.count += 1;
         self.count.to_string()
@@ -175,24 +191,40 @@ impl<R: BufRead> Iterator for Reader<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            self.buf.clear();
-            match self.input.read_line(&mut self.buf) {
-                Ok(0) => {
-                    let (line, _, text) = self.grid.take()?;
-                    let id = self.next_id();
-                    // An unfinished grid: let the board parser say what is wrong.
-                    return Some(make(id, line, &text, None, &self.goal, self.size));
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    self.io_error = Some(e);
-                    return None;
-                }
-            }
-            self.line_no += 1;
-            let line = self.buf.split('#').next().unwrap_or("").trim().to_string();
+            let line = match self.pending.take() {
+                Some(line) => line,
+                None => match self.read_line() {
+                    Ok(Some(line)) => line,
+                    Ok(None) => {
+                        let (line, _, _, text) = self.grid.take()?;
+                        let id = self.next_id();
+                        // An unfinished grid: let the board parser say what is wrong.
+                        return Some(make(id, line, &text, None, &self.goal, self.size));
+                    }
+                    Err(e) => {
+                        self.io_error = Some(e);
+                        return None;
+                    }
+                },
+            };
             if line.is_empty() {
                 continue;
+            }
+            let tokens: Vec<&str> = line
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .collect();
+            // A grid's rows all have its width; any other line (a whole board, a `goal:`
+            // line, a stray row) ends it unfinished. The grid is reported, then the line is
+            // read afresh, so one bad line never swallows good boards after it.
+            if let Some((start, _, width, text)) = &self.grid {
+                if tokens.len() != *width || line.contains(':') {
+                    let (start, text) = (*start, text.clone());
+                    self.grid = None;
+                    self.pending = Some(line);
+                    let id = self.next_id();
+                    return Some(make(id, start, &text, None, &self.goal, self.size));
+                }
             }
             if let Some(rest) = line.strip_prefix("goal:") {
                 match GoalSpec::parse(rest) {
@@ -223,15 +255,11 @@ impl<R: BufRead> Iterator for Reader<R> {
                 }
                 continue;
             }
-            let tokens: Vec<&str> = line
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|t| !t.is_empty())
-                .collect();
-            if let Some((start, rows, mut text)) = self.grid.take() {
+            if let Some((start, rows, width, mut text)) = self.grid.take() {
                 text.push('\n');
                 text.push_str(&line);
                 if text.lines().count() < rows {
-                    self.grid = Some((start, rows, text));
+                    self.grid = Some((start, rows, width, text));
                     continue;
                 }
                 let id = self.next_id();
@@ -282,7 +310,7 @@ impl<R: BufRead> Iterator for Reader<R> {
             if let Some(rows) = grid_rows {
                 if tokens.iter().all(|t| t.parse::<u8>().is_ok()) {
                     // The first row of a grid board: `rows` lines of `n`.
-                    self.grid = Some((self.line_no, rows, line));
+                    self.grid = Some((self.line_no, rows, n, line));
                     continue;
                 }
             }

@@ -91,6 +91,9 @@ struct SearchOpts {
     /// Order children of equal estimate by linear conflict (an experiment; off by default).
     #[arg(long, hide = true)]
     tie_break: bool,
+    /// Also look up the dual board where the blank is home (an experiment; off by default).
+    #[arg(long, hide = true)]
+    dual: bool,
     /// Search each instance on all threads, one instance at a time (the default for boards
     /// given as arguments; batches from files run one instance per thread).
     #[arg(long)]
@@ -376,6 +379,7 @@ fn play_cmd(
         partition: None,
         build_secs: 0.0,
         tie_break: false,
+        dual: false,
         build: false,
     };
     let (solver, heuristic) = match cache.get(shape, goal.blank())? {
@@ -462,6 +466,7 @@ struct TableCache {
     /// Seconds spent building tables (not counted as solving time).
     build_secs: f64,
     tie_break: bool,
+    dual: bool,
     /// Build missing tables (otherwise report them as absent).
     build: bool,
 }
@@ -493,6 +498,7 @@ impl TableCache {
         let mut p = unsafe { self.dir.map(&partition) }?;
         if let Some(h) = Arc::get_mut(&mut p) {
             h.tie_break = self.tie_break;
+            h.use_dual = self.dual;
         }
         // A damaged payload would give wrong answers, so check every table once per run
         // (this also brings its pages into memory, which the search needs anyway).
@@ -650,6 +656,7 @@ fn solve_cmd(
         partition: opts.partition.clone(),
         build_secs: 0.0,
         tie_break: opts.tie_break,
+        dual: opts.dual,
         build: true,
     };
     let timeout = opts.timeout.map(Duration::from_secs_f64);

@@ -712,15 +712,21 @@ impl<S: Slot> Bfs<'_, S> {
             for &p in pos.iter() {
                 tile_at[p as usize] = NONE;
             }
-            for &(j, from, free2) in &succ[..ns] {
-                let reach = compress::<PEXT>(grid.region(from, free2), free2);
-                let s = self.slots[j].get();
-                if (s | (s >> S::BITS)) & reach != reach {
-                    self.slots[j].or(reach << S::BITS);
-                    let a = &self.next_active[j / CHUNK];
-                    if a.load(Ordering::Relaxed) == 0 {
-                        a.store(1, Ordering::Relaxed);
-                    }
+            self.mark::<PEXT>(&succ[..ns]);
+        }
+    }
+
+    /// Adds the blank cells each successor reaches to its next-layer mask (when new).
+    #[inline(always)]
+    fn mark<const PEXT: bool>(&self, succ: &[(usize, usize, u64)]) {
+        for &(j, from, free2) in succ {
+            let reach = compress::<PEXT>(self.grid.region(from, free2), free2);
+            let s = self.slots[j].get();
+            if (s | (s >> S::BITS)) & reach != reach {
+                self.slots[j].or(reach << S::BITS);
+                let a = &self.next_active[j / CHUNK];
+                if a.load(Ordering::Relaxed) == 0 {
+                    a.store(1, Ordering::Relaxed);
                 }
             }
         }
@@ -1319,6 +1325,8 @@ pub struct PdbHeuristic {
     pub use_mirror: bool,
     /// Order children of equal estimate by their linear conflicts (fewest first).
     pub tie_break: bool,
+    /// Also look up the dual board when the blank is home.
+    pub use_dual: bool,
 }
 
 /// Per-node data for [`PdbHeuristic`]: each pattern's index for the board and for its
@@ -1405,6 +1413,7 @@ impl PdbHeuristic {
             mirror_sym,
             use_mirror: mirror_sym.is_some(),
             tie_break: false,
+            use_dual: false,
         })
     }
 
@@ -1589,6 +1598,27 @@ impl Heuristic for PdbHeuristic {
             sum = sum.max(rsum);
         }
         st.md as u32 + 2 * sum
+    }
+
+    /// With the blank home, the inverse permutation (cells and labels swapped) is solved
+    /// by the same blank path walked backwards, so its estimate also bounds this board's
+    /// distance (Felner, Zahavi et al., dual lookups). Other boards get no dual: their
+    /// inverse need not be solvable in as many moves.
+    fn dual(&self, geo: &Geometry, p: &Packed) -> Option<u32> {
+        if !self.use_dual {
+            return None;
+        }
+        let mut cells = 0u64;
+        for c in 0..geo.cells {
+            cells |= (c as u64) << (4 * p.get(c));
+        }
+        Some(self.evaluate(
+            geo,
+            &Packed {
+                cells,
+                blank: p.blank,
+            },
+        ))
     }
 }
 

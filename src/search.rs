@@ -168,6 +168,11 @@ pub trait Heuristic: Sync {
     fn tie(&self, _geo: &Geometry, _p: &Packed, _st: &Self::State) -> u32 {
         0
     }
+    /// Another admissible estimate for a board whose blank is home, looked up only there
+    /// (the dual lookup of pattern databases).
+    fn dual(&self, _geo: &Geometry, _p: &Packed) -> Option<u32> {
+        None
+    }
 }
 
 /// Manhattan distance, updated by one table lookup a move.
@@ -625,10 +630,30 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         let kids: &mut [Child<H::State>] =
             unsafe { std::slice::from_raw_parts_mut(kids.as_mut_ptr() as *mut Child<H::State>, n) };
         self.nodes += n as u64;
+        let mut hmax = 0;
+        for k in kids.iter_mut() {
+            k.h = self.h.h(&mut k.st);
+            if k.p.blank == geo.blank_label {
+                if let Some(d) = self.h.dual(geo, &k.p) {
+                    k.h = k.h.max(d);
+                }
+            }
+            hmax = hmax.max(k.h);
+        }
+        // Bidirectional pathmax: this node is at least `hmax - 1` from the goal. Pattern
+        // databases that take the least value over blank places (and the dual lookup) are
+        // not consistent, so a child may know more than its parent: then the whole node
+        // is cut, and `f` still bounds the optimal length (see `Weight`).
+        if hmax > 0 {
+            let f = self.weight.g * g + self.weight.h * (hmax - 1);
+            if f > self.threshold {
+                self.next = self.next.min(f);
+                return false;
+            }
+        }
         let mut live = 0;
         for i in 0..n {
             let mut k = kids[i];
-            k.h = self.h.h(&mut k.st);
             let f = self.weight.g * (g + 1) + self.weight.h * k.h;
             if f > self.threshold {
                 self.next = self.next.min(f);

@@ -228,6 +228,24 @@ fn a_bad_line_does_not_stop_the_batch() {
     assert_eq!(v[2]["length"], 2);
 }
 
+/// A short line reads as the first row of a grid board; a whole board after it must end
+/// that grid (reported) rather than be swallowed into it.
+#[test]
+fn a_stray_short_line_does_not_swallow_the_boards_after_it() {
+    let input =
+        "1 2 3\n1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 0 7 8\n4 5\ngoal: standard\n1 2 3\n4 5 6\n7 0 8\n";
+    let o = run(&["solve", LC, "--format", "json", "-"], Some(input));
+    assert_eq!(o.code, 1);
+    let v = json_lines(&o.stdout);
+    assert_eq!(v.len(), 5, "{}", o.stdout);
+    assert!(v[0]["error"].as_str().unwrap().contains('3'), "{}", v[0]);
+    assert_eq!(v[1]["length"], 1);
+    assert_eq!(v[2]["length"], 2);
+    assert!(v[3]["error"].is_string(), "{}", v[3]);
+    // A grid board written as rows still reads as one board.
+    assert_eq!(v[4]["length"], 1);
+}
+
 #[test]
 fn empty_input_does_not_crash() {
     let tmp = tempfile::tempdir().unwrap();
