@@ -1605,7 +1605,7 @@ impl Heuristic for PdbHeuristic {
     /// distance (Felner, Zahavi et al., dual lookups). Other boards get no dual: their
     /// inverse need not be solvable in as many moves.
     fn dual(&self, geo: &Geometry, p: &Packed) -> Option<u32> {
-        if !self.use_dual {
+        if !self.use_dual || p.blank != geo.blank_label {
             return None;
         }
         let mut cells = 0u64;
