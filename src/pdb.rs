@@ -24,8 +24,9 @@ use crate::error::TableError;
 use crate::rank::Ranker;
 use crate::search::{Geometry, Heuristic, Packed, PACKED_CELLS};
 
-/// Bumped whenever the file layout or the meaning of an entry changes.
-pub const FORMAT_VERSION: u32 = 1;
+/// Bumped whenever the file layout or the meaning of an entry changes. Version 2: the
+/// checksum covers the header's fields as well as the payload.
+pub const FORMAT_VERSION: u32 = 2;
 const MAGIC: [u8; 8] = *b"15PDB\0\r\n";
 const ENDIAN_CHECK: u32 = 0x0102_0304;
 /// The payload starts at this offset so that it is page-aligned when mapped.
@@ -50,10 +51,23 @@ pub struct Header {
     pub entries: u64,
     pub payload_offset: u64,
     pub payload_len: u64,
-    /// xxh3-64 of the payload.
+    /// xxh3-64 of the payload, seeded with the xxh3-64 of the other header fields (see
+    /// [`Header::sum`]), so that no bit of either can change unnoticed.
     pub checksum: u64,
     /// Entries that did not fit four bits and were lowered to 15 (still admissible).
     pub clamped: u64,
+}
+
+impl Header {
+    /// The checksum this header and payload should carry: the payload's xxh3-64, seeded
+    /// with the xxh3-64 of the encoded header whose `checksum` is zero.
+    pub fn sum(&self, payload: &[u8]) -> u64 {
+        let mut fields = self.clone();
+        fields.checksum = 0;
+        let bytes = bincode::encode_to_vec(&fields, bincode_config())
+            .expect("a fixed-size header always encodes");
+        xxhash_rust::xxh3::xxh3_64_with_seed(payload, xxhash_rust::xxh3::xxh3_64(&bytes))
+    }
 }
 
 fn bincode_config() -> impl bincode::config::Config {
@@ -125,7 +139,7 @@ impl PatternSpec {
     fn header(&self, payload: &[u8], clamped: u64) -> Header {
         let mut tiles = [0u8; 32];
         tiles[..self.tiles.len()].copy_from_slice(&self.tiles);
-        Header {
+        let mut h = Header {
             magic: MAGIC,
             endian_check: ENDIAN_CHECK,
             version: FORMAT_VERSION,
@@ -138,9 +152,11 @@ impl PatternSpec {
             entries: self.entries(),
             payload_offset: PAYLOAD_OFFSET,
             payload_len: payload.len() as u64,
-            checksum: xxhash_rust::xxh3::xxh3_64(payload),
+            checksum: 0,
             clamped,
-        }
+        };
+        h.checksum = h.sum(payload);
+        h
     }
 }
 
@@ -1257,17 +1273,17 @@ impl Table {
         &self.storage.bytes()[PAYLOAD_OFFSET as usize..]
     }
 
-    /// Recomputes the payload checksum.
+    /// Recomputes the checksum of the header's fields and the payload.
     ///
     /// # Errors
     /// [`TableError::Corrupt`] if it differs from the header's.
     pub fn verify(&self, spec: &PatternSpec) -> Result<(), TableError> {
-        let sum = xxhash_rust::xxh3::xxh3_64(self.payload());
+        let sum = self.header.sum(self.payload());
         if sum != self.header.checksum {
             return Err(TableError::Corrupt {
                 path: self.path.clone(),
                 reason: format!(
-                    "checksum mismatch (payload {:016x}, header {:016x})",
+                    "checksum mismatch (computed {:016x}, header says {:016x})",
                     sum, self.header.checksum
                 ),
                 rebuild: rebuild_command(spec, self.path.parent().unwrap_or(Path::new("."))),

@@ -84,9 +84,13 @@ fn header_layout_is_bincode_fixed_int() {
     assert_eq!(&bytes[61..69], &PAYLOAD_OFFSET.to_le_bytes());
     assert_eq!(&bytes[69..77], &(entries / 2).to_le_bytes());
     let payload = &bytes[PAYLOAD_OFFSET as usize..];
+    // The checksum: the payload's xxh3-64 seeded with that of the other header fields.
+    let mut fields = bytes[..93].to_vec();
+    fields[77..85].fill(0);
+    let seed = xxhash_rust::xxh3::xxh3_64(&fields);
     assert_eq!(
         &bytes[77..85],
-        &xxhash_rust::xxh3::xxh3_64(payload).to_le_bytes()
+        &xxhash_rust::xxh3::xxh3_64_with_seed(payload, seed).to_le_bytes()
     );
     assert_eq!(&bytes[85..93], &0u64.to_le_bytes());
     assert!(bytes[93..PAYLOAD_OFFSET as usize].iter().all(|&b| b == 0));
@@ -283,6 +287,26 @@ fn write_fixture() {
     pdb::save(&fixture_dir(), &spec, &built).unwrap();
 }
 
+/// The format-1 fixture (its checksum covered only the payload) is refused by name, with
+/// the command that rebuilds it, never read with the wrong checksum rule.
+#[test]
+fn committed_version_1_fixture_is_refused_with_the_rebuild_command() {
+    let partition = fixture_partition();
+    let spec = partition.specs().remove(0);
+    let path = fixture_dir().join("v1").join(spec.file_name());
+    let bytes = std::fs::read(&path).expect("tests/fixtures/v1/2x2-b0-1.2.3.pdb is committed");
+    assert_eq!(&bytes[12..16], &1u32.to_le_bytes());
+    for e in [
+        Table::read(&path, &spec).err().unwrap(),
+        Table::from_bytes(&path, bytes, &spec).err().unwrap(),
+    ] {
+        let msg = e.to_string();
+        assert!(msg.contains(&path.display().to_string()), "{msg}");
+        assert!(msg.contains("format version 1"), "{msg}");
+        assert!(msg.contains("build-pdb --force"), "{msg}");
+    }
+}
+
 /// Distances of every 2x2 board from the blank-first goal, by BFS.
 fn bfs_2x2() -> HashMap<Board, u32> {
     let goal = Goal::blank_first(Shape::new(2, 2).unwrap());
@@ -312,7 +336,7 @@ fn committed_fixture_reads_and_gives_2x2_distances() {
     assert_eq!(bytes.len() as u64, PAYLOAD_OFFSET + 12);
     let table = Table::read(&path, &spec).unwrap();
     table.verify(&spec).unwrap();
-    assert_eq!(table.header.version, 1);
+    assert_eq!(table.header.version, 2);
     assert_eq!(table.header.entries, 24);
     // The fixture matches what the builder writes today (same payload, same checksum).
     let built = pdb::build(&spec, &|_| {}).unwrap();
