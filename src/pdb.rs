@@ -408,10 +408,11 @@ pub fn build(
     })
 }
 
+/// Whether the BFS may use its BMI2 + POPCNT code (pext/pdep masks, one-instruction counts).
 fn has_bmi2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::is_x86_feature_detected!("bmi2")
+        std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -648,7 +649,7 @@ fn with_bmi2<const PEXT: bool, R>(f: impl FnOnce() -> R) -> R {
         unsafe fn run<R>(f: impl FnOnce() -> R) -> R {
             f()
         }
-        // SAFETY: PEXT is only true when the CPU was checked to have BMI2 (and so POPCNT).
+        // SAFETY: PEXT is only true when the CPU was checked to have BMI2 and POPCNT.
         return unsafe { run(f) };
     }
     f()
