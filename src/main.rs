@@ -18,7 +18,9 @@ use fifteen::instances::{BadInstance, Reader};
 use fifteen::pdb::{self, BuildEvent, Partition, PdbHeuristic, TableDir};
 use fifteen::random::{random_board, random_walk, Rng};
 use fifteen::search::{Limits, Weight};
-use fifteen::{Board, GoalSpec, HeuristicKind, Instance, Shape, Solution, SolveError, Solver};
+use fifteen::{
+    Board, Goal, GoalSpec, HeuristicKind, Instance, Shape, Solution, SolveError, Solver,
+};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Optimal solutions to sliding-tile puzzles (8-puzzle, 15-puzzle and other sizes).
@@ -441,6 +443,10 @@ fn random_cmd(
     // A non-square board's numbers do not say its shape: say it first, as instance files
     // do, so that the output reads back (`fifteen random --size 3x4 | fifteen solve -`).
     if shape.rows != shape.cols && writeln!(out, "size: {shape}").is_err() {
+        return Ok(0);
+    }
+    // Likewise a goal other than the one `solve` assumes.
+    if goal != Goal::standard(shape) && writeln!(out, "goal: {}", goal.board()).is_err() {
         return Ok(0);
     }
     for _ in 0..count {

@@ -411,6 +411,39 @@ fn file_ids_and_goal_lines_reach_json() {
     assert_eq!(v[1]["length"], 1);
 }
 
+/// Boards for another goal come with a `goal:` line, so that `solve` reads them for that
+/// goal (without it they could be unsolvable for the standard one).
+#[test]
+fn random_boards_for_another_goal_pipe_into_solve() {
+    let o = run(
+        &[
+            "random",
+            "--count",
+            "20",
+            "--seed",
+            "3",
+            "--size",
+            "3",
+            "--goal",
+            "blank-first",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.stdout.lines().next(), Some("goal: 0 1 2 3 4 5 6 7 8"));
+    let solved = run(&["solve", LC, "--format", "json", "-"], Some(&o.stdout));
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    let v = json_lines(&solved.stdout);
+    assert_eq!(v.len(), 20);
+    for r in &v {
+        assert_eq!(
+            r["goal"],
+            serde_json::json!([0, 1, 2, 3, 4, 5, 6, 7, 8]),
+            "{r}"
+        );
+    }
+}
+
 #[test]
 fn random_boards_are_solvable_uniform_and_reproducible() {
     let o = run(
