@@ -3,56 +3,14 @@
 //! The expected verdicts are worked out here from the geometry of the moves (the blank's
 //! row and column), not by asking the library's replay.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use fifteen::random::{random_board, random_walk, Rng};
 use fifteen::{Board, Goal, Shape};
 use serde_json::Value;
 
+mod common;
+use common::{json_lines, run, Out};
+
 const LC: &str = "--heuristic=linear-conflict";
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(args: &[&str], stdin: Option<&str>) -> Out {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fifteen"));
-    cmd.args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env(
-            "FIFTEEN_TABLES",
-            "/nonexistent/fifteen-tests-must-not-build-here",
-        )
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        });
-    let mut child = cmd.spawn().expect("run fifteen");
-    if let Some(text) = stdin {
-        let mut pipe = child.stdin.take().unwrap();
-        let text = text.to_string();
-        // Write from a thread: a large input must not deadlock against a full stdout.
-        std::thread::spawn(move || pipe.write_all(text.as_bytes()));
-    }
-    let out = child.wait_with_output().unwrap();
-    Out {
-        code: out.status.code().expect("exited normally"),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
-
-fn json_lines(stdout: &str) -> Vec<Value> {
-    stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
-        .collect()
-}
 
 /// Easy 3x3 and 4x4 boards (4x4 ones short walks, so linear conflict is quick).
 fn boards() -> Vec<Board> {

@@ -2,66 +2,22 @@
 //! output order, random boards, bench checks. No test here triggers a 4x4 table build:
 //! 4x4 boards use `--heuristic linear-conflict`, PDB runs use 3x3 tables in a temp dir.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use fifteen::board::parse_moves;
 use fifteen::random::{random_board, random_walk, Rng};
 use fifteen::solver::check_solution;
 use fifteen::{Board, Goal, Shape};
 
+mod common;
+use common::{json_lines, run, Out};
+
 const LC: &str = "--heuristic=linear-conflict";
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(args: &[&str], stdin: Option<&str>) -> Out {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fifteen"));
-    cmd.args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Never fall back to the repository's data/pdb.
-        .env(
-            "FIFTEEN_TABLES",
-            "/nonexistent/fifteen-tests-must-not-build-here",
-        );
-    cmd.stdin(if stdin.is_some() {
-        Stdio::piped()
-    } else {
-        Stdio::null()
-    });
-    let mut child = cmd.spawn().expect("run fifteen");
-    if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    Out {
-        code: out.status.code().expect("exited normally"),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
     p.to_str().unwrap().to_string()
-}
-
-fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
-    stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
-        .collect()
 }
 
 #[test]

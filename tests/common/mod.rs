@@ -5,6 +5,9 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
+use std::io::Write;
+use std::process::{Command, Stdio};
+
 use fifteen::pdb::{Partition, PdbHeuristic, TableDir};
 use fifteen::{Board, Dir, Goal};
 
@@ -53,4 +56,49 @@ pub fn tables(partition: &Partition) -> (tempfile::TempDir, Arc<PdbHeuristic>) {
     assert!(dir.missing(partition).is_empty());
     let h = dir.read(partition).unwrap();
     (tmp, h)
+}
+
+/// What a run of the `fifteen` binary gave.
+pub struct Out {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `fifteen` with `args` and optional stdin, never against the repository's tables.
+pub fn run(args: &[&str], stdin: Option<&str>) -> Out {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fifteen"));
+    cmd.args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env(
+            "FIFTEEN_TABLES",
+            "/nonexistent/fifteen-tests-must-not-build-here",
+        )
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+    let mut child = cmd.spawn().expect("run fifteen");
+    if let Some(text) = stdin {
+        let mut pipe = child.stdin.take().unwrap();
+        let text = text.to_string();
+        // Write from a thread: a large input must not deadlock against a full stdout.
+        std::thread::spawn(move || pipe.write_all(text.as_bytes()));
+    }
+    let out = child.wait_with_output().unwrap();
+    Out {
+        code: out.status.code().expect("exited normally"),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// Parses JSON Lines output, one value a line.
+pub fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
 }
