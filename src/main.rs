@@ -371,9 +371,6 @@ fn play_cmd(
     let game =
         fifteen::game::Game::new(start, goal).map_err(|e| anyhow::anyhow!("bad board: {e}"))?;
     let shape = start.shape();
-    if shape.cells() > fifteen::search::PACKED_CELLS {
-        bail!("boards of more than 16 cells cannot be solved yet");
-    }
     let mut cache = TableCache {
         dir: TableDir::new(&tables),
         map: HashMap::new(),
@@ -383,6 +380,7 @@ fn play_cmd(
         tie_break: false,
         dual: false,
         build: false,
+        told: Vec::new(),
     };
     let (solver, heuristic) = match cache.get(shape, goal.blank())? {
         Some(p) => (
@@ -475,14 +473,17 @@ struct TableCache {
     dual: bool,
     /// Build missing tables (otherwise report them as absent).
     build: bool,
+    /// Shapes already reported as served by linear conflict.
+    told: Vec<(Shape, u8)>,
 }
+
+/// The most cells whose default tables `solve` builds by itself (4x4: two minutes). Larger
+/// boards' tables take much longer, so they are built only when asked for with build-pdb.
+const AUTO_BUILD_CELLS: usize = 16;
 
 impl TableCache {
     /// The pattern databases for boards of this shape and goal blank, built if missing.
     fn get(&mut self, shape: Shape, goal_blank: usize) -> Result<Option<Arc<PdbHeuristic>>> {
-        if shape.cells() > 16 {
-            return Ok(None);
-        }
         let blank = pdb::canonical_blank(shape, goal_blank);
         if let Some(p) = self.map.get(&(shape, blank)) {
             return Ok(Some(p.clone()));
@@ -491,8 +492,40 @@ impl TableCache {
             Some(text) => Partition::parse(shape, blank, text)?,
             None => Partition::default_for(shape, blank),
         };
+        if shape.cells() > pdb::MAX_TABLE_CELLS {
+            self.tell(
+                shape,
+                blank,
+                format!("pattern databases go up to {} cells", pdb::MAX_TABLE_CELLS),
+            );
+            return Ok(None);
+        }
+        if partition.patterns.len() > pdb::MAX_PATTERNS {
+            self.tell(
+                shape,
+                blank,
+                format!(
+                    "the {} partition has more than {} patterns",
+                    partition.name(),
+                    pdb::MAX_PATTERNS
+                ),
+            );
+            return Ok(None);
+        }
         if !self.dir.missing(&partition).is_empty() {
-            if !self.build {
+            if !self.build || shape.cells() > AUTO_BUILD_CELLS {
+                self.tell(
+                    shape,
+                    blank,
+                    format!(
+                        "no {shape} tables in {dir}; build them with `build-pdb --size {shape}{part} --out {dir}`",
+                        dir = self.dir.dir.display(),
+                        part = match &self.partition {
+                            Some(p) => format!(" --partition {p}"),
+                            None => String::new(),
+                        }
+                    ),
+                );
                 return Ok(None);
             }
             let t = Instant::now();
@@ -513,6 +546,15 @@ impl TableCache {
         }
         self.map.insert((shape, blank), p.clone());
         Ok(Some(p))
+    }
+
+    /// Says once per table set why its boards are solved with linear conflict instead.
+    fn tell(&mut self, shape: Shape, blank: u8, why: String) {
+        if self.quiet || self.told.contains(&(shape, blank)) {
+            return;
+        }
+        self.told.push((shape, blank));
+        eprintln!("note: {why}; solving {shape} boards with linear conflict instead");
     }
 }
 
@@ -664,6 +706,7 @@ fn solve_cmd(
         tie_break: opts.tie_break,
         dual: opts.dual,
         build: true,
+        told: Vec::new(),
     };
     let timeout = opts.timeout.map(Duration::from_secs_f64);
     let max_nodes = opts.max_nodes;

@@ -19,10 +19,11 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use crate::board::MAX_CELLS;
 use crate::board::{Labels, Shape, Symmetry};
 use crate::error::TableError;
 use crate::rank::Ranker;
-use crate::search::{Geometry, Heuristic, Packed, PACKED_CELLS};
+use crate::search::{Geometry, Heuristic, Tiles};
 
 /// Bumped whenever the file layout or the meaning of an entry changes. Version 2: the
 /// checksum covers the header's fields as well as the payload.
@@ -297,6 +298,10 @@ pub fn canonical_blank(shape: Shape, blank: usize) -> u8 {
         .unwrap() as u8
 }
 
+/// The most cells a table's board may have: the BFS keeps a board's free cells as a bit
+/// mask in half of a 64-bit word.
+pub const MAX_TABLE_CELLS: usize = 32;
+
 /// Progress of a build, reported through a callback (the library never draws).
 #[derive(Clone, Debug)]
 pub enum BuildEvent {
@@ -391,7 +396,7 @@ pub fn build(
         }
         seen[t as usize] = true;
     }
-    if k == 0 || n > 32 || Ranker::checked_count(n, k).is_none_or(|c| c > 1u64 << 32) {
+    if k == 0 || n > MAX_TABLE_CELLS || Ranker::checked_count(n, k).is_none_or(|c| c > 1u64 << 32) {
         return Err(TableError::Unsupported(format!(
             "pattern of {k} tiles on {n} cells is too large to build"
         )));
@@ -1317,7 +1322,8 @@ fn prefetch(bytes: &[u8], idx: u32) {
     let _ = (bytes, idx);
 }
 
-const MAX_PATTERNS: usize = 4;
+/// Patterns a heuristic combines: 6-6-6-6 on 5x5 is the most a default partition has.
+pub const MAX_PATTERNS: usize = 4;
 
 /// The pattern-database heuristic: the sum of the patterns' entries, and the same sum for
 /// the board's mirror image (when a symmetry fixes the goal's blank), taking the larger.
@@ -1329,14 +1335,14 @@ pub struct PdbHeuristic {
     pub tables: Vec<Table>,
     rankers: Vec<Ranker>,
     /// Pattern and slot of each label.
-    pat_of: [u8; PACKED_CELLS],
-    slot_of: [u8; PACKED_CELLS],
+    pat_of: [u8; MAX_CELLS],
+    slot_of: [u8; MAX_CELLS],
     /// The mirror: label/cell map (an involution or not, we keep both ways).
-    mirror: Option<[u8; PACKED_CELLS]>,
-    mirror_map: [u8; PACKED_CELLS],
-    mirror_inv: [u8; PACKED_CELLS],
+    mirror: Option<[u8; MAX_CELLS]>,
+    mirror_map: [u8; MAX_CELLS],
+    mirror_inv: [u8; MAX_CELLS],
     /// `weights[pattern][slot]`: what one step of that tile's rank digit is worth.
-    weights: [[u32; PACKED_CELLS]; MAX_PATTERNS],
+    weights: [[u32; MAX_CELLS]; MAX_PATTERNS],
     mirror_sym: Option<Symmetry>,
     /// Whether lookups include the mirror image.
     pub use_mirror: bool,
@@ -1365,17 +1371,17 @@ impl PdbHeuristic {
     /// Combines opened tables for `partition`.
     ///
     /// # Errors
-    /// A partition the packed search cannot use (more than 16 cells or 4 patterns).
+    /// A partition of more than [`MAX_PATTERNS`] patterns.
     pub fn new(partition: Partition, tables: Vec<Table>) -> Result<PdbHeuristic, TableError> {
         let shape = partition.shape;
         let n = shape.cells();
-        if n > PACKED_CELLS || partition.patterns.len() > MAX_PATTERNS {
-            return Err(TableError::Unsupported(
-                "pattern-database search needs at most 16 cells and 4 patterns".into(),
-            ));
+        if partition.patterns.len() > MAX_PATTERNS {
+            return Err(TableError::Unsupported(format!(
+                "pattern-database search takes at most {MAX_PATTERNS} patterns"
+            )));
         }
-        let mut pat_of = [255u8; PACKED_CELLS];
-        let mut slot_of = [255u8; PACKED_CELLS];
+        let mut pat_of = [255u8; MAX_CELLS];
+        let mut slot_of = [255u8; MAX_CELLS];
         for (p, tiles) in partition.patterns.iter().enumerate() {
             for (s, &t) in tiles.iter().enumerate() {
                 pat_of[t as usize] = p as u8;
@@ -1396,21 +1402,21 @@ impl PdbHeuristic {
             })
             .max_by_key(|s| s.transpose);
         let mirror = mirror_sym.map(|s| {
-            let mut m = [0u8; PACKED_CELLS];
+            let mut m = [0u8; MAX_CELLS];
             for c in 0..n {
                 m[c] = s.cell(shape, c) as u8;
             }
             m
         });
-        let mut weights = [[0u32; PACKED_CELLS]; MAX_PATTERNS];
+        let mut weights = [[0u32; MAX_CELLS]; MAX_PATTERNS];
         for (p, tiles) in partition.patterns.iter().enumerate() {
             let r = Ranker::new(n, tiles.len());
             for s in 0..tiles.len() {
                 weights[p][s] = r.weight(s) as u32;
             }
         }
-        let mut mirror_map = [0u8; PACKED_CELLS];
-        let mut mirror_inv = [0u8; PACKED_CELLS];
+        let mut mirror_map = [0u8; MAX_CELLS];
+        let mut mirror_inv = [0u8; MAX_CELLS];
         if let Some(m) = &mirror {
             for c in 0..n {
                 mirror_map[c] = m[c];
@@ -1455,9 +1461,9 @@ impl PdbHeuristic {
     }
 
     #[inline(always)]
-    fn rank_of(&self, p: usize, pos: &[u8; PACKED_CELLS]) -> u32 {
+    fn rank_of(&self, p: usize, pos: &[u8; MAX_CELLS]) -> u32 {
         let tiles = &self.partition.patterns[p];
-        let mut buf = [0u8; PACKED_CELLS];
+        let mut buf = [0u8; MAX_CELLS];
         for (i, &t) in tiles.iter().enumerate() {
             buf[i] = pos[t as usize];
         }
@@ -1465,7 +1471,7 @@ impl PdbHeuristic {
     }
 
     /// The heuristic of a whole board, computed from scratch (for tests and checks).
-    pub fn evaluate(&self, geo: &Geometry, p: &Packed) -> u32 {
+    pub fn evaluate<T: Tiles>(&self, geo: &Geometry, p: &T) -> u32 {
         let mut st = self.root(geo, p);
         self.h(&mut st)
     }
@@ -1517,13 +1523,13 @@ impl PdbHeuristic {
 impl Heuristic for PdbHeuristic {
     type State = PdbState;
 
-    fn root(&self, geo: &Geometry, p: &Packed) -> PdbState {
+    fn root<T: Tiles>(&self, geo: &Geometry, p: &T) -> PdbState {
         let n = geo.cells;
-        let mut pos = [0u8; PACKED_CELLS];
+        let mut pos = [0u8; MAX_CELLS];
         for c in 0..n {
             pos[p.get(c)] = c as u8;
         }
-        let mut rpos = [0u8; PACKED_CELLS];
+        let mut rpos = [0u8; MAX_CELLS];
         if let Some(m) = &self.mirror {
             for l in 0..n {
                 rpos[m[l] as usize] = m[pos[l] as usize];
@@ -1550,11 +1556,11 @@ impl Heuristic for PdbHeuristic {
     }
 
     #[inline(always)]
-    fn child(
+    fn child<T: Tiles>(
         &self,
         geo: &Geometry,
         s: &PdbState,
-        p: &Packed,
+        p: &T,
         label: usize,
         from: usize,
         to: usize,
@@ -1583,7 +1589,7 @@ impl Heuristic for PdbHeuristic {
         st
     }
 
-    fn tie(&self, geo: &Geometry, p: &Packed, _st: &PdbState) -> u32 {
+    fn tie<T: Tiles>(&self, geo: &Geometry, p: &T, _st: &PdbState) -> u32 {
         if self.tie_break {
             geo.linear_conflict(p)
         } else {
@@ -1621,21 +1627,15 @@ impl Heuristic for PdbHeuristic {
     /// by the same blank path walked backwards, so its estimate also bounds this board's
     /// distance (Felner, Zahavi et al., dual lookups). Other boards get no dual: their
     /// inverse need not be solvable in as many moves.
-    fn dual(&self, geo: &Geometry, p: &Packed) -> Option<u32> {
-        if !self.use_dual || p.blank != geo.blank_label {
+    fn dual<T: Tiles>(&self, geo: &Geometry, p: &T) -> Option<u32> {
+        if !self.use_dual || p.blank() != geo.blank_label as usize {
             return None;
         }
-        let mut cells = 0u64;
+        let mut inv = [0u8; MAX_CELLS];
         for c in 0..geo.cells {
-            cells |= (c as u64) << (4 * p.get(c));
+            inv[p.get(c)] = c as u8;
         }
-        Some(self.evaluate(
-            geo,
-            &Packed {
-                cells,
-                blank: p.blank,
-            },
-        ))
+        Some(self.evaluate(geo, &T::from_fn(geo.cells, p.blank(), |c| inv[c] as usize)))
     }
 }
 

@@ -1,16 +1,32 @@
-//! IDA* over a bit-packed board, generic over the heuristic.
+//! IDA* over a bit-packed board, generic over the heuristic and the board's packing.
 //!
-//! Boards up to 16 cells pack into one `u64`, four bits a cell, each cell holding the
-//! *label* of its tile (the tile's goal cell, see [`crate::board::Labels`]). The goal is
-//! then the same constant for every goal arrangement, and a move is two nibble writes.
+//! Boards up to 16 cells pack into one `u64`, four bits a cell ([`Packed`]); larger ones
+//! (5x5, 6x6) keep a byte a cell ([`Wide`]). Each cell holds the *label* of its tile (the
+//! tile's goal cell, see [`crate::board::Labels`]). The goal is then the same arrangement
+//! for every goal, and a move is two cell writes.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use crate::board::{Dir, Labels, Shape};
+use crate::board::{Dir, Labels, Shape, MAX_CELLS};
 
-/// Cells a packed board can hold.
+/// Cells a [`Packed`] board can hold.
 pub const PACKED_CELLS: usize = 16;
+
+/// How the search holds a board. Moving the blank is the hot operation, so each packing
+/// makes it a couple of writes into a value that is copied, never shared.
+pub trait Tiles: Copy + Send + Sync + PartialEq + std::fmt::Debug {
+    /// The most cells this packing holds.
+    const CAPACITY: usize;
+    /// The board whose cell `c` holds `label_at(c)`, the blank in cell `blank`.
+    fn from_fn(cells: usize, blank: usize, label_at: impl Fn(usize) -> usize) -> Self;
+    /// The label in `cell`.
+    fn get(&self, cell: usize) -> usize;
+    /// The blank's cell.
+    fn blank(&self) -> usize;
+    /// The board after the blank (label `blank_label`) swaps with `label` in cell `to`.
+    fn slide(&self, to: usize, label: usize, blank_label: usize) -> Self;
+}
 
 /// A board of at most 16 cells in one word, with the blank's cell kept beside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,6 +42,74 @@ impl Packed {
     }
 }
 
+impl Tiles for Packed {
+    const CAPACITY: usize = PACKED_CELLS;
+    fn from_fn(cells: usize, blank: usize, label_at: impl Fn(usize) -> usize) -> Packed {
+        let mut w = 0u64;
+        for c in 0..cells {
+            w |= (label_at(c) as u64) << (4 * c);
+        }
+        Packed {
+            cells: w,
+            blank: blank as u8,
+        }
+    }
+    #[inline(always)]
+    fn get(&self, cell: usize) -> usize {
+        Packed::get(self, cell)
+    }
+    #[inline(always)]
+    fn blank(&self) -> usize {
+        self.blank as usize
+    }
+    #[inline(always)]
+    fn slide(&self, to: usize, label: usize, blank_label: usize) -> Packed {
+        let x = (label ^ blank_label) as u64;
+        Packed {
+            cells: self.cells ^ (x << (4 * self.blank as usize)) ^ (x << (4 * to)),
+            blank: to as u8,
+        }
+    }
+}
+
+/// A board of up to [`MAX_CELLS`] cells, a byte a cell: 37 bytes to copy a move, against
+/// 9 for [`Packed`], which is why 4x4 boards never use it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Wide {
+    pub cells: [u8; MAX_CELLS],
+    pub blank: u8,
+}
+
+impl Tiles for Wide {
+    const CAPACITY: usize = MAX_CELLS;
+    fn from_fn(cells: usize, blank: usize, label_at: impl Fn(usize) -> usize) -> Wide {
+        let mut w = [0u8; MAX_CELLS];
+        for (c, x) in w.iter_mut().enumerate().take(cells) {
+            *x = label_at(c) as u8;
+        }
+        Wide {
+            cells: w,
+            blank: blank as u8,
+        }
+    }
+    #[inline(always)]
+    fn get(&self, cell: usize) -> usize {
+        self.cells[cell] as usize
+    }
+    #[inline(always)]
+    fn blank(&self) -> usize {
+        self.blank as usize
+    }
+    #[inline(always)]
+    fn slide(&self, to: usize, label: usize, blank_label: usize) -> Wide {
+        let mut w = *self;
+        w.cells[self.blank as usize] = label as u8;
+        w.cells[to] = blank_label as u8;
+        w.blank = to as u8;
+        w
+    }
+}
+
 /// Fixed facts about a shape and goal blank that every move and heuristic needs.
 #[derive(Clone, Debug)]
 pub struct Geometry {
@@ -33,24 +117,23 @@ pub struct Geometry {
     pub cells: usize,
     pub blank_label: u8,
     /// `neighbor[cell][dir]`: the cell the blank reaches, or `NONE`.
-    pub neighbor: [[u8; 4]; PACKED_CELLS],
+    pub neighbor: [[u8; 4]; MAX_CELLS],
     /// `md[label][cell]`: Manhattan distance of that label at that cell (0 for the blank).
-    pub md: [[u8; PACKED_CELLS]; PACKED_CELLS],
-    /// The packed goal: cell `c` holds label `c`.
-    pub goal: u64,
+    pub md: [[u8; MAX_CELLS]; MAX_CELLS],
 }
 
 pub const NONE: u8 = 255;
 
+/// Rows plus columns of the longest-sided board (2x18).
+const MAX_LINES: usize = 20;
+/// The longest row or column.
+const MAX_LINE: usize = 18;
+
 impl Geometry {
-    /// # Panics
-    /// If the shape has more than 16 cells.
     pub fn new(shape: Shape, blank_label: u8) -> Geometry {
         let cells = shape.cells();
-        assert!(cells <= PACKED_CELLS, "packed boards hold at most 16 cells");
-        let mut neighbor = [[NONE; 4]; PACKED_CELLS];
-        let mut md = [[0u8; PACKED_CELLS]; PACKED_CELLS];
-        let mut goal = 0u64;
+        let mut neighbor = [[NONE; 4]; MAX_CELLS];
+        let mut md = [[0u8; MAX_CELLS]; MAX_CELLS];
         for c in 0..cells {
             for d in Dir::ALL {
                 if let Some(n) = shape.step(c, d) {
@@ -62,7 +145,6 @@ impl Geometry {
                     md[l][c] = shape.distance(l, c) as u8;
                 }
             }
-            goal |= (c as u64) << (4 * c);
         }
         Geometry {
             shape,
@@ -70,33 +152,50 @@ impl Geometry {
             blank_label,
             neighbor,
             md,
-            goal,
         }
     }
 
+    /// The board in one word.
+    ///
+    /// # Panics
+    /// If the shape has more than 16 cells.
     pub fn pack(&self, l: &Labels) -> Packed {
-        let mut cells = 0u64;
-        for c in 0..self.cells {
-            cells |= (l.cells[c] as u64) << (4 * c);
-        }
-        Packed {
-            cells,
-            blank: l.blank_cell() as u8,
-        }
+        assert!(
+            self.cells <= PACKED_CELLS,
+            "packed boards hold at most 16 cells"
+        );
+        self.load(l)
+    }
+
+    /// The board in the packing `T`.
+    ///
+    /// # Panics
+    /// If `T` cannot hold the shape.
+    pub fn load<T: Tiles>(&self, l: &Labels) -> T {
+        assert!(
+            self.cells <= T::CAPACITY,
+            "board too large for this packing"
+        );
+        T::from_fn(self.cells, l.blank_cell(), |c| l.cells[c] as usize)
+    }
+
+    /// The goal: cell `c` holds label `c`.
+    pub fn goal<T: Tiles>(&self) -> T {
+        T::from_fn(self.cells, self.blank_label as usize, |c| c)
     }
 
     /// Manhattan distance of a whole board.
-    pub fn manhattan(&self, p: &Packed) -> u32 {
+    pub fn manhattan<T: Tiles>(&self, p: &T) -> u32 {
         (0..self.cells).map(|c| self.md[p.get(c)][c] as u32).sum()
     }
 
     /// Linear conflicts of one row (`is_row`) or column `line`: 2 for every tile that must
     /// leave the line so that the rest, all at home in this line, can pass each other.
-    pub fn line_conflicts(&self, p: &Packed, is_row: bool, line: usize) -> u32 {
+    pub fn line_conflicts<T: Tiles>(&self, p: &T, is_row: bool, line: usize) -> u32 {
         let (rows, cols) = (self.shape.rows as usize, self.shape.cols as usize);
         let len = if is_row { cols } else { rows };
         // Goal positions along the line of the tiles that belong to it, in board order.
-        let mut seq = [0u8; 8];
+        let mut seq = [0u8; MAX_LINE];
         let mut k = 0;
         for i in 0..len {
             let cell = if is_row {
@@ -118,7 +217,7 @@ impl Geometry {
             }
         }
         // Longest increasing subsequence: those tiles may stay.
-        let mut best = [0u8; 8];
+        let mut best = [0u8; MAX_LINE];
         let mut lis = 0;
         for i in 0..k {
             best[i] = 1;
@@ -133,7 +232,7 @@ impl Geometry {
     }
 
     /// Linear conflict total of a whole board (without Manhattan distance).
-    pub fn linear_conflict(&self, p: &Packed) -> u32 {
+    pub fn linear_conflict<T: Tiles>(&self, p: &T) -> u32 {
         let r: u32 = (0..self.shape.rows as usize)
             .map(|i| self.line_conflicts(p, true, i))
             .sum();
@@ -151,26 +250,26 @@ impl Geometry {
 pub trait Heuristic: Sync {
     /// What a node carries so that a child's estimate costs little.
     type State: Copy + Send;
-    fn root(&self, geo: &Geometry, p: &Packed) -> Self::State;
+    fn root<T: Tiles>(&self, geo: &Geometry, p: &T) -> Self::State;
     /// `p` is the board after `label` slid from cell `from` to cell `to`. May prefetch the
     /// memory that [`Heuristic::h`] will read.
-    fn child(
+    fn child<T: Tiles>(
         &self,
         geo: &Geometry,
         parent: &Self::State,
-        p: &Packed,
+        p: &T,
         label: usize,
         from: usize,
         to: usize,
     ) -> Self::State;
     fn h(&self, st: &mut Self::State) -> u32;
     /// Orders children of equal `h` (smaller first).
-    fn tie(&self, _geo: &Geometry, _p: &Packed, _st: &Self::State) -> u32 {
+    fn tie<T: Tiles>(&self, _geo: &Geometry, _p: &T, _st: &Self::State) -> u32 {
         0
     }
     /// Another admissible estimate for a board whose blank is home, looked up only there
     /// (the dual lookup of pattern databases).
-    fn dual(&self, _geo: &Geometry, _p: &Packed) -> Option<u32> {
+    fn dual<T: Tiles>(&self, _geo: &Geometry, _p: &T) -> Option<u32> {
         None
     }
 }
@@ -181,15 +280,15 @@ pub struct Manhattan;
 
 impl Heuristic for Manhattan {
     type State = u32;
-    fn root(&self, geo: &Geometry, p: &Packed) -> u32 {
+    fn root<T: Tiles>(&self, geo: &Geometry, p: &T) -> u32 {
         geo.manhattan(p)
     }
     #[inline(always)]
-    fn child(
+    fn child<T: Tiles>(
         &self,
         geo: &Geometry,
         md: &u32,
-        _p: &Packed,
+        _p: &T,
         l: usize,
         from: usize,
         to: usize,
@@ -201,9 +300,6 @@ impl Heuristic for Manhattan {
     }
 }
 
-/// Rows plus columns of a packed board: 2x8 has the most.
-const MAX_LINES: usize = 10;
-
 /// Manhattan distance plus linear conflicts; a move changes two lines, only those are
 /// recounted.
 #[derive(Clone, Copy, Debug, Default)]
@@ -213,13 +309,13 @@ pub struct LinearConflict;
 pub struct LcState {
     md: u32,
     lc: u32,
-    /// Conflicts of each row, then each column (at most 2 + 8 lines on 16 cells).
+    /// Conflicts of each row, then each column.
     lines: [u8; MAX_LINES],
 }
 
 impl Heuristic for LinearConflict {
     type State = LcState;
-    fn root(&self, geo: &Geometry, p: &Packed) -> LcState {
+    fn root<T: Tiles>(&self, geo: &Geometry, p: &T) -> LcState {
         let mut lines = [0u8; MAX_LINES];
         let rows = geo.shape.rows as usize;
         for r in 0..rows {
@@ -235,11 +331,11 @@ impl Heuristic for LinearConflict {
         }
     }
     #[inline(always)]
-    fn child(
+    fn child<T: Tiles>(
         &self,
         geo: &Geometry,
         s: &LcState,
-        p: &Packed,
+        p: &T,
         l: usize,
         from: usize,
         to: usize,
@@ -398,10 +494,10 @@ pub type IterationHook<'a> = &'a (dyn Fn(Iteration) + Sync);
 ///
 /// # Errors
 /// [`Stopped`] when a limit is reached first.
-pub fn ida_star<H: Heuristic>(
+pub fn ida_star<H: Heuristic, T: Tiles>(
     geo: &Geometry,
     h: &H,
-    start: Packed,
+    start: T,
     limits: Limits,
     hook: Option<IterationHook>,
 ) -> Result<Found, Stopped> {
@@ -414,10 +510,10 @@ pub fn ida_star<H: Heuristic>(
 ///
 /// # Errors
 /// [`Stopped`] when a limit is reached first.
-pub fn ida_star_weighted<H: Heuristic>(
+pub fn ida_star_weighted<H: Heuristic, T: Tiles>(
     geo: &Geometry,
     h: &H,
-    start: Packed,
+    start: T,
     weight: Weight,
     limits: Limits,
     hook: Option<IterationHook>,
@@ -432,7 +528,7 @@ pub fn ida_star_weighted<H: Heuristic>(
     loop {
         dfs.next = u32::MAX;
         dfs.nodes += 1;
-        if start.cells == geo.goal {
+        if start == geo.goal() {
             return Ok(Found {
                 moves: vec![],
                 lower_bound: 0,
@@ -477,7 +573,9 @@ pub fn ida_star_weighted<H: Heuristic>(
     }
 }
 
-struct Dfs<'a, H: Heuristic> {
+struct Dfs<'a, H: Heuristic, T: Tiles> {
+    /// The goal board, compared against every child.
+    goal: T,
     geo: &'a Geometry,
     h: &'a H,
     weight: Weight,
@@ -497,15 +595,15 @@ struct Dfs<'a, H: Heuristic> {
     next_check: u64,
     /// When splitting: nodes at this depth are collected instead of searched.
     collect_at: u32,
-    frontier: Vec<Frontier<H::State>>,
+    frontier: Vec<Frontier<T, H::State>>,
 }
 
 /// One subtree's search: nodes, smallest `f` over the threshold, solution, stop reason.
 type SubtreeResult = (u64, u32, Option<Vec<Dir>>, Option<StopReason>);
 
 /// A node at the split depth, with the moves that reach it.
-struct Frontier<S> {
-    p: Packed,
+struct Frontier<T, S> {
+    p: T,
     st: S,
     g: u32,
     prev: u8,
@@ -513,15 +611,15 @@ struct Frontier<S> {
 }
 
 #[derive(Clone, Copy)]
-struct Child<S> {
-    p: Packed,
+struct Child<T, S> {
+    p: T,
     st: S,
     dir: u8,
     h: u32,
     tie: u32,
 }
 
-impl<'a, H: Heuristic> Dfs<'a, H> {
+impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
     fn new(
         geo: &'a Geometry,
         h: &'a H,
@@ -530,6 +628,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
         path: Vec<Dir>,
     ) -> Self {
         Dfs {
+            goal: geo.goal(),
             geo,
             h,
             weight: Weight::ONE,
@@ -583,7 +682,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
     }
 
     /// Searches below `p` (reached with `g` moves, last move `prev`, 4 at the root).
-    fn go(&mut self, p: Packed, st: H::State, g: u32, prev: u8) -> bool {
+    fn go(&mut self, p: T, st: H::State, g: u32, prev: u8) -> bool {
         if g == self.collect_at {
             self.frontier.push(Frontier {
                 p,
@@ -595,10 +694,10 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             return false;
         }
         let geo = self.geo;
-        let mut kids: [std::mem::MaybeUninit<Child<H::State>>; 4] =
+        let mut kids: [std::mem::MaybeUninit<Child<T, H::State>>; 4] =
             [std::mem::MaybeUninit::uninit(); 4];
         let mut n = 0;
-        let b = p.blank as usize;
+        let b = p.blank();
         // Generate every child first so that their table entries are fetched together.
         for d in 0..4u8 {
             if d ^ 1 == prev {
@@ -610,12 +709,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             }
             let to = to as usize;
             let label = p.get(to);
-            let x = (label as u64) ^ (geo.blank_label as u64);
-            let cells = p.cells ^ (x << (4 * b)) ^ (x << (4 * to));
-            let cp = Packed {
-                cells,
-                blank: to as u8,
-            };
+            let cp = p.slide(to, label, geo.blank_label as usize);
             let cst = self.h.child(geo, &st, &cp, label, to, b);
             kids[n].write(Child {
                 p: cp,
@@ -627,13 +721,14 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
             n += 1;
         }
         // SAFETY: the first `n` entries were written above.
-        let kids: &mut [Child<H::State>] =
-            unsafe { std::slice::from_raw_parts_mut(kids.as_mut_ptr() as *mut Child<H::State>, n) };
+        let kids: &mut [Child<T, H::State>] = unsafe {
+            std::slice::from_raw_parts_mut(kids.as_mut_ptr() as *mut Child<T, H::State>, n)
+        };
         self.nodes += n as u64;
         let mut hmax = 0;
         for k in kids.iter_mut() {
             k.h = self.h.h(&mut k.st);
-            if k.p.blank == geo.blank_label {
+            if k.p.blank() == geo.blank_label as usize {
                 if let Some(d) = self.h.dual(geo, &k.p) {
                     k.h = k.h.max(d);
                 }
@@ -659,7 +754,7 @@ impl<'a, H: Heuristic> Dfs<'a, H> {
                 self.next = self.next.min(f);
                 continue;
             }
-            if k.p.cells == geo.goal {
+            if k.p == self.goal {
                 self.path.push(dir_of(k.dir));
                 return true;
             }
@@ -709,10 +804,10 @@ fn dir_of(d: u8) -> Dir {
 ///
 /// # Errors
 /// [`Stopped`] when a limit is reached first.
-pub fn ida_star_parallel<H: Heuristic>(
+pub fn ida_star_parallel<H: Heuristic, T: Tiles>(
     geo: &Geometry,
     h: &H,
-    start: Packed,
+    start: T,
     limits: Limits,
     hook: Option<IterationHook>,
     pool: &rayon::ThreadPool,
@@ -725,10 +820,10 @@ pub fn ida_star_parallel<H: Heuristic>(
 ///
 /// # Errors
 /// [`Stopped`] when a limit is reached first.
-pub fn ida_star_parallel_weighted<H: Heuristic>(
+pub fn ida_star_parallel_weighted<H: Heuristic, T: Tiles>(
     geo: &Geometry,
     h: &H,
-    start: Packed,
+    start: T,
     weight: Weight,
     limits: Limits,
     hook: Option<IterationHook>,
@@ -744,7 +839,7 @@ pub fn ida_star_parallel_weighted<H: Heuristic>(
     let want = 64 * pool.current_num_threads().max(1);
     loop {
         nodes += 1;
-        if start.cells == geo.goal {
+        if start == geo.goal() {
             return Ok(Found {
                 moves: vec![],
                 lower_bound: 0,

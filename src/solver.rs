@@ -8,8 +8,8 @@ use crate::board::{Board, Dir, Goal, Labels};
 use crate::error::BoardError;
 use crate::pdb::PdbHeuristic;
 use crate::search::{
-    ida_star_weighted, Geometry, IterationHook, Limits, LinearConflict, Manhattan, Stopped, Weight,
-    PACKED_CELLS,
+    ida_star_weighted, Found, Geometry, Heuristic, IterationHook, Limits, LinearConflict,
+    Manhattan, Packed, Stopped, Tiles, Weight, Wide, PACKED_CELLS,
 };
 
 /// Which estimate guides the search. All are admissible, so all give optimal lengths; they
@@ -63,8 +63,6 @@ pub enum SolveError {
         },
         nodes = .0.nodes, bound = .0.lower_bound)]
     Stopped(Stopped),
-    #[error("boards of {0} cells are not supported yet (at most 16)")]
-    TooLarge(usize),
 }
 
 /// Solves boards with one heuristic and, for `Pdb`, one set of tables.
@@ -133,9 +131,6 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         let t0 = Instant::now();
         let labels = goal.labels(board)?;
-        if labels.shape.cells() > PACKED_CELLS {
-            return Err(SolveError::TooLarge(labels.shape.cells()));
-        }
         let (found, used) = match (&self.kind, &self.pdb) {
             (HeuristicKind::Pdb, Some(pdb)) if pdb.fits(&labels) => {
                 // Tables are built for one blank cell; a mirror image of the board may
@@ -146,7 +141,7 @@ impl Solver {
                 let found = search(
                     &geo,
                     pdb.as_ref(),
-                    geo.pack(&l),
+                    &l,
                     self.weight,
                     limits,
                     hook,
@@ -192,27 +187,60 @@ impl Solver {
     }
 }
 
-fn run<H: crate::search::Heuristic>(
+fn run<H: Heuristic>(
     labels: &Labels,
     h: &H,
     weight: Weight,
     limits: Limits,
     hook: Option<IterationHook>,
     split: &Option<Arc<rayon::ThreadPool>>,
-) -> Result<crate::search::Found, SolveError> {
+) -> Result<Found, SolveError> {
     let geo = Geometry::new(labels.shape, labels.blank_label);
-    search(&geo, h, geo.pack(labels), weight, limits, hook, split)
+    search(&geo, h, labels, weight, limits, hook, split)
 }
 
-fn search<H: crate::search::Heuristic>(
+/// Searches in the narrowest packing that holds the board: one word up to 16 cells.
+fn search<H: Heuristic>(
     geo: &Geometry,
     h: &H,
-    start: crate::search::Packed,
+    labels: &Labels,
     weight: Weight,
     limits: Limits,
     hook: Option<IterationHook>,
     split: &Option<Arc<rayon::ThreadPool>>,
-) -> Result<crate::search::Found, SolveError> {
+) -> Result<Found, SolveError> {
+    if geo.cells <= PACKED_CELLS {
+        search_in(
+            geo,
+            h,
+            geo.load::<Packed>(labels),
+            weight,
+            limits,
+            hook,
+            split,
+        )
+    } else {
+        search_in(
+            geo,
+            h,
+            geo.load::<Wide>(labels),
+            weight,
+            limits,
+            hook,
+            split,
+        )
+    }
+}
+
+fn search_in<H: Heuristic, T: Tiles>(
+    geo: &Geometry,
+    h: &H,
+    start: T,
+    weight: Weight,
+    limits: Limits,
+    hook: Option<IterationHook>,
+    split: &Option<Arc<rayon::ThreadPool>>,
+) -> Result<Found, SolveError> {
     match split {
         Some(pool) => {
             crate::search::ida_star_parallel_weighted(geo, h, start, weight, limits, hook, pool)
@@ -232,24 +260,20 @@ impl Solver {
         let Ok(labels) = goal.labels(board) else {
             return 0;
         };
-        if labels.shape.cells() > PACKED_CELLS {
-            return 0;
-        }
-        use crate::search::Heuristic;
         match (&self.kind, &self.pdb) {
             (HeuristicKind::Pdb, Some(pdb)) if pdb.fits(&labels) => {
                 let sym = pdb.symmetry_for(&labels).expect("fits");
                 let l = sym.labels(&labels);
                 let geo = Geometry::new(l.shape, l.blank_label);
-                pdb.evaluate(&geo, &geo.pack(&l))
+                pdb.evaluate(&geo, &geo.load::<Wide>(&l))
             }
             (HeuristicKind::Manhattan, _) => {
                 let geo = Geometry::new(labels.shape, labels.blank_label);
-                geo.manhattan(&geo.pack(&labels))
+                geo.manhattan(&geo.load::<Wide>(&labels))
             }
             _ => {
                 let geo = Geometry::new(labels.shape, labels.blank_label);
-                let mut st = LinearConflict.root(&geo, &geo.pack(&labels));
+                let mut st = LinearConflict.root(&geo, &geo.load::<Wide>(&labels));
                 LinearConflict.h(&mut st)
             }
         }
