@@ -253,6 +253,16 @@ impl Partition {
 
     /// The partition used when none is asked for.
     pub fn default_for(shape: Shape, blank: u8) -> Partition {
+        if shape == Shape::new(5, 5).expect("5x5") && blank == 0 {
+            // Korf and Felner's 24-puzzle partition: four compact blocks, so that most
+            // interactions between tiles stay inside one pattern.
+            return Partition::parse(
+                shape,
+                blank,
+                "1,2,5,6,7,12/3,4,8,9,13,14/10,11,15,16,20,21/17,18,19,22,23,24",
+            )
+            .expect("a partition of the 5x5 tiles");
+        }
         let tiles = shape.cells() - 1;
         let sizes: Vec<usize> = match tiles {
             // Up to 8 tiles a single pattern is exact and small (3x3: 181,440 states).
@@ -1323,7 +1333,7 @@ fn prefetch(bytes: &[u8], idx: u32) {
 }
 
 /// Patterns a heuristic combines: 6-6-6-6 on 5x5 is the most a default partition has.
-pub const MAX_PATTERNS: usize = 4;
+pub const MAX_PATTERNS: usize = 8;
 
 /// The pattern-database heuristic: the sum of the patterns' entries, and the same sum for
 /// the board's mirror image (when a symmetry fixes the goal's blank), taking the larger.
