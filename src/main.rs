@@ -17,6 +17,7 @@ use fifteen::check::{replay, CheckError, Replay};
 use fifteen::instances::{BadInstance, Reader};
 use fifteen::pdb::{self, BuildEvent, Partition, PdbHeuristic, TableDir};
 use fifteen::random::{random_board, random_walk, Rng};
+use fifteen::rank::Ranker;
 use fifteen::search::{Limits, Weight};
 use fifteen::{
     Board, Goal, GoalSpec, HeuristicKind, Instance, Shape, Solution, SolveError, Solver,
@@ -477,9 +478,20 @@ struct TableCache {
     told: Vec<(Shape, u8)>,
 }
 
-/// The most cells whose default tables `solve` builds by itself (4x4: two minutes). Larger
-/// boards' tables take much longer, so they are built only when asked for with build-pdb.
+/// `solve` builds missing tables by itself for boards up to 16 cells (4x4: two minutes),
+/// and for larger boards while their tables are this small (seconds). Others, such as the
+/// 5x5 6-6-6-6 set (minutes, gigabytes), are built only when asked for with build-pdb.
 const AUTO_BUILD_CELLS: usize = 16;
+const AUTO_BUILD_PLACEMENTS: u64 = 1 << 26;
+
+/// Whether `solve` may build this partition's tables without being asked.
+fn builds_by_itself(partition: &Partition) -> bool {
+    let n = partition.shape.cells();
+    let placements: Option<u64> = partition.patterns.iter().try_fold(0u64, |a, p| {
+        a.checked_add(Ranker::checked_count(n, p.len())?)
+    });
+    n <= AUTO_BUILD_CELLS || placements.is_some_and(|p| p <= AUTO_BUILD_PLACEMENTS)
+}
 
 impl TableCache {
     /// The pattern databases for boards of this shape and goal blank, built if missing.
@@ -513,7 +525,7 @@ impl TableCache {
             return Ok(None);
         }
         if !self.dir.missing(&partition).is_empty() {
-            if !self.build || shape.cells() > AUTO_BUILD_CELLS {
+            if !self.build || !builds_by_itself(&partition) {
                 self.tell(
                     shape,
                     blank,
