@@ -1,5 +1,5 @@
-//! Search benchmarks: IDA* with linear conflict, IDA* with the 7-8 pattern databases, and
-//! the cost of mapping the tables.
+//! Search benchmarks: IDA* with linear conflict, IDA* with the 7-8 pattern databases, the
+//! cost of mapping the tables, and of the wide (5x5, 6x6) board encoding.
 //!
 //! Run with `cargo bench --bench search`. The pattern-database groups need the 4x4 tables in
 //! `$FIFTEEN_TABLES` (or `data/pdb`); without them they are skipped with a message (build
@@ -16,7 +16,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use fifteen::instances::Reader;
 use fifteen::pdb::{Partition, PdbHeuristic, TableDir};
-use fifteen::search::Limits;
+use fifteen::search::{ida_star, Geometry, Limits, LinearConflict, Packed, Wide};
 use fifteen::{GoalSpec, HeuristicKind, Instance, Shape, Solver};
 
 /// Korf 100 ids that IDA* with Manhattan distance alone solves with few nodes (under
@@ -145,5 +145,49 @@ fn mapping(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, linear_conflict, pdb_7_8, mapping);
+/// The same linear-conflict IDA* on 4x4 boards held one word a board ([`Packed`], what 4x4
+/// uses) and a byte a cell ([`Wide`], what 5x5 and 6x6 use): the price of the wide board.
+fn packing(c: &mut Criterion) {
+    let instances = pick(&korf100(), &LC_IDS[..2]);
+    let mut group = c.benchmark_group("packing");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    for inst in &instances {
+        let labels = inst.goal.labels(&inst.board).unwrap();
+        let geo = Geometry::new(labels.shape, labels.blank_label);
+        let packed: Packed = geo.load(&labels);
+        let wide: Wide = geo.load(&labels);
+        let nodes = ida_star(&geo, &LinearConflict, packed, Limits::default(), None)
+            .unwrap()
+            .nodes;
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_with_input(BenchmarkId::new("packed", &inst.id), &packed, |b, p| {
+            b.iter(|| {
+                ida_star(
+                    &geo,
+                    &LinearConflict,
+                    *black_box(p),
+                    Limits::default(),
+                    None,
+                )
+            })
+        });
+        group.bench_with_input(BenchmarkId::new("wide", &inst.id), &wide, |b, p| {
+            b.iter(|| {
+                ida_star(
+                    &geo,
+                    &LinearConflict,
+                    *black_box(p),
+                    Limits::default(),
+                    None,
+                )
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, linear_conflict, pdb_7_8, mapping, packing);
 criterion_main!(benches);
