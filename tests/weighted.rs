@@ -3,18 +3,14 @@
 //! source (a breadth-first search of the 8-puzzle written in these tests, or the Korf 100
 //! lengths in data/korf100.txt).
 
-use std::io::BufReader;
-use std::path::PathBuf;
-
-use fifteen::instances::Reader;
 use fifteen::pdb::{self, Partition};
 use fifteen::search::{Limits, Weight};
 use fifteen::solver::check_solution;
-use fifteen::{Board, Goal, GoalSpec, HeuristicKind, Instance, Shape, Solution, Solver};
+use fifteen::{Board, Goal, HeuristicKind, Shape, Solution, Solver};
 use rayon::prelude::*;
 
 mod common;
-use common::{bfs, tables};
+use common::{bfs, korf_easiest, tables};
 
 const WEIGHTS: [f64; 6] = [1.0, 1.2, 1.5, 2.0, 3.0, 7.25];
 
@@ -102,31 +98,6 @@ fn weighted_8_puzzle_within_bound_for_every_heuristic_and_both_goals() {
             }
         }
     }
-}
-
-fn korf_easiest(n: usize) -> Vec<Instance> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let file = std::fs::File::open(root.join("data/korf100.txt")).unwrap();
-    let instances: Vec<Instance> = Reader::new(BufReader::new(file), GoalSpec::Standard)
-        .map(|r| r.unwrap())
-        .collect();
-    // Easiest by Korf's 1985 node counts (column 5 of the fixture), an independent order.
-    let text =
-        std::fs::read_to_string(root.join("tests/fixtures/korf100_korf1985_md_nodes.txt")).unwrap();
-    let mut rows: Vec<(u64, String)> = text
-        .lines()
-        .map(|l| l.split('#').next().unwrap().trim())
-        .filter(|l| !l.is_empty())
-        .map(|l| {
-            let c: Vec<&str> = l.split_whitespace().collect();
-            (c[4].parse().unwrap(), c[0].to_string())
-        })
-        .collect();
-    rows.sort();
-    rows[..n]
-        .iter()
-        .map(|(_, id)| instances.iter().find(|i| &i.id == id).unwrap().clone())
-        .collect()
 }
 
 #[test]

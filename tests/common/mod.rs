@@ -1,15 +1,17 @@
-//! Helpers shared by several test files: an independent breadth-first search and
-//! temporary pattern-database tables.
+//! Helpers shared by several test files: an independent breadth-first search, temporary
+//! pattern-database tables, the easiest Korf instances, and running the binary.
 #![allow(dead_code)]
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use std::io::Write;
+use std::io::{BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+use fifteen::instances::Reader;
 use fifteen::pdb::{Partition, PdbHeuristic, TableDir};
-use fifteen::{Board, Dir, Goal};
+use fifteen::{Board, Dir, Goal, GoalSpec, Instance};
 
 /// Every board reachable from `goal`, with its distance, by plain BFS over `Board::apply`
 /// (none of the library's search code). Returns (boards in BFS order, distance of each
@@ -56,6 +58,33 @@ pub fn tables(partition: &Partition) -> (tempfile::TempDir, Arc<PdbHeuristic>) {
     assert!(dir.missing(partition).is_empty());
     let h = dir.read(partition).unwrap();
     (tmp, h)
+}
+
+/// The `n` Korf 100 instances (data/korf100.txt, with their known lengths) that Korf's 1985
+/// IDA* needed the fewest nodes for: cheap to solve even with linear conflict.
+pub fn korf_easiest(n: usize) -> Vec<Instance> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let file = std::fs::File::open(root.join("data/korf100.txt")).unwrap();
+    let instances: Vec<Instance> = Reader::new(BufReader::new(file), GoalSpec::Standard)
+        .map(|r| r.unwrap())
+        .collect();
+    // Easiest by Korf's 1985 node counts (column 5 of the fixture), an independent order.
+    let text =
+        std::fs::read_to_string(root.join("tests/fixtures/korf100_korf1985_md_nodes.txt")).unwrap();
+    let mut rows: Vec<(u64, String)> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap().trim())
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let c: Vec<&str> = l.split_whitespace().collect();
+            (c[4].parse().unwrap(), c[0].to_string())
+        })
+        .collect();
+    rows.sort();
+    rows[..n]
+        .iter()
+        .map(|(_, id)| instances.iter().find(|i| &i.id == id).unwrap().clone())
+        .collect()
 }
 
 /// What a run of the `fifteen` binary gave.
