@@ -500,10 +500,8 @@ impl TableCache {
         if let Some(p) = self.map.get(&(shape, blank)) {
             return Ok(Some(p.clone()));
         }
-        let partition = match &self.partition {
-            Some(text) => Partition::parse(shape, blank, text)?,
-            None => Partition::default_for(shape, blank),
-        };
+        // Before the partition: a --partition for other boards must not stop a batch's
+        // boards that no table can serve anyway.
         if shape.cells() > pdb::MAX_TABLE_CELLS {
             self.tell(
                 shape,
@@ -512,6 +510,10 @@ impl TableCache {
             );
             return Ok(None);
         }
+        let partition = match &self.partition {
+            Some(text) => Partition::parse(shape, blank, text)?,
+            None => Partition::default_for(shape, blank),
+        };
         if partition.patterns.len() > pdb::MAX_PATTERNS {
             self.tell(
                 shape,

@@ -26,6 +26,18 @@ pub trait Tiles: Copy + Send + Sync + PartialEq + std::fmt::Debug {
     fn blank(&self) -> usize;
     /// The board after the blank (label `blank_label`) swaps with `label` in cell `to`.
     fn slide(&self, to: usize, label: usize, blank_label: usize) -> Self;
+    /// A well-mixed hash of the board, to pick its slot in a [`Seen`] table.
+    fn fingerprint(&self) -> u64;
+}
+
+/// Mixes 64 bits so that nearby boards land far apart (the finalizer of SplitMix64).
+#[inline(always)]
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// A board of at most 16 cells in one word, with the blank's cell kept beside it.
@@ -61,6 +73,9 @@ impl Tiles for Packed {
     #[inline(always)]
     fn blank(&self) -> usize {
         self.blank as usize
+    }
+    fn fingerprint(&self) -> u64 {
+        mix(self.cells)
     }
     #[inline(always)]
     fn slide(&self, to: usize, label: usize, blank_label: usize) -> Packed {
@@ -99,6 +114,23 @@ impl Tiles for Wide {
     #[inline(always)]
     fn blank(&self) -> usize {
         self.blank as usize
+    }
+    /// For boards of up to 16 cells, the same as [`Packed`]'s: both packings then run the
+    /// same search, down to the slots of a weighted search's [`Seen`] table.
+    fn fingerprint(&self) -> u64 {
+        let (first, rest) = self.cells.split_at(PACKED_CELLS);
+        let lo = first
+            .iter()
+            .enumerate()
+            .fold(0u64, |w, (c, &l)| w ^ (l as u64).rotate_left(4 * c as u32));
+        let hi = rest
+            .iter()
+            .fold(0u64, |w, &l| w.wrapping_mul(37).wrapping_add(l as u64));
+        if hi == 0 {
+            mix(lo)
+        } else {
+            mix(lo ^ mix(hi))
+        }
     }
     #[inline(always)]
     fn slide(&self, to: usize, label: usize, blank_label: usize) -> Wide {
@@ -453,6 +485,68 @@ fn gcd(a: u32, b: u32) -> u32 {
     }
 }
 
+/// Boards met so far in one IDA* iteration, with the fewest moves each was reached in.
+///
+/// Weighted IDA* leaves much room between `f` and the threshold, so it reaches the same
+/// board along many paths and searches below it each time. A board met again with at least
+/// as many moves has nothing new below it: every path on from it was, or is being, searched
+/// from the earlier visit with more room. Cutting it keeps both promises of [`Weight`]: a
+/// board on an optimal path, at its optimal distance, is never met with fewer moves, so it
+/// is searched or cut in favour of an equal visit. One board a slot; a newer board takes
+/// the slot, which only forgets.
+pub struct Seen<T> {
+    /// (board, moves, iteration stamp); stamp 0 marks an empty slot.
+    slots: Vec<(T, u32, u32)>,
+    stamp: u32,
+    /// Boards recorded since the table last grew.
+    recorded: usize,
+}
+
+impl<T: Tiles> Seen<T> {
+    /// A small table: it grows with the search, so that easy searches never pay for a
+    /// large one.
+    pub fn new(empty: T) -> Seen<T> {
+        Seen {
+            slots: vec![(empty, 0, 0); 1 << SEEN_MIN_BITS],
+            stamp: 1,
+            recorded: 0,
+        }
+    }
+
+    /// Forgets every board (a new iteration, with a new threshold).
+    fn next_iteration(&mut self) {
+        self.stamp += 1;
+    }
+
+    /// Records `p` at `g` moves; false if it was already met with `g` moves or fewer.
+    #[inline]
+    fn first_visit(&mut self, p: &T, g: u32) -> bool {
+        let i = (p.fingerprint() as usize) & (self.slots.len() - 1);
+        let slot = &mut self.slots[i];
+        if slot.2 == self.stamp && slot.0 == *p && slot.1 <= g {
+            return false;
+        }
+        *slot = (*p, g, self.stamp);
+        self.recorded += 1;
+        if self.recorded > 2 * self.slots.len() && self.slots.len() < 1 << SEEN_MAX_BITS {
+            self.grow();
+        }
+        true
+    }
+
+    /// Doubles the table, keeping this iteration's boards.
+    fn grow(&mut self) {
+        let empty = (self.slots[0].0, 0, 0);
+        let bigger = vec![empty; 2 * self.slots.len()];
+        let old = std::mem::replace(&mut self.slots, bigger);
+        let mask = self.slots.len() - 1;
+        for e in old.into_iter().filter(|e| e.2 == self.stamp) {
+            self.slots[(e.0.fingerprint() as usize) & mask] = e;
+        }
+        self.recorded = 0;
+    }
+}
+
 /// One finished IDA* iteration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Iteration {
@@ -523,10 +617,16 @@ pub fn ida_star_weighted<H: Heuristic, T: Tiles>(
     let parity = geo.manhattan(&start) % 2;
     let mut dfs = Dfs::new(geo, h, 0, limits, Vec::with_capacity(128));
     dfs.weight = weight;
+    if !weight.is_one() {
+        dfs.seen = Some(Seen::new(start));
+    }
     dfs.threshold = weight.h * h.h(&mut st);
     let mut iterations = Vec::new();
     loop {
         dfs.next = u32::MAX;
+        if let Some(seen) = &mut dfs.seen {
+            seen.next_iteration();
+        }
         dfs.nodes += 1;
         if start == geo.goal() {
             return Ok(Found {
@@ -573,6 +673,11 @@ pub fn ida_star_weighted<H: Heuristic, T: Tiles>(
     }
 }
 
+/// Slots of a weighted search's [`Seen`] table: from 2^12 up to 2^20 (40 MB for the
+/// widest boards).
+const SEEN_MIN_BITS: u32 = 12;
+const SEEN_MAX_BITS: u32 = 20;
+
 struct Dfs<'a, H: Heuristic, T: Tiles> {
     /// The goal board, compared against every child.
     goal: T,
@@ -595,6 +700,8 @@ struct Dfs<'a, H: Heuristic, T: Tiles> {
     next_check: u64,
     /// When splitting: nodes at this depth are collected instead of searched.
     collect_at: u32,
+    /// Boards met in this iteration (weighted searches only).
+    seen: Option<Seen<T>>,
     frontier: Vec<Frontier<T, H::State>>,
 }
 
@@ -643,6 +750,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
             reported: 0,
             next_check: 0,
             collect_at: u32::MAX,
+            seen: None,
             frontier: Vec::new(),
         }
     }
@@ -683,6 +791,11 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
 
     /// Searches below `p` (reached with `g` moves, last move `prev`, 4 at the root).
     fn go(&mut self, p: T, st: H::State, g: u32, prev: u8) -> bool {
+        if let Some(seen) = &mut self.seen {
+            if !seen.first_visit(&p, g) {
+                return false;
+            }
+        }
         if g == self.collect_at {
             self.frontier.push(Frontier {
                 p,

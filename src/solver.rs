@@ -242,10 +242,12 @@ fn search_in<H: Heuristic, T: Tiles>(
     split: &Option<Arc<rayon::ThreadPool>>,
 ) -> Result<Found, SolveError> {
     match split {
-        Some(pool) => {
+        // A weighted search remembers the boards it met (see `Seen`), which only the
+        // serial search does: that saves more than a second thread would.
+        Some(pool) if weight.is_one() => {
             crate::search::ida_star_parallel_weighted(geo, h, start, weight, limits, hook, pool)
         }
-        None => ida_star_weighted(geo, h, start, weight, limits, hook),
+        _ => ida_star_weighted(geo, h, start, weight, limits, hook),
     }
     .map_err(SolveError::Stopped)
 }
