@@ -18,7 +18,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// Examples:
 ///   build-pdb                          # 4x4, 7-8 partition, blank-first goal, into data/pdb
 ///   build-pdb --size 3                 # the 3x3 table (exact, 181,440 states)
-///   build-pdb --size 5                 # 5x5, four 6-tile blocks: minutes, 1.8 GB, 255 MB
+///   build-pdb --size 5                 # 5x5, four 6-tile blocks: 3 minutes, 1.8 GB, 255 MB
 ///   build-pdb --partition 5-5-5 --out /tmp/t
 ///   build-pdb --partition 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15
 #[derive(Parser, Debug)]
