@@ -1332,7 +1332,22 @@ fn prefetch(bytes: &[u8], idx: u32) {
     let _ = (bytes, idx);
 }
 
-/// Patterns a heuristic combines: 6-6-6-6 on 5x5 is the most a default partition has.
+/// `word` with nibble `k` replaced by `v` (at most 15).
+#[inline(always)]
+fn set_nibble(word: u32, k: usize, v: u32) -> u32 {
+    (word & !(15 << (4 * k))) | (v << (4 * k))
+}
+
+/// The sum of a word's eight nibbles: add them pairwise into bytes (at most 30 each), then
+/// add the four bytes with one multiplication (at most 120, so nothing carries).
+#[inline(always)]
+fn nibble_sum(word: u32) -> u32 {
+    let bytes = (word & 0x0f0f_0f0f) + ((word >> 4) & 0x0f0f_0f0f);
+    bytes.wrapping_mul(0x0101_0101) >> 24
+}
+
+/// Patterns a heuristic combines: eight, the nibbles of one word in [`PdbState`]. Default
+/// partitions have at most four (5x5: 6-6-6-6); the tests' small 5x5 partitions use eight.
 pub const MAX_PATTERNS: usize = 8;
 
 /// The pattern-database heuristic: the sum of the patterns' entries, and the same sum for
@@ -1364,13 +1379,14 @@ pub struct PdbHeuristic {
 
 /// Per-node data for [`PdbHeuristic`]: each pattern's index for the board and for its
 /// mirror image, with the values read so far. No tile positions: a move changes one index
-/// by an amount that depends only on the tiles between the two cells it swaps.
+/// by an amount that depends only on the tiles between the two cells it swaps. The values
+/// are 4-bit entries, kept a nibble each in one word: the state is copied for every child.
 #[derive(Clone, Copy, Debug)]
 pub struct PdbState {
     idx: [u32; MAX_PATTERNS],
     ridx: [u32; MAX_PATTERNS],
-    val: [u8; MAX_PATTERNS],
-    rval: [u8; MAX_PATTERNS],
+    val: u32,
+    rval: u32,
     md: u16,
     /// Which pattern changed last (its value must be re-read), or 255.
     dirty: u8,
@@ -1548,18 +1564,18 @@ impl Heuristic for PdbHeuristic {
         let mut st = PdbState {
             idx: [0; MAX_PATTERNS],
             ridx: [0; MAX_PATTERNS],
-            val: [0; MAX_PATTERNS],
-            rval: [0; MAX_PATTERNS],
+            val: 0,
+            rval: 0,
             md: geo.manhattan(p) as u16,
             dirty: 255,
             rdirty: 255,
         };
         for k in 0..self.tables.len() {
             st.idx[k] = self.rank_of(k, &pos);
-            st.val[k] = nibble(self.tables[k].payload(), st.idx[k]) as u8;
+            st.val = set_nibble(st.val, k, nibble(self.tables[k].payload(), st.idx[k]));
             if self.use_mirror {
                 st.ridx[k] = self.rank_of(k, &rpos);
-                st.rval[k] = nibble(self.tables[k].payload(), st.ridx[k]) as u8;
+                st.rval = set_nibble(st.rval, k, nibble(self.tables[k].payload(), st.ridx[k]));
             }
         }
         st
@@ -1611,24 +1627,17 @@ impl Heuristic for PdbHeuristic {
     fn h(&self, st: &mut PdbState) -> u32 {
         if st.dirty != 255 {
             let k = st.dirty as usize;
-            st.val[k] = nibble(self.tables[k].payload(), st.idx[k]) as u8;
+            st.val = set_nibble(st.val, k, nibble(self.tables[k].payload(), st.idx[k]));
             st.dirty = 255;
         }
-        let mut sum = 0u32;
-        for k in 0..self.tables.len() {
-            sum += st.val[k] as u32;
-        }
+        let mut sum = nibble_sum(st.val);
         if self.use_mirror {
             if st.rdirty != 255 {
                 let k = st.rdirty as usize;
-                st.rval[k] = nibble(self.tables[k].payload(), st.ridx[k]) as u8;
+                st.rval = set_nibble(st.rval, k, nibble(self.tables[k].payload(), st.ridx[k]));
                 st.rdirty = 255;
             }
-            let mut rsum = 0u32;
-            for k in 0..self.tables.len() {
-                rsum += st.rval[k] as u32;
-            }
-            sum = sum.max(rsum);
+            sum = sum.max(nibble_sum(st.rval));
         }
         st.md as u32 + 2 * sum
     }
@@ -1778,5 +1787,27 @@ fn rebuild_for_name(path: &Path) -> String {
     {
         Some(spec) => rebuild_command(&spec, dir),
         None => format!("build-pdb --force --out {}", dir.display()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nibble_words_hold_and_sum_eight_values() {
+        let mut rng = crate::random::Rng::new(5);
+        for _ in 0..10_000 {
+            let vals: Vec<u32> = (0..MAX_PATTERNS).map(|_| rng.below(16) as u32).collect();
+            let mut word = rng.below(u32::MAX as u64) as u32;
+            for (k, &v) in vals.iter().enumerate() {
+                word = set_nibble(word, k, v);
+            }
+            for (k, &v) in vals.iter().enumerate() {
+                assert_eq!((word >> (4 * k)) & 15, v);
+            }
+            assert_eq!(nibble_sum(word), vals.iter().sum::<u32>(), "{vals:?}");
+        }
+        assert_eq!(nibble_sum(u32::MAX), 120);
     }
 }
