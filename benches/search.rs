@@ -145,46 +145,58 @@ fn mapping(c: &mut Criterion) {
     group.finish();
 }
 
-/// The same linear-conflict IDA* on 4x4 boards held one word a board ([`Packed`], what 4x4
-/// uses) and a byte a cell ([`Wide`], what 5x5 and 6x6 use): the price of the wide board.
+/// The same IDA* on 4x4 boards held one word a board ([`Packed`], what 4x4 uses) and a
+/// byte a cell ([`Wide`], what 5x5 and 6x6 use): with linear conflict, and with the 7-8
+/// tables when they are there.
 fn packing(c: &mut Criterion) {
-    let instances = pick(&korf100(), &LC_IDS[..2]);
     let mut group = c.benchmark_group("packing");
     group
         .sample_size(10)
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(2));
-    for inst in &instances {
-        let labels = inst.goal.labels(&inst.board).unwrap();
-        let geo = Geometry::new(labels.shape, labels.blank_label);
-        let packed: Packed = geo.load(&labels);
-        let wide: Wide = geo.load(&labels);
-        let nodes = ida_star(&geo, &LinearConflict, packed, Limits::default(), None)
+    let all = korf100();
+    let pdb = table_dir().map(|(dir, partition)| map_tables(&dir, &partition));
+    let runs = [("lc", &LC_IDS[..2]), ("pdb", &PDB_IDS[5..7])];
+    for (name, ids) in runs {
+        if name == "pdb" && pdb.is_none() {
+            continue;
+        }
+        for inst in pick(&all, ids) {
+            let labels = inst.goal.labels(&inst.board).unwrap();
+            let geo = Geometry::new(labels.shape, labels.blank_label);
+            let packed: Packed = geo.load(&labels);
+            let wide: Wide = geo.load(&labels);
+            let nodes = match &pdb {
+                Some(h) if name == "pdb" => {
+                    ida_star(&geo, h.as_ref(), packed, Limits::default(), None)
+                }
+                _ => ida_star(&geo, &LinearConflict, packed, Limits::default(), None),
+            }
             .unwrap()
             .nodes;
-        group.throughput(Throughput::Elements(nodes));
-        group.bench_with_input(BenchmarkId::new("packed", &inst.id), &packed, |b, p| {
-            b.iter(|| {
-                ida_star(
-                    &geo,
-                    &LinearConflict,
-                    *black_box(p),
-                    Limits::default(),
-                    None,
-                )
-            })
-        });
-        group.bench_with_input(BenchmarkId::new("wide", &inst.id), &wide, |b, p| {
-            b.iter(|| {
-                ida_star(
-                    &geo,
-                    &LinearConflict,
-                    *black_box(p),
-                    Limits::default(),
-                    None,
-                )
-            })
-        });
+            group.throughput(Throughput::Elements(nodes));
+            let id = |p: &str| BenchmarkId::new(format!("{name}_{p}"), &inst.id);
+            match &pdb {
+                Some(h) if name == "pdb" => {
+                    let h = h.as_ref();
+                    group.bench_function(id("packed"), |b| {
+                        b.iter(|| ida_star(&geo, h, black_box(packed), Limits::default(), None))
+                    });
+                    group.bench_function(id("wide"), |b| {
+                        b.iter(|| ida_star(&geo, h, black_box(wide), Limits::default(), None))
+                    });
+                }
+                _ => {
+                    let h = &LinearConflict;
+                    group.bench_function(id("packed"), |b| {
+                        b.iter(|| ida_star(&geo, h, black_box(packed), Limits::default(), None))
+                    });
+                    group.bench_function(id("wide"), |b| {
+                        b.iter(|| ida_star(&geo, h, black_box(wide), Limits::default(), None))
+                    });
+                }
+            }
+        }
     }
     group.finish();
 }
