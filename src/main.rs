@@ -70,9 +70,8 @@ struct SearchOpts {
     #[arg(long, default_value = "standard")]
     goal: String,
     /// Where the pattern databases live. Built there on first use when quick (up to 16 cells
-    /// or seconds of work); 5x5
-    /// tables need `build-pdb --size 5 --out DIR` (3 minutes). Boards without tables are
-    /// solved with linear conflict, with a note saying so.
+    /// or seconds of work); 5x5 tables need `build-pdb --size 5 --out DIR` (3 minutes).
+    /// Boards without tables are solved with linear conflict, with a note saying so.
     #[arg(long, env = "FIFTEEN_TABLES", default_value = "data/pdb")]
     tables: PathBuf,
     /// Worker threads (default: all cores). Instances run in parallel.
