@@ -428,6 +428,46 @@ fn cli_solves_large_boards_and_says_how() {
     );
 }
 
+/// Between 16 and 32 cells, `solve` builds the default tables itself when they are small:
+/// 4x5 (5-5-5-4, about 7 M placements) is built on first use and used, and the answers
+/// match linear conflict's. (5x5's 6-6-6-6, 510 M placements, is not: see above.)
+#[test]
+fn small_tables_of_large_boards_are_built_on_first_use() {
+    let s = Shape::new(4, 5).unwrap();
+    let goal = Goal::standard(s);
+    let mut rng = Rng::new(45);
+    let boards: Vec<Board> = (0..3)
+        .map(|i| random_walk(&mut rng, &goal, 30 + 10 * i))
+        .collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    for (i, b) in boards.iter().enumerate() {
+        let optimal = solve_len(&Solver::new(HeuristicKind::LinearConflict), b, &goal);
+        let board = b.to_string();
+        let (v, err) = solved_json(
+            &[
+                "solve", "--tables", dir, "--size", "4x5", "--format", "json", &board,
+            ],
+            b,
+            &goal,
+        );
+        assert_eq!(v["heuristic"], "pdb", "{err}");
+        assert_eq!(v["length"], optimal);
+        // Built by the first run only; the later ones find the files.
+        assert_eq!(
+            err.contains("building the pattern databases"),
+            i == 0,
+            "{err}"
+        );
+        assert!(!err.contains("note:"), "{err}");
+    }
+    let partition = Partition::default_for(s, pdb::canonical_blank(s, goal.blank()));
+    assert_eq!(partition.name(), "5-5-5-4");
+    assert!(pdb::TableDir::new(tmp.path())
+        .missing(&partition)
+        .is_empty());
+}
+
 /// The eight-pattern tables serve the 5x5 goals whose blank a symmetry maps to theirs (the
 /// corner goals share one set), and neither the middle-blank goal nor any 6x6 board.
 #[test]
