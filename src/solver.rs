@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use crate::board::{Board, Dir, Goal, Labels};
 use crate::error::BoardError;
-use crate::pdb::PdbHeuristic;
+use crate::pdb::{Patterns, PdbHeuristic};
 use crate::search::{
     ida_star_weighted, Found, Geometry, Heuristic, IterationHook, Limits, LinearConflict,
     Manhattan, Packed, Stopped, Tiles, Weight, Wide, PACKED_CELLS,
@@ -138,15 +138,13 @@ impl Solver {
                 let sym = pdb.symmetry_for(&labels).expect("fits");
                 let l = sym.labels(&labels);
                 let geo = Geometry::new(l.shape, l.blank_label);
-                let found = search(
-                    &geo,
-                    pdb.as_ref(),
-                    &l,
-                    self.weight,
-                    limits,
-                    hook,
-                    &self.split,
-                )?;
+                let found = if pdb.tables.len() <= 4 {
+                    let h = Patterns::<4>(pdb.as_ref());
+                    search(&geo, &h, &l, self.weight, limits, hook, &self.split)?
+                } else {
+                    let h = pdb.as_ref();
+                    search(&geo, h, &l, self.weight, limits, hook, &self.split)?
+                };
                 let inv = sym.inverse(l.shape);
                 let mut f = found;
                 f.moves = f.moves.iter().map(|&d| inv.dir(d)).collect();

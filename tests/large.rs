@@ -10,7 +10,7 @@ use std::io::Cursor;
 
 use fifteen::board::parse_moves;
 use fifteen::instances::Reader;
-use fifteen::pdb::{self, Partition, PdbHeuristic};
+use fifteen::pdb::{self, Partition, Patterns, PdbHeuristic};
 use fifteen::random::{random_board, random_walk, Rng};
 use fifteen::search::{
     ida_star, ida_star_weighted, Found, Geometry, Heuristic, Limits, LinearConflict, Manhattan,
@@ -146,6 +146,14 @@ fn packed_and_wide_boards_run_the_same_search() {
         // blank there, as the solver does.
         let sym = pdb.symmetry_for(&labels).unwrap();
         let found = same_in_both(pdb.as_ref(), &sym.labels(&labels), Weight::ONE);
+        // The state with room for four patterns (what the solver uses for partitions of up
+        // to four) runs the same search as the one with room for eight.
+        let four = same_in_both(
+            &Patterns::<4>(pdb.as_ref()),
+            &sym.labels(&labels),
+            Weight::ONE,
+        );
+        assert_eq!(four, found, "{b}");
         let inv = sym.inverse(s);
         let moves: Vec<_> = found.moves.iter().map(|&d| inv.dir(d)).collect();
         assert_eq!(check_solution(b, goal, &moves), Ok(len), "{b}");
