@@ -1548,7 +1548,7 @@ impl PdbHeuristic {
 
 /// The heuristic with room for `P` patterns in its per-node state. The state is copied for
 /// every child, so the solver picks the smallest `P` that holds the partition: four for
-/// every default partition (measured: eight slots cost about 5% on the Korf 100).
+/// every default partition (measured: eight slots cost the Korf 100 a few percent).
 ///
 /// # Panics
 /// (in `root`) if the heuristic has more than `P` patterns.
