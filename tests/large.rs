@@ -23,7 +23,7 @@ use fifteen::{
 use rayon::prelude::*;
 
 mod common;
-use common::{bfs_within, json_lines, korf_easiest, run, tables};
+use common::{bfs_within, custom, goals, json_lines, korf_easiest, run, tables};
 
 /// Three times the nodes of the largest search below (Manhattan distance on one 6x6 walk,
 /// about 62 million): a search that gets much slower fails here instead of hanging the run.
@@ -38,19 +38,6 @@ fn limits() -> Limits<'static> {
 
 fn square(n: usize) -> Shape {
     Shape::new(n, n).unwrap()
-}
-
-/// The blank in the middle row and column (rounded down), the tiles in reverse order.
-fn custom(s: Shape) -> Goal {
-    let n = s.cells();
-    let mid = (s.rows as usize / 2) * s.cols as usize + s.cols as usize / 2;
-    let mut tiles: Vec<u8> = (1..n as u8).rev().collect();
-    tiles.insert(mid, 0);
-    Goal::from_board(Board::new(s, &tiles).unwrap())
-}
-
-fn goals(s: Shape) -> [Goal; 3] {
-    [Goal::standard(s), Goal::blank_first(s), custom(s)]
 }
 
 /// Eight 3-tile patterns for this goal's blank (5x5 only: 24 tiles).

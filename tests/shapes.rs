@@ -15,23 +15,10 @@ use fifteen::{Board, BoardError, Goal, GoalSpec, HeuristicKind, Shape, SolveErro
 use rayon::prelude::*;
 
 mod common;
-use common::{bfs, bfs_within, tables};
+use common::{bfs, bfs_within, custom, goals, tables};
 
 fn shape(r: usize, c: usize) -> Shape {
     Shape::new(r, c).unwrap()
-}
-
-/// The blank in the middle row and column (rounded down), the tiles in reverse order.
-fn custom(s: Shape) -> Goal {
-    let n = s.cells();
-    let mid = (s.rows as usize / 2) * s.cols as usize + s.cols as usize / 2;
-    let mut tiles: Vec<u8> = (1..n as u8).rev().collect();
-    tiles.insert(mid, 0);
-    Goal::from_board(Board::new(s, &tiles).unwrap())
-}
-
-fn goals(s: Shape) -> [Goal; 3] {
-    [Goal::standard(s), Goal::blank_first(s), custom(s)]
 }
 
 /// The three solvers: linear conflict, and pattern databases built for this goal's blank

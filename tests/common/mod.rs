@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 use fifteen::instances::Reader;
 use fifteen::pdb::{Partition, PdbHeuristic, TableDir};
-use fifteen::{Board, Dir, Goal, GoalSpec, Instance};
+use fifteen::{Board, Dir, Goal, GoalSpec, Instance, Shape};
 
 /// Every board reachable from `goal`, with its distance, by plain BFS over `Board::apply`
 /// (none of the library's search code). Returns (boards in BFS order, distance of each
@@ -130,4 +130,18 @@ pub fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
         .collect()
+}
+
+/// The blank in the middle row and column (rounded down), the tiles in reverse order.
+pub fn custom(s: Shape) -> Goal {
+    let n = s.cells();
+    let mid = (s.rows as usize / 2) * s.cols as usize + s.cols as usize / 2;
+    let mut tiles: Vec<u8> = (1..n as u8).rev().collect();
+    tiles.insert(mid, 0);
+    Goal::from_board(Board::new(s, &tiles).unwrap())
+}
+
+/// The goal kinds the size tests cover: standard, blank-first and [`custom`].
+pub fn goals(s: Shape) -> [Goal; 3] {
+    [Goal::standard(s), Goal::blank_first(s), custom(s)]
 }
