@@ -536,8 +536,13 @@ impl TableCache {
                     shape,
                     blank,
                     format!(
-                        "no {shape} tables in {dir}; build them with `build-pdb --size {shape}{part} --out {dir}`",
+                        "no {shape} tables in {dir}; build them with `build-pdb --size {shape}{at}{part} --out {dir}`",
                         dir = self.dir.dir.display(),
+                        at = if blank == 0 {
+                            String::new()
+                        } else {
+                            format!(" --blank {blank}")
+                        },
                         part = match &self.partition {
                             Some(p) => format!(" --partition {p}"),
                             None => String::new(),
