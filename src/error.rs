@@ -29,14 +29,6 @@ pub enum BoardError {
     BadSize(String),
 }
 
-/// A problem with a line of an instance file.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {error}")]
-pub struct LineError {
-    pub line: usize,
-    pub error: BoardError,
-}
-
 /// A pattern-database file that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {

@@ -94,12 +94,6 @@ struct SearchOpts {
     /// (1,2,3/4,5,...), at most 8 patterns.
     #[arg(long)]
     partition: Option<String>,
-    /// Order children of equal estimate by linear conflict (an experiment; off by default).
-    #[arg(long, hide = true)]
-    tie_break: bool,
-    /// Also look up the dual board where the blank is home (an experiment; off by default).
-    #[arg(long, hide = true)]
-    dual: bool,
     /// Search each instance on all threads, one instance at a time (the default for boards
     /// given as arguments; batches from files run one instance per thread).
     #[arg(long)]
@@ -382,8 +376,6 @@ fn play_cmd(
         quiet: true,
         partition: None,
         build_secs: 0.0,
-        tie_break: false,
-        dual: false,
         build: false,
         told: Vec::new(),
     };
@@ -474,8 +466,6 @@ struct TableCache {
     partition: Option<String>,
     /// Seconds spent building tables (not counted as solving time).
     build_secs: f64,
-    tie_break: bool,
-    dual: bool,
     /// Build missing tables (otherwise report them as absent).
     build: bool,
     /// Shapes already reported as served by linear conflict.
@@ -557,11 +547,7 @@ impl TableCache {
         }
         // SAFETY: table files are written once and replaced only by rename; nothing
         // truncates them while we run.
-        let mut p = unsafe { self.dir.map(&partition) }?;
-        if let Some(h) = Arc::get_mut(&mut p) {
-            h.tie_break = self.tie_break;
-            h.use_dual = self.dual;
-        }
+        let p = unsafe { self.dir.map(&partition) }?;
         // A damaged payload would give wrong answers, so check every table once per run
         // (this also brings its pages into memory, which the search needs anyway).
         for (table, spec) in p.tables.iter().zip(partition.specs()) {
@@ -726,8 +712,6 @@ fn solve_cmd(
         quiet: false,
         partition: opts.partition.clone(),
         build_secs: 0.0,
-        tie_break: opts.tie_break,
-        dual: opts.dual,
         build: true,
         told: Vec::new(),
     };

@@ -1368,13 +1368,8 @@ pub struct PdbHeuristic {
     mirror_inv: [u8; MAX_CELLS],
     /// `weights[pattern][slot]`: what one step of that tile's rank digit is worth.
     weights: [[u32; MAX_CELLS]; MAX_PATTERNS],
-    mirror_sym: Option<Symmetry>,
     /// Whether lookups include the mirror image.
     pub use_mirror: bool,
-    /// Order children of equal estimate by their linear conflicts (fewest first).
-    pub tie_break: bool,
-    /// Also look up the dual board when the blank is home.
-    pub use_dual: bool,
 }
 
 /// Per-node data for [`PdbHeuristic`]: each pattern's index for the board and for its
@@ -1459,10 +1454,7 @@ impl PdbHeuristic {
             mirror_map,
             mirror_inv,
             weights,
-            mirror_sym,
             use_mirror: mirror_sym.is_some(),
-            tie_break: false,
-            use_dual: false,
         })
     }
 
@@ -1480,10 +1472,6 @@ impl PdbHeuristic {
         Symmetry::all(l.shape)
             .into_iter()
             .find(|s| s.cell(l.shape, l.blank_label as usize) == self.partition.blank as usize)
-    }
-
-    pub fn mirror_symmetry(&self) -> Option<Symmetry> {
-        self.mirror_sym
     }
 
     #[inline(always)]
@@ -1574,17 +1562,9 @@ impl Heuristic for PdbHeuristic {
         Patterns(self).child(geo, s, p, label, from, to)
     }
 
-    fn tie<T: Tiles>(&self, geo: &Geometry, p: &T, st: &Self::State) -> u32 {
-        Patterns(self).tie(geo, p, st)
-    }
-
     #[inline(always)]
     fn h(&self, st: &mut Self::State) -> u32 {
         Patterns(self).h(st)
-    }
-
-    fn dual<T: Tiles>(&self, geo: &Geometry, p: &T) -> Option<u32> {
-        Patterns::<MAX_PATTERNS>(self).dual(geo, p)
     }
 }
 
@@ -1661,14 +1641,6 @@ impl<const P: usize> Heuristic for Patterns<'_, P> {
         st
     }
 
-    fn tie<T: Tiles>(&self, geo: &Geometry, p: &T, _st: &PdbState<P>) -> u32 {
-        if self.0.tie_break {
-            geo.linear_conflict(p)
-        } else {
-            0
-        }
-    }
-
     #[inline(always)]
     fn h(&self, st: &mut PdbState<P>) -> u32 {
         if st.dirty != 255 {
@@ -1686,24 +1658,6 @@ impl<const P: usize> Heuristic for Patterns<'_, P> {
             sum = sum.max(nibble_sum(st.rval));
         }
         st.md as u32 + 2 * sum
-    }
-
-    /// With the blank home, the inverse permutation (cells and labels swapped) is solved
-    /// by the same blank path walked backwards, so its estimate also bounds this board's
-    /// distance (Felner, Zahavi et al., dual lookups). Other boards get no dual: their
-    /// inverse need not be solvable in as many moves.
-    fn dual<T: Tiles>(&self, geo: &Geometry, p: &T) -> Option<u32> {
-        if !self.0.use_dual || p.blank() != geo.blank_label as usize {
-            return None;
-        }
-        let mut inv = [0u8; MAX_CELLS];
-        for c in 0..geo.cells {
-            inv[p.get(c)] = c as u8;
-        }
-        Some(
-            self.0
-                .evaluate(geo, &T::from_fn(geo.cells, p.blank(), |c| inv[c] as usize)),
-        )
     }
 }
 

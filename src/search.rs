@@ -188,18 +188,6 @@ impl Geometry {
         }
     }
 
-    /// The board in one word.
-    ///
-    /// # Panics
-    /// If the shape has more than 16 cells.
-    pub fn pack(&self, l: &Labels) -> Packed {
-        assert!(
-            self.cells <= PACKED_CELLS,
-            "packed boards hold at most 16 cells"
-        );
-        self.load(l)
-    }
-
     /// The board in the packing `T`.
     ///
     /// # Panics
@@ -296,15 +284,6 @@ pub trait Heuristic: Sync {
         to: usize,
     ) -> Self::State;
     fn h(&self, st: &mut Self::State) -> u32;
-    /// Orders children of equal `h` (smaller first).
-    fn tie<T: Tiles>(&self, _geo: &Geometry, _p: &T, _st: &Self::State) -> u32 {
-        0
-    }
-    /// Another admissible estimate for a board whose blank is home, looked up only there
-    /// (the dual lookup of pattern databases).
-    fn dual<T: Tiles>(&self, _geo: &Geometry, _p: &T) -> Option<u32> {
-        None
-    }
 }
 
 /// Manhattan distance, updated by one table lookup a move.
@@ -724,7 +703,6 @@ struct Child<T, S> {
     st: S,
     dir: u8,
     h: u32,
-    tie: u32,
 }
 
 impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
@@ -830,7 +808,6 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
                 st: cst,
                 dir: d,
                 h: 0,
-                tie: 0,
             });
             n += 1;
         }
@@ -842,11 +819,6 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
         let mut hmax = 0;
         for k in kids.iter_mut() {
             k.h = self.h.h(&mut k.st);
-            if k.p.blank() == geo.blank_label as usize {
-                if let Some(d) = self.h.dual(geo, &k.p) {
-                    k.h = k.h.max(d);
-                }
-            }
             hmax = hmax.max(k.h);
         }
         // Bidirectional pathmax: this node is at least `hmax - 1` from the goal. Pattern
@@ -862,7 +834,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
         }
         let mut live = 0;
         for i in 0..n {
-            let mut k = kids[i];
+            let k = kids[i];
             let f = self.weight.g * (g + 1) + self.weight.h * k.h;
             if f > self.threshold {
                 self.next = self.next.min(f);
@@ -872,7 +844,6 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
                 self.path.push(dir_of(k.dir));
                 return true;
             }
-            k.tie = self.h.tie(geo, &k.p, &k.st);
             kids[live] = k;
             live += 1;
         }
@@ -881,7 +852,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
         let kids = &mut kids[..live];
         for i in 1..kids.len() {
             let mut j = i;
-            while j > 0 && (kids[j].h, kids[j].tie) < (kids[j - 1].h, kids[j - 1].tie) {
+            while j > 0 && kids[j].h < kids[j - 1].h {
                 kids.swap(j, j - 1);
                 j -= 1;
             }

@@ -250,9 +250,6 @@ fn search_in<H: Heuristic, T: Tiles>(
     .map_err(SolveError::Stopped)
 }
 
-/// Kept here for callers that found it here; the replay logic lives in [`crate::check`].
-pub use crate::check::check_solution;
-
 impl Solver {
     /// The heuristic's estimate for a board (what IDA* starts from); 0 for boards that do
     /// not fit the goal.

@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use fifteen::board::parse_moves;
+use fifteen::check::check_solution;
 use fifteen::random::{random_board, random_walk, Rng};
-use fifteen::solver::check_solution;
 use fifteen::{Board, Goal, Shape};
 
 mod common;

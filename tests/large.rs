@@ -9,6 +9,7 @@
 use std::io::Cursor;
 
 use fifteen::board::parse_moves;
+use fifteen::check::check_solution;
 use fifteen::instances::Reader;
 use fifteen::pdb::{self, Partition, Patterns, PdbHeuristic};
 use fifteen::random::{random_board, random_walk, Rng};
@@ -16,7 +17,6 @@ use fifteen::search::{
     ida_star, ida_star_weighted, Found, Geometry, Heuristic, Limits, LinearConflict, Manhattan,
     Packed, Tiles, Weight, Wide,
 };
-use fifteen::solver::check_solution;
 use fifteen::{
     Board, BoardError, Goal, GoalSpec, HeuristicKind, Labels, Shape, Solution, SolveError, Solver,
 };

@@ -26,7 +26,7 @@ fn parallel_and_serial_agree_on_every_complete_iteration() {
     for inst in korf(&["79", "12", "55", "97"]) {
         let labels = inst.goal.labels(&inst.board).unwrap();
         let geo = Geometry::new(labels.shape, labels.blank_label);
-        let start = geo.pack(&labels);
+        let start = geo.load::<Packed>(&labels);
         let serial = ida_star(&geo, &LinearConflict, start, Limits::default(), None).unwrap();
         let par = ida_star_parallel(&geo, &LinearConflict, start, Limits::default(), None, &pool)
             .unwrap();
@@ -71,7 +71,7 @@ fn incremental_pdb_indices_match_fresh_ones() {
     let geo = Geometry::new(shape, labels.blank_label);
     let mut rng = fifteen::random::Rng::new(42);
     for _walk in 0..50 {
-        let mut p = geo.pack(&labels);
+        let mut p = geo.load::<Packed>(&labels);
         let mut st = pdb.root(&geo, &p);
         for _ in 0..200 {
             let b = p.blank as usize;

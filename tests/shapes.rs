@@ -6,11 +6,11 @@
 
 use std::io::Cursor;
 
+use fifteen::check::check_solution;
 use fifteen::instances::Reader;
 use fifteen::pdb::{self, Partition};
 use fifteen::random::{random_board, random_walk, Rng};
 use fifteen::search::Limits;
-use fifteen::solver::check_solution;
 use fifteen::{Board, BoardError, Goal, GoalSpec, HeuristicKind, Shape, SolveError, Solver};
 use rayon::prelude::*;
 

@@ -6,9 +6,9 @@ use std::fs::OpenOptions;
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use fifteen::check::check_solution;
 use fifteen::pdb::{self, Partition, PatternSpec, PdbHeuristic, Table, TableDir, PAYLOAD_OFFSET};
 use fifteen::search::Limits;
-use fifteen::solver::check_solution;
 use fifteen::{Board, Dir, Goal, Shape, Solver, TableError};
 
 fn shape3() -> Shape {

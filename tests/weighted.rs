@@ -3,9 +3,9 @@
 //! source (a breadth-first search of the 8-puzzle written in these tests, or the Korf 100
 //! lengths in data/korf100.txt).
 
+use fifteen::check::check_solution;
 use fifteen::pdb::{self, Partition};
 use fifteen::search::{Limits, Weight};
-use fifteen::solver::check_solution;
 use fifteen::{Board, Goal, HeuristicKind, Shape, Solution, Solver};
 use rayon::prelude::*;
 
