@@ -7,11 +7,12 @@
 
 use std::io::BufRead;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::board::{parse_moves, Board, Dir, Goal, Shape};
 use crate::error::BoardError;
 use crate::instances::GoalSpec;
+use crate::record::Record;
 
 /// Why a solution, or a results line, could not be checked. Each message is one line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -38,7 +39,7 @@ pub enum CheckError {
     #[error("no \"{0}\" field")]
     MissingField(&'static str),
     #[error("the \"{field}\" field {reason}")]
-    BadField { field: &'static str, reason: String },
+    BadField { field: String, reason: String },
     /// The line is the solver saying it failed: there is no solution to check.
     #[error("no solution to check: the line reports an error: {0}")]
     Reported(String),
@@ -158,88 +159,57 @@ pub fn check_json_line(text: &str, line: usize, default_goal: &GoalSpec) -> Opti
         return None;
     }
     out.id = obj.get("id").cloned();
-    out.result = (|| {
-        if let Some(e) = obj.get("error") {
-            let msg = match e {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            return Err(CheckError::Reported(msg));
+    let record: Record = match serde_path_to_error::deserialize(Value::Object(obj)) {
+        Ok(r) => r,
+        Err(e) => {
+            out.result = Err(CheckError::BadField {
+                field: e.path().to_string(),
+                reason: format!("is not valid: {}", e.into_inner()),
+            });
+            return Some(out);
         }
-        out.claimed = match obj.get("length") {
-            None | Some(Value::Null) => None,
-            Some(v) => Some(v.as_u64().ok_or_else(|| CheckError::BadField {
-                field: "length",
-                reason: format!("is {v}, not a whole number of moves"),
-            })?),
-        };
-        let (board, goal) = board_and_goal(&obj, default_goal)?;
-        let moves = match obj.get("moves") {
-            None => return Err(CheckError::MissingField("moves")),
-            Some(Value::String(s)) => parse_moves(s)?,
-            Some(v) => {
-                return Err(CheckError::BadField {
-                    field: "moves",
-                    reason: format!("is {}, not a string of U D L R", short(v)),
-                })
-            }
-        };
-        replay(&board, &goal, &moves)
+    };
+    out.result = (|| {
+        if let Some(e) = record.error {
+            return Err(CheckError::Reported(e));
+        }
+        out.claimed = record.length;
+        let (board, goal) = board_and_goal(&record, default_goal)?;
+        let moves = record.moves.ok_or(CheckError::MissingField("moves"))?;
+        replay(&board, &goal, &parse_moves(&moves)?)
     })();
     Some(out)
 }
 
 /// The line's board and the goal it is to reach.
-fn board_and_goal(
-    obj: &Map<String, Value>,
-    default_goal: &GoalSpec,
-) -> Result<(Board, Goal), CheckError> {
-    let tiles = numbers(obj, "tiles")?.ok_or(CheckError::MissingField("tiles"))?;
-    let shape = match obj.get("size") {
-        None | Some(Value::Null) => {
-            Shape::square_of(tiles.len()).ok_or_else(|| CheckError::BadField {
-                field: "tiles",
-                reason: format!(
-                    "has {} numbers, not a square board (give 9, 16, 25 or 36, or a \
-                     \"size\" field such as \"3x4\")",
-                    tiles.len()
-                ),
-            })?
-        }
-        Some(v) => v
-            .as_str()
-            .and_then(Shape::parse)
-            .ok_or_else(|| CheckError::BadField {
-                field: "size",
-                reason: format!("is {}, not a size such as \"4\" or \"3x4\"", short(v)),
-            })?,
+fn board_and_goal(record: &Record, default_goal: &GoalSpec) -> Result<(Board, Goal), CheckError> {
+    let tiles = record
+        .tiles
+        .as_ref()
+        .ok_or(CheckError::MissingField("tiles"))?;
+    let shape = match &record.size {
+        None => Shape::square_of(tiles.len()).ok_or_else(|| CheckError::BadField {
+            field: "tiles".into(),
+            reason: format!(
+                "has {} numbers, not a square board (give 9, 16, 25 or 36, or a \
+                 \"size\" field such as \"3x4\")",
+                tiles.len()
+            ),
+        })?,
+        Some(v) => Shape::parse(v).ok_or_else(|| CheckError::BadField {
+            field: "size".into(),
+            reason: format!("is {v:?}, not a size such as \"4\" or \"3x4\""),
+        })?,
     };
-    let board = board_of(shape, &tiles)?;
-    let goal = match numbers(obj, "goal")? {
-        Some(g) => Goal::from_board(board_of(shape, &g).map_err(|e| CheckError::BadField {
-            field: "goal",
+    let board = board_of(shape, tiles)?;
+    let goal = match &record.goal {
+        Some(g) => Goal::from_board(board_of(shape, g).map_err(|e| CheckError::BadField {
+            field: "goal".into(),
             reason: format!("does not fit the board: {e}"),
         })?),
         None => default_goal.for_shape(shape)?,
     };
     Ok((board, goal))
-}
-
-/// A field holding a list of non-negative integers; `None` when absent or null.
-fn numbers(obj: &Map<String, Value>, field: &'static str) -> Result<Option<Vec<u64>>, CheckError> {
-    let bad = |v: &Value| CheckError::BadField {
-        field,
-        reason: format!("is {}, not a list of numbers", short(v)),
-    };
-    match obj.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|x| x.as_u64().ok_or_else(|| bad(x)))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Some),
-        Some(v) => Err(bad(v)),
-    }
 }
 
 fn board_of(shape: Shape, values: &[u64]) -> Result<Board, BoardError> {
@@ -261,16 +231,6 @@ fn board_of(shape: Shape, values: &[u64]) -> Result<Board, BoardError> {
         tiles.push(v as u8);
     }
     Board::new(shape, &tiles)
-}
-
-/// A JSON value for a message: at most 40 characters of it.
-fn short(v: &Value) -> String {
-    let s = v.to_string();
-    if s.chars().count() > 40 {
-        s.chars().take(40).collect::<String>() + "..."
-    } else {
-        s
-    }
 }
 
 /// Checks a results stream line by line, as an iterator of [`LineCheck`]s.
@@ -398,8 +358,8 @@ mod tests {
         let tiles = "[1,2,3,4,5,6,7,8,9,10,0,11]";
         let c = check_json_line(&format!(r#"{{"tiles":{tiles},"moves":"R"}}"#), 1, &g).unwrap();
         assert!(matches!(
-            c.result,
-            Err(CheckError::BadField { field: "tiles", .. })
+            &c.result,
+            Err(CheckError::BadField { field, .. }) if field == "tiles"
         ));
         let c = check_json_line(
             &format!(r#"{{"tiles":{tiles},"size":"3x4","moves":"R"}}"#),

@@ -12,17 +12,23 @@
 //! - [`batch`]: many instances on a thread pool, results in input order;
 //! - [`check`]: replaying solutions (ours or any solver's) against their boards;
 //! - [`game`]: the state of an interactive game (`fifteen play`), without the terminal;
-//! - [`random`]: reproducible random boards.
+//! - [`random`]: reproducible random boards;
+//! - [`record`]: the JSON result record that `solve` writes and `check` reads;
+//! - `cli` (feature `cli`, on by default): the command lines of `fifteen` and `build-pdb`,
+//!   the only part that touches the terminal.
 
 pub mod batch;
 pub mod board;
 pub mod check;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod error;
 pub mod game;
 pub mod instances;
 pub mod pdb;
 pub mod random;
 pub mod rank;
+pub mod record;
 pub mod search;
 pub mod solver;
 

@@ -1,6 +1,6 @@
-//! `fifteen play`: the game in a terminal. Part of the `fifteen` binary, not of the library
-//! (which never touches the terminal); the game's rules and history are
-//! [`fifteen::game::Game`].
+//! The game on the screen: drawing, keys, and the worker thread that computes distances
+//! and hints. The game's rules and history are [`crate::game::Game`], which knows nothing
+//! of terminals.
 //!
 //! Keys name the direction a tile slides. The optimal distance is computed on a worker
 //! thread after every move, so a slow search (linear conflict on a 4x4 board) never freezes
@@ -13,13 +13,13 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::game::{dir_name, tile_move, Game};
+use crate::random::{random_board, Rng};
+use crate::search::Limits;
+use crate::{Dir, Solution, SolveError, Solver};
 use anyhow::Result;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::{cursor, execute, queue, style, terminal};
-use fifteen::game::{dir_name, tile_move, Game};
-use fifteen::random::{random_board, Rng};
-use fifteen::search::Limits;
-use fifteen::{Dir, Solution, SolveError, Solver};
 
 /// What the game needs from the command line.
 pub struct Setup {

@@ -1,0 +1,71 @@
+//! Argument types that several commands (and `build-pdb`) share, each declared once: the
+//! board size, the goal, the tables directory, the output format and the thread count.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::ValueEnum;
+
+use crate::{GoalSpec, Shape};
+
+/// The environment variable that names the tables directory, for every command.
+pub const TABLES_ENV: &str = "FIFTEEN_TABLES";
+
+/// Where tables live when neither `--tables` nor `FIFTEEN_TABLES` says.
+pub const DEFAULT_TABLES: &str = "data/pdb";
+
+/// `--tables DIR`, with its environment variable and default, as every command takes it.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TablesArg {
+    /// Where the pattern databases live. Built there on first use when quick (up to 16 cells
+    /// or seconds of work); 5x5 tables need `build-pdb --size 5 --out DIR` (3 minutes).
+    /// Boards without tables are solved with linear conflict, with a note saying so.
+    #[arg(long, env = TABLES_ENV, default_value = DEFAULT_TABLES, global = true)]
+    pub tables: PathBuf,
+}
+
+/// Output for people or for programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Aligned text for people.
+    Text,
+    /// JSON Lines: one object per line.
+    Json,
+}
+
+/// Parses `--size`: N for NxN, or RxC (a clap value parser, so every command says the same).
+pub fn shape(text: &str) -> Result<Shape, String> {
+    Shape::parse(text).ok_or_else(|| {
+        "give N (for NxN) or RxC; rows and columns at least 2, at most 36 cells".to_string()
+    })
+}
+
+/// Parses `--goal`: `standard`, `blank-first`, or the goal's numbers.
+pub fn goal(text: &str) -> Result<GoalSpec, String> {
+    GoalSpec::parse(text).map_err(|e| e.to_string())
+}
+
+/// The worker threads asked for, or all cores.
+pub fn threads(asked: Option<usize>) -> usize {
+    asked.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+}
+
+/// A Rayon pool of `threads` workers.
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start worker threads")
+}
+
+/// A seed for when none is given.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+}

@@ -1,0 +1,68 @@
+//! Reading input: standard input that Ctrl-C ends, and files or `-`.
+
+use std::io::BufRead;
+use std::sync::atomic::Ordering;
+
+use anyhow::{Context, Result};
+
+use super::INTERRUPTED;
+
+/// A file, or standard input for `-`.
+pub fn open(path: &str) -> Result<Box<dyn BufRead + Send>> {
+    if path == "-" {
+        return Ok(stdin_reader());
+    }
+    let f = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
+    Ok(Box::new(std::io::BufReader::new(f)))
+}
+
+/// Standard input, buffered, that reads as ended once Ctrl-C is pressed: a batch whose
+/// input pipe stays open (a producer that ignores the signal) still stops.
+pub fn stdin_reader() -> Box<dyn BufRead + Send> {
+    #[cfg(unix)]
+    {
+        Box::new(std::io::BufReader::new(StdinUntilInterrupted))
+    }
+    #[cfg(not(unix))]
+    {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    }
+}
+
+/// Reads file descriptor 0 directly (std's `Stdin` keeps a buffer of its own that poll(2)
+/// cannot see), waiting for input in slices of 100 ms so that Ctrl-C is noticed.
+#[cfg(unix)]
+struct StdinUntilInterrupted;
+
+#[cfg(unix)]
+impl std::io::Read for StdinUntilInterrupted {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            if INTERRUPTED.load(Ordering::Relaxed) {
+                return Ok(0);
+            }
+            let mut fd = libc::pollfd {
+                fd: 0,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid, exclusively borrowed pollfd.
+            let ready = unsafe { libc::poll(&mut fd, 1, 100) };
+            if ready == 0 {
+                continue;
+            }
+            if ready > 0 {
+                // Readable, at its end, or in error: read(2) says which without blocking.
+                // SAFETY: `buf` is valid for writes of `buf.len()` bytes.
+                let n = unsafe { libc::read(0, buf.as_mut_ptr().cast(), buf.len()) };
+                if n >= 0 {
+                    return Ok(n as usize);
+                }
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! The command lines of `fifteen` and `build-pdb` (feature `cli`).
+//!
+//! This is the only part of the crate that touches the terminal: it turns arguments into
+//! library values, runs the library, and formats what comes back. Each command has its own
+//! file; what several commands share (argument types, input, the table cache, the build
+//! progress bar) has one file each. The two binaries are one line each: `fifteen` calls
+//! [`fifteen_main`], `build-pdb` calls [`build_pdb::main`].
+
+mod args;
+pub mod build_pdb;
+mod check;
+mod input;
+mod play;
+mod progress;
+mod random;
+mod solve;
+mod table_cache;
+mod tables;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use clap::{Parser, Subcommand};
+
+/// Set by Ctrl-C: stop taking instances, let running searches stop, keep printed lines.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Optimal solutions to sliding-tile puzzles (8-puzzle, 15-puzzle and other sizes).
+///
+/// A board is its numbers row by row, 0 for the blank: "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"
+/// (spaces or commas; one line, or one line per row). Solutions are the moves of the blank:
+/// U, D, L, R. Every solution printed is optimal: the search (IDA*) is guided by an
+/// admissible estimate, pattern databases by default. With --weight W the search is much
+/// faster and the solution at most W times optimal (and said to be so).
+///
+/// Examples:
+///   fifteen solve "8 6 7 2 5 4 3 0 1"               # a 3x3 board, standard goal
+///   fifteen solve --steps "1 2 3 4 5 6 0 8 9 10 7 11 13 14 15 12"
+///   fifteen solve -i data/korf100.txt --format json
+///   fifteen solve --weight 1.5 "15 11 13 12 14 10 9 5 2 6 8 1 3 7 4 0"
+///   fifteen random --count 5 --seed 1 | fifteen solve -
+///   fifteen bench data/korf100.txt
+///   fifteen solve -i boards.txt --format json | fifteen check -
+#[derive(Parser, Debug)]
+#[command(
+    name = "fifteen",
+    version,
+    verbatim_doc_comment,
+    propagate_version = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve boards given as arguments, in a file (-i FILE) or on stdin (-i - or -).
+    #[command(verbatim_doc_comment)]
+    Solve(solve::SolveArgs),
+    /// Solve every instance of a file, check each known length, report nodes and times.
+    Bench(solve::BenchArgs),
+    /// Print uniformly random solvable boards, one per line.
+    Random(random::RandomArgs),
+    /// Replay solutions against their boards: does each reach the goal, in how many moves?
+    ///
+    /// Either one board and its moves (`--moves`), or a JSON Lines results file as
+    /// `fifteen solve --format json` prints it (`-` or no argument for stdin). Checks that
+    /// every move is legal, the goal is reached and the length is the one claimed; it does
+    /// not search, so it cannot tell whether a solution is optimal.
+    /// Exit status: 0 all check, 1 some do not, 2 usage errors and unreadable input.
+    #[command(verbatim_doc_comment)]
+    Check(check::CheckArgs),
+    /// Play in the terminal: slide tiles with the keys, ask for hints, watch it solve.
+    ///
+    /// Keys name the direction the tile slides: arrows, h j k l, or w a S d (capital S,
+    /// as s solves). ? shows the next optimal move, s solves from here and plays the moves
+    /// back, u undoes, n starts a new random board, q (or Esc, Ctrl-C) quits.
+    #[command(verbatim_doc_comment)]
+    Play(play::PlayArgs),
+    /// Inspect pattern-database files.
+    Tables(tables::TablesArgs),
+}
+
+/// The `fifteen` command: parses the arguments, runs the command, exits with its status
+/// (0 all done, 1 some instance failed, 2 usage errors and unreadable input, 130 Ctrl-C).
+pub fn fifteen_main() -> ! {
+    let cli = Cli::parse();
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    let result = match cli.command {
+        Command::Solve(a) => solve::solve(a),
+        Command::Bench(a) => solve::bench(a),
+        Command::Random(a) => random::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Tables(a) => tables::run(a),
+        Command::Play(a) => play::run(a),
+    };
+    std::process::exit(match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            2
+        }
+    })
+}

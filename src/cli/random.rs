@@ -1,0 +1,58 @@
+//! `fifteen random`: reproducible random boards, one per line, ready to pipe into `solve`.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+
+use super::args;
+use crate::random::{random_board, random_walk, Rng};
+use crate::{Goal, GoalSpec, Shape};
+
+/// Arguments of `fifteen random`.
+#[derive(clap::Args, Debug)]
+pub struct RandomArgs {
+    /// How many boards.
+    #[arg(long, default_value_t = 1)]
+    count: u64,
+    /// Seed for reproducible boards (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Board size: N for NxN, or RxC.
+    #[arg(long, default_value = "4", value_parser = args::shape)]
+    size: Shape,
+    /// The goal the boards must be able to reach.
+    #[arg(long, default_value = "standard", value_parser = args::goal)]
+    goal: GoalSpec,
+    /// Instead of uniform boards, random walks of this many moves from the goal.
+    #[arg(long)]
+    walk: Option<usize>,
+}
+
+/// Prints the boards; a closed pipe (`| head`) ends it quietly.
+pub fn run(a: RandomArgs) -> Result<i32> {
+    let shape = a.size;
+    let goal = a.goal.for_shape(shape).context("bad --goal")?;
+    let mut rng = Rng::new(a.seed.unwrap_or_else(args::clock_seed));
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    // A non-square board's numbers do not say its shape: say it first, as instance files
+    // do, so that the output reads back (`fifteen random --size 3x4 | fifteen solve -`).
+    if shape.rows != shape.cols && writeln!(out, "size: {shape}").is_err() {
+        return Ok(0);
+    }
+    // Likewise a goal other than the one `solve` assumes.
+    if goal != Goal::standard(shape) && writeln!(out, "goal: {}", goal.board()).is_err() {
+        return Ok(0);
+    }
+    for _ in 0..a.count {
+        let b = match a.walk {
+            Some(k) => random_walk(&mut rng, &goal, k),
+            None => random_board(&mut rng, &goal),
+        };
+        if writeln!(out, "{b}").is_err() {
+            return Ok(0); // a closed pipe (e.g. `| head`) is not an error
+        }
+    }
+    let _ = out.flush();
+    Ok(0)
+}

@@ -1,0 +1,364 @@
+//! `fifteen solve` and `fifteen bench`: instances from arguments, files or stdin, solved on
+//! a thread pool, printed in input order as each is done ([`report`] says how).
+
+mod report;
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use clap::ValueEnum;
+
+use self::report::{Outcome, Report};
+use super::args::{self, Format, TablesArg};
+use super::table_cache::TableCache;
+use super::{input, INTERRUPTED};
+use crate::batch::run_ordered;
+use crate::instances::{BadInstance, Reader};
+use crate::search::{Iteration, Limits, StopReason, Weight};
+use crate::{GoalSpec, HeuristicKind, Instance, Shape, SolveError, Solver};
+
+/// The estimate that guides the search, as `--heuristic` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum HeuristicArg {
+    /// Additive pattern databases, max with the mirrored lookup (built on first use).
+    Pdb,
+    /// Manhattan distance plus linear conflicts.
+    LinearConflict,
+    /// Manhattan distance alone.
+    Manhattan,
+}
+
+/// The options `solve` and `bench` share.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchOpts {
+    /// The goal: standard (1 2 ... 0), blank-first (0 1 2 ...), or the goal's numbers.
+    /// A `goal:` line in an input file overrides it for the lines after it.
+    #[arg(long, default_value = "standard", value_parser = args::goal)]
+    goal: GoalSpec,
+    #[command(flatten)]
+    tables: TablesArg,
+    /// Worker threads (default: all cores). Instances run in parallel.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output: text for people, json for programs (one JSON object per line).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// The estimate guiding the search; all three give optimal solutions.
+    #[arg(long, value_enum, default_value = "pdb")]
+    heuristic: HeuristicArg,
+    /// Give up on an instance after this many nodes (it is reported as failed).
+    #[arg(long)]
+    max_nodes: Option<u64>,
+    /// Give up on an instance after this many seconds.
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Pattern-database partition (default: 7-8 for 4x4, one exact table up to 8 tiles,
+    /// 6-6-6-6 blocks for 5x5), as pattern sizes (8-7, 6-6-3) or label groups
+    /// (1,2,3/4,5,...), at most 8 patterns.
+    #[arg(long)]
+    partition: Option<String>,
+    /// Search each instance on all threads, one instance at a time (the default for boards
+    /// given as arguments; batches from files run one instance per thread).
+    #[arg(long)]
+    split: bool,
+    /// The shape of the boards: RxC (e.g. 3x4: 3 rows of 4) or N. Square boards follow from
+    /// their count; other shapes need this (or a `size: RxC` line in the input).
+    #[arg(long, value_name = "RxC", value_parser = args::shape)]
+    size: Option<Shape>,
+    /// Bounded-suboptimal search (weighted IDA*, f = g + W*h): much faster, and the solution
+    /// is at most W times the optimal length (W from 1 to 100; 1 is the optimal search).
+    /// Random 5x5 boards take milliseconds with the tables at W = 2, 6x6 seconds at 2 to 3.
+    #[arg(long, value_name = "W")]
+    weight: Option<f64>,
+}
+
+/// Arguments of `fifteen solve`.
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Boards, each one quoted argument ("1 2 3 ..."); or all numbers of one board.
+    boards: Vec<String>,
+    /// An instance file (one board per line, `ID LEN tiles` lines, `goal:` lines,
+    /// `#` comments); `-` for stdin.
+    #[arg(short, long)]
+    input: Option<String>,
+    /// Print every intermediate board with g (moves made), h (estimate) and f = g + h.
+    #[arg(long)]
+    steps: bool,
+    #[command(flatten)]
+    opts: SearchOpts,
+}
+
+/// Arguments of `fifteen bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// An instance file such as data/korf100.txt.
+    file: String,
+    #[command(flatten)]
+    opts: SearchOpts,
+}
+
+/// `fifteen solve`.
+pub fn solve(a: SolveArgs) -> Result<i32> {
+    run(a.boards, a.input, a.steps, a.opts, false)
+}
+
+/// `fifteen bench`: `solve` with a row per instance and a summary.
+pub fn bench(a: BenchArgs) -> Result<i32> {
+    run(vec![], Some(a.file), false, a.opts, true)
+}
+
+/// The instances, as one stream whatever their source; and whether they came as arguments
+/// only (then each is searched on all threads). A lone `-` means stdin.
+fn sources(
+    mut boards: Vec<String>,
+    mut input: Option<String>,
+) -> Result<(Box<dyn BufRead + Send>, bool)> {
+    if let Some(i) = boards.iter().position(|b| b == "-") {
+        boards.remove(i);
+        if input.is_none() {
+            input = Some("-".into());
+        }
+    }
+    let arguments_only = input.is_none() && !boards.is_empty();
+    let mut sources: Vec<Box<dyn BufRead + Send>> = Vec::new();
+    if !boards.is_empty() {
+        let all_numbers = boards.iter().all(|b| b.trim().parse::<u64>().is_ok());
+        let text = if all_numbers && boards.len() > 1 {
+            boards.join(" ") + "\n"
+        } else {
+            // One board per argument; a grid argument becomes one line.
+            boards
+                .iter()
+                .map(|b| b.split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect::<Vec<_>>()
+                .join("\n")
+                + "\n"
+        };
+        sources.push(Box::new(std::io::Cursor::new(text)));
+    }
+    if let Some(path) = &input {
+        sources.push(input::open(path)?);
+    }
+    if sources.is_empty() {
+        if std::io::stdin().is_terminal() {
+            bail!("no boards given: pass a board (\"1 2 3 ...\"), -i FILE, or - for stdin");
+        }
+        sources.push(input::stdin_reader());
+    }
+    let chained = sources
+        .into_iter()
+        .reduce(|a, b| Box::new(std::io::Read::chain(a, b)) as Box<dyn BufRead + Send>)
+        .expect("at least one source");
+    Ok((chained, arguments_only))
+}
+
+/// A unit of work: an instance with its solver, or a line that failed to parse.
+enum Item {
+    Solve(Instance, Solver),
+    Bad(BadInstance),
+    /// The tables could not be had: the batch stops.
+    Fatal,
+}
+
+fn run(
+    boards: Vec<String>,
+    input: Option<String>,
+    steps: bool,
+    opts: SearchOpts,
+    bench: bool,
+) -> Result<i32> {
+    let weight = match opts.weight {
+        None => Weight::ONE,
+        Some(w) => Weight::from_factor(w)
+            .with_context(|| format!("bad --weight {w}: give a number from 1 to 100"))?,
+    };
+    let threads = args::threads(opts.threads);
+    let pool = Arc::new(args::pool(threads)?);
+    let (input, arguments_only) = sources(boards, input)?;
+    let split = opts.split || arguments_only;
+    let mut reader = Reader::new(input, opts.goal.clone()).with_size(opts.size);
+    let kind = match opts.heuristic {
+        HeuristicArg::Pdb => HeuristicKind::Pdb,
+        HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
+        HeuristicArg::Manhattan => HeuristicKind::Manhattan,
+    };
+    let mut cache = TableCache::new(&opts.tables.tables, opts.partition.clone(), true, false);
+    let timeout = opts.timeout.map(Duration::from_secs_f64);
+    let max_nodes = opts.max_nodes;
+
+    // Solving an instance needs its tables; a missing one is built by the item iterator
+    // on this thread before the instance is handed out.
+    let mut fatal: Option<String> = None;
+    let items = std::iter::from_fn(|| {
+        if INTERRUPTED.load(Ordering::Relaxed) || fatal.is_some() {
+            return None;
+        }
+        Some(match reader.next()? {
+            Err(bad) => Item::Bad(bad),
+            Ok(inst) => {
+                let solver = if kind == HeuristicKind::Pdb {
+                    match cache.get(inst.board.shape(), inst.goal.blank()) {
+                        Ok(Some(p)) => Solver::with_pdb(p),
+                        Ok(None) => Solver::new(HeuristicKind::LinearConflict),
+                        Err(e) => {
+                            fatal = Some(format!("{e:#}"));
+                            return Some(Item::Fatal);
+                        }
+                    }
+                } else {
+                    Solver::new(kind)
+                };
+                let solver = solver.weighted(weight);
+                let solver = if split && threads > 1 {
+                    solver.split_on(pool.clone())
+                } else {
+                    solver
+                };
+                Item::Solve(inst, solver)
+            }
+        })
+    });
+
+    let work = |item: Item| -> Option<Outcome> {
+        match item {
+            Item::Fatal => None,
+            Item::Bad(bad) => Some(Outcome {
+                interrupted: false,
+                id: bad.id.clone(),
+                board: None,
+                goal: None,
+                known: None,
+                result: Err(bad.to_string()),
+            }),
+            Item::Solve(inst, solver) => {
+                let limits = Limits {
+                    max_nodes,
+                    deadline: timeout.map(|t| Instant::now() + t),
+                    stop: Some(&INTERRUPTED),
+                };
+                Some(solve_one(inst, &solver, limits, split, weight))
+            }
+        }
+    };
+
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut report = Report {
+        json: opts.format == Format::Json,
+        bench,
+        steps,
+        ..Report::default()
+    };
+    let bar = indicatif::ProgressBar::new_spinner();
+    if !bench || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {pos} solved, {msg} ({elapsed})")
+            .expect("a valid template"),
+    );
+    let t0 = Instant::now();
+    let mut broken_pipe = false;
+    if let Some(h) = report.header() {
+        let _ = out.write_all(h.as_bytes());
+    }
+    let window = if split { 1 } else { threads * 8 };
+    // Set at the first instance stopped by Ctrl-C: nothing after it is printed, so the
+    // printed results are always the first ones of the input, without gaps.
+    let mut cut = false;
+    run_ordered(&pool, items, window, work, |_, outcome| {
+        let Some(o) = outcome else { return false };
+        if cut || o.interrupted {
+            // Stopped by Ctrl-C: neither solved nor failed; nothing to print.
+            cut = true;
+            return false;
+        }
+        let line = report.line(&o);
+        if !line.is_empty() && (out.write_all(line.as_bytes()).is_err() || out.flush().is_err()) {
+            broken_pipe = true;
+            INTERRUPTED.store(true, Ordering::Relaxed);
+            return false;
+        }
+        bar.set_position(report.solved);
+        bar.set_message(format!("{} failed, {} nodes", report.failed, report.nodes));
+        !INTERRUPTED.load(Ordering::Relaxed)
+    });
+    bar.finish_and_clear();
+    // Building tables is a one-off; the solving time is what is reported.
+    let build_secs = cache.build_secs;
+    let wall = t0.elapsed().as_secs_f64() - build_secs;
+    if let Some(msg) = fatal {
+        eprintln!("error: {msg}");
+        return Ok(2);
+    }
+    if let Some(e) = reader.take_io_error() {
+        eprintln!("error: reading input: {e}");
+        return Ok(2);
+    }
+    if reader.instances_read() == 0 && !INTERRUPTED.load(Ordering::Relaxed) {
+        eprintln!("error: no boards in the input (one board per line: n*n numbers, 0 = blank)");
+        return Ok(2);
+    }
+    if broken_pipe {
+        return Ok(0);
+    }
+    if bench {
+        let s = report.summary(wall, build_secs, threads, kind, weight);
+        let _ = out.write_all(s.as_bytes());
+    }
+    let _ = out.flush();
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        eprintln!("interrupted: the results above are complete; the rest were not solved");
+        return Ok(130);
+    }
+    Ok(if report.failed > 0 || report.mismatched > 0 {
+        1
+    } else {
+        0
+    })
+}
+
+/// Solves one instance; a long search on all threads shows its iterations on a terminal.
+fn solve_one(
+    inst: Instance,
+    solver: &Solver,
+    limits: Limits,
+    split: bool,
+    weight: Weight,
+) -> Outcome {
+    let started = Instant::now();
+    let show = split && std::io::stderr().is_terminal();
+    let hook = |it: Iteration| {
+        let secs = started.elapsed().as_secs_f64();
+        if secs > 0.5 {
+            eprint!(
+                "\r\x1b[Kinstance {}: threshold {} done, {} nodes, {:.1} M nodes/s, {:.1} s",
+                inst.id,
+                // In moves (a weighted search's thresholds are scaled).
+                weight.moves_at_least(it.threshold),
+                it.nodes,
+                it.nodes as f64 / secs / 1e6,
+                secs
+            );
+        }
+    };
+    let result = solver.solve(&inst.board, &inst.goal, limits, show.then_some(&hook as _));
+    if show && started.elapsed().as_secs_f64() > 0.5 {
+        eprint!("\r\x1b[K");
+    }
+    let interrupted = matches!(
+        &result,
+        Err(SolveError::Stopped(s)) if s.reason == StopReason::Interrupted
+    ) && INTERRUPTED.load(Ordering::Relaxed);
+    Outcome {
+        interrupted,
+        result: result.map_err(|e| format!("instance {}: {e}", inst.id)),
+        id: inst.id,
+        board: Some(inst.board),
+        goal: Some(inst.goal),
+        known: inst.known,
+    }
+}

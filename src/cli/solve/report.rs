@@ -1,0 +1,218 @@
+//! What `solve` and `bench` print for each outcome and at the end: text for people, JSON
+//! Lines ([`Record`]) for programs, `bench`'s aligned rows and its closing summary.
+
+use crate::record::{id_value, Record};
+use crate::search::Weight;
+use crate::{board, Board, Goal, HeuristicKind, Solution, Solver};
+
+/// One instance's outcome.
+pub struct Outcome {
+    /// Stopped by Ctrl-C (not a failure of the instance).
+    pub interrupted: bool,
+    pub id: String,
+    pub board: Option<Board>,
+    pub goal: Option<Goal>,
+    pub known: Option<u32>,
+    pub result: Result<Solution, String>,
+}
+
+/// The running tallies of a batch, and how its lines look.
+#[derive(Default)]
+pub struct Report {
+    pub json: bool,
+    pub bench: bool,
+    pub steps: bool,
+    pub solved: u64,
+    pub failed: u64,
+    pub mismatched: u64,
+    pub nodes: u64,
+    pub total_len: u64,
+}
+
+impl Report {
+    /// `bench`'s column heads (text only).
+    pub fn header(&self) -> Option<String> {
+        (self.bench && !self.json).then(|| {
+            format!(
+                "{:>6} {:>6} {:>6} {:>4} {:>14} {:>10}\n",
+                "id", "length", "known", "", "nodes", "ms"
+            )
+        })
+    }
+
+    /// Counts the outcome and returns what goes to stdout for it (possibly nothing; a
+    /// failure in text mode goes to stderr here).
+    pub fn line(&mut self, o: &Outcome) -> String {
+        let sol = match &o.result {
+            Ok(sol) => sol,
+            Err(e) => {
+                self.failed += 1;
+                if self.json {
+                    return Record::failure(&o.id, e.as_str()).to_line() + "\n";
+                }
+                eprintln!("error: {e}");
+                return String::new();
+            }
+        };
+        self.solved += 1;
+        self.nodes += sol.nodes;
+        self.total_len += sol.moves.len() as u64;
+        let len = sol.moves.len() as u32;
+        let w = sol.weight;
+        // A weighted solution is right when it lies within its bound.
+        let ok = o.known.is_none_or(|k| {
+            k == len || (!w.is_one() && k < len && len as u64 * w.g as u64 <= k as u64 * w.h as u64)
+        });
+        if !ok {
+            self.mismatched += 1;
+        }
+        let board = o.board.as_ref().expect("a solved outcome has its board");
+        let goal = o.goal.as_ref().expect("a solved outcome has its goal");
+        let moves = board::moves_to_string(&sol.moves);
+        if self.json {
+            let r = Record {
+                id: id_value(&o.id),
+                size: Some(board.shape().to_string()),
+                tiles: Some(board.tiles().iter().map(|&t| t as u64).collect()),
+                goal: Some(goal.board().tiles().iter().map(|&t| t as u64).collect()),
+                length: Some(len as u64),
+                optimal: Some(w.is_one()),
+                moves: Some(moves),
+                nodes: Some(sol.nodes),
+                millis: Some((sol.millis * 1000.0).round() / 1000.0),
+                heuristic: Some(sol.heuristic.name().to_string()),
+                bound: (!w.is_one()).then(|| w.factor()),
+                lower_bound: (!w.is_one()).then_some(sol.lower_bound as u64),
+                known: o.known.map(u64::from),
+                ok: o.known.map(|_| ok),
+                error: None,
+            };
+            return r.to_line() + "\n";
+        }
+        if self.bench {
+            let known = o.known.map_or("?".to_string(), |k| k.to_string());
+            return format!(
+                "{:>6} {:>6} {:>6} {:>4} {:>14} {:>10.1}\n",
+                o.id,
+                len,
+                known,
+                if ok { "ok" } else { "BAD" },
+                sol.nodes,
+                sol.millis
+            );
+        }
+        let mut line = format!("instance {}\n{}", o.id, board.render());
+        if self.steps {
+            line.push_str(&render_steps(board, goal, sol));
+        }
+        let claim = if w.is_one() {
+            "optimal".to_string()
+        } else {
+            format!(
+                "not proven optimal: at most {} x optimal, and optimal is at least {}",
+                w.factor(),
+                sol.lower_bound
+            )
+        };
+        let agreement = match o.known {
+            Some(k) if k == len => ", as expected".to_string(),
+            Some(k) if ok => format!(", the file says {k}: within the bound"),
+            Some(k) => format!(", BUT THE FILE SAYS {k}"),
+            None => String::new(),
+        };
+        let moves = if moves.is_empty() {
+            "(none: already solved)".to_string()
+        } else {
+            moves
+        };
+        line.push_str(&format!(
+            "length {len} ({claim}){agreement}\nmoves  {moves}\nnodes  {}   time {:.1} ms   heuristic {}\n\n",
+            sol.nodes,
+            sol.millis,
+            sol.heuristic.name()
+        ));
+        line
+    }
+
+    /// `bench`'s closing lines: totals, wall time, nodes per second.
+    pub fn summary(
+        &self,
+        wall: f64,
+        build_secs: f64,
+        threads: usize,
+        kind: HeuristicKind,
+        weight: Weight,
+    ) -> String {
+        let (solved, failed, mismatched) = (self.solved, self.failed, self.mismatched);
+        let (total_nodes, total_len) = (self.nodes, self.total_len);
+        let nps = total_nodes as f64 / wall.max(1e-9);
+        let per = total_nodes.checked_div(solved).unwrap_or(0);
+        if self.json {
+            let v = serde_json::json!({"summary": {
+                "solved": solved, "failed": failed, "mismatched": mismatched,
+                "total_length": total_len, "nodes": total_nodes,
+                "nodes_per_instance": per, "wall_seconds": wall,
+                "table_build_seconds": build_secs,
+                "nodes_per_second": nps, "threads": threads,
+                "heuristic": kind.name(),
+                "optimal": weight.is_one(),
+                "bound": weight.factor(),
+            }});
+            return format!("{v}\n");
+        }
+        let built = if build_secs > 0.0 {
+            format!(" (after {build_secs:.1} s building tables)")
+        } else {
+            String::new()
+        };
+        let mut s = format!(
+            "\n{solved} solved, {failed} failed, {mismatched} wrong lengths; total length {total_len}\n\
+             wall {wall:.3} s{built}, {total_nodes} nodes ({per} per instance), {:.1} M nodes/s, {threads} threads, heuristic {}\n",
+            nps / 1e6,
+            kind.name(),
+        );
+        if !weight.is_one() {
+            s.push_str(&format!(
+                "weight {}: lengths not proven optimal; ok means within {} x the known length\n",
+                weight.factor(),
+                weight.factor()
+            ));
+        }
+        if mismatched > 0 {
+            s.push_str(&format!(
+                "LENGTH MISMATCH: some lengths differ from the file's{}\n",
+                if weight.is_one() {
+                    ""
+                } else {
+                    " by more than the bound"
+                }
+            ));
+        }
+        s
+    }
+}
+
+/// Every board on the way, with g, h (linear conflict, cheap to compute) and f.
+fn render_steps(board: &Board, goal: &Goal, sol: &Solution) -> String {
+    let solver = Solver::new(HeuristicKind::LinearConflict);
+    let h0 = solver.estimate(board, goal);
+    let mut s = format!("start: g 0, h {h0}, f {h0}\n");
+    let mut b = *board;
+    let n = sol.moves.len();
+    for (i, m) in sol.moves.iter().enumerate() {
+        b = b.apply(*m).expect("solutions are legal");
+        let h = solver.estimate(&b, goal);
+        s.push_str(&format!(
+            "move {}/{}: blank {} -> g {}, h {}, f {}, remaining {}\n{}",
+            i + 1,
+            n,
+            m.letter(),
+            i + 1,
+            h,
+            i + 1 + h as usize,
+            n - i - 1,
+            b.render()
+        ));
+    }
+    s
+}

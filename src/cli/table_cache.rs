@@ -1,0 +1,161 @@
+//! The pattern databases a run has opened, by board shape and goal blank: found, built on
+//! first use when that is quick, or reported absent (the boards are then solved with linear
+//! conflict, with one note per table set).
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Result;
+
+use super::progress::build_with_bar;
+use crate::pdb::{self, Partition, PdbHeuristic, TableDir};
+use crate::rank::Ranker;
+use crate::Shape;
+
+/// `solve` builds missing tables by itself for boards up to 16 cells (4x4: two minutes),
+/// and for larger boards while their tables are this small (seconds). Others, such as the
+/// 5x5 6-6-6-6 set (minutes, gigabytes), are built only when asked for with build-pdb.
+const AUTO_BUILD_CELLS: usize = 16;
+const AUTO_BUILD_PLACEMENTS: u64 = 1 << 26;
+
+/// Whether `solve` may build this partition's tables without being asked.
+fn builds_by_itself(partition: &Partition) -> bool {
+    let n = partition.shape.cells();
+    let placements: Option<u64> = partition.patterns.iter().try_fold(0u64, |a, p| {
+        a.checked_add(Ranker::checked_count(n, p.len())?)
+    });
+    n <= AUTO_BUILD_CELLS || placements.is_some_and(|p| p <= AUTO_BUILD_PLACEMENTS)
+}
+
+/// Table sets opened so far, by (shape, blank cell of the tables).
+pub struct TableCache {
+    dir: TableDir,
+    map: HashMap<(Shape, u8), Arc<PdbHeuristic>>,
+    /// No notes, no progress (for `play`, which owns the screen).
+    quiet: bool,
+    /// A partition asked for with `--partition`, instead of the default.
+    partition: Option<String>,
+    /// Build missing tables (otherwise report them as absent).
+    build: bool,
+    /// Seconds spent building tables (not counted as solving time).
+    pub build_secs: f64,
+    /// Table sets already reported as served by linear conflict.
+    told: Vec<(Shape, u8)>,
+}
+
+impl TableCache {
+    /// A cache over the tables in `dir`. `build`: build missing tables when quick;
+    /// `quiet`: print nothing.
+    pub fn new(dir: &Path, partition: Option<String>, build: bool, quiet: bool) -> TableCache {
+        TableCache {
+            dir: TableDir::new(dir),
+            map: HashMap::new(),
+            quiet,
+            partition,
+            build,
+            build_secs: 0.0,
+            told: Vec::new(),
+        }
+    }
+
+    /// The pattern databases for boards of this shape and goal blank, built if missing and
+    /// quick to build; `None` when there are none (a note says so once).
+    pub fn get(&mut self, shape: Shape, goal_blank: usize) -> Result<Option<Arc<PdbHeuristic>>> {
+        let blank = pdb::canonical_blank(shape, goal_blank);
+        if let Some(p) = self.map.get(&(shape, blank)) {
+            return Ok(Some(p.clone()));
+        }
+        // Before the partition: a --partition for other boards must not stop a batch's
+        // boards that no table can serve anyway.
+        if shape.cells() > pdb::MAX_TABLE_CELLS {
+            self.tell(
+                shape,
+                blank,
+                format!("pattern databases go up to {} cells", pdb::MAX_TABLE_CELLS),
+            );
+            return Ok(None);
+        }
+        let partition = match &self.partition {
+            Some(text) => Partition::parse(shape, blank, text)?,
+            None => Partition::default_for(shape, blank),
+        };
+        if partition.patterns.len() > pdb::MAX_PATTERNS {
+            self.tell(
+                shape,
+                blank,
+                format!(
+                    "the {} partition has more than {} patterns",
+                    partition.name(),
+                    pdb::MAX_PATTERNS
+                ),
+            );
+            return Ok(None);
+        }
+        if !self.dir.missing(&partition).is_empty() {
+            if !self.build || !builds_by_itself(&partition) {
+                let command = format!(
+                    "build-pdb --size {shape}{at}{part} --out {dir}",
+                    dir = self.dir.dir.display(),
+                    at = if blank == 0 {
+                        String::new()
+                    } else {
+                        format!(" --blank {blank}")
+                    },
+                    part = match &self.partition {
+                        Some(p) => format!(" --partition {p}"),
+                        None => String::new(),
+                    }
+                );
+                self.tell(
+                    shape,
+                    blank,
+                    format!(
+                        "no {shape} tables in {}; build them with `{command}`",
+                        self.dir.dir.display()
+                    ),
+                );
+                return Ok(None);
+            }
+            let t = Instant::now();
+            self.build(&partition)?;
+            self.build_secs += t.elapsed().as_secs_f64();
+        }
+        // SAFETY: table files are written once and replaced only by rename; nothing
+        // truncates them while we run.
+        let p = unsafe { self.dir.map(&partition) }?;
+        // A damaged payload would give wrong answers, so check every table once per run
+        // (this also brings its pages into memory, which the search needs anyway).
+        for (table, spec) in p.tables.iter().zip(partition.specs()) {
+            table.verify(&spec)?;
+        }
+        self.map.insert((shape, blank), p.clone());
+        Ok(Some(p))
+    }
+
+    /// Says once per table set why its boards are solved with linear conflict instead.
+    fn tell(&mut self, shape: Shape, blank: u8, why: String) {
+        if self.quiet || self.told.contains(&(shape, blank)) {
+            return;
+        }
+        self.told.push((shape, blank));
+        eprintln!("note: {why}; solving {shape} boards with linear conflict instead");
+    }
+
+    /// Builds the missing tables, saying what and where first.
+    fn build(&self, partition: &Partition) -> Result<()> {
+        let t0 = Instant::now();
+        eprintln!(
+            "building the pattern databases ({} partition) for {} boards (goal blank in cell {}) \
+             into {}; this happens once",
+            partition.name(),
+            partition.shape,
+            partition.blank,
+            self.dir.dir.display()
+        );
+        build_with_bar(&self.dir, partition, !self.quiet)?;
+        eprintln!("tables built in {:.1} s", t0.elapsed().as_secs_f64());
+        Ok(())
+    }
+}

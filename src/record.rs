@@ -1,0 +1,117 @@
+//! The result record: one JSON object per instance, as `fifteen solve --format json` writes
+//! it and `fifteen check` reads it back (SPEC.md, "JSON Lines").
+//!
+//! One type serves both directions so that writer and reader cannot drift apart. Every
+//! field but `id` is optional: a failed instance carries only `id` and `error`, and
+//! `check` accepts the results of other solvers, which need give no more than `tiles` and
+//! `moves`. Fields are only ever added, never renamed.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One instance's result (or failure), field for field as it stands on its line.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The instance's id: a number when it reads as one, otherwise a string. Any JSON
+    /// value is accepted on reading, so that other programs' ids pass through.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub id: Value,
+    /// The board's shape, `RxC` (needed to read back a non-square board).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
+    /// The board, row-major, 0 for the blank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tiles: Option<Vec<u64>>,
+    /// The goal the moves lead to; absent means the reader's default goal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<Vec<u64>>,
+    /// The number of moves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<u64>,
+    /// Whether the length is proven optimal (false for a weighted search).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub optimal: Option<bool>,
+    /// The moves of the blank, as `U D L R` letters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<String>,
+    /// Nodes the search generated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Wall time of the search, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub millis: Option<f64>,
+    /// The estimate that guided the search (`pdb`, `linear-conflict`, `manhattan`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heuristic: Option<String>,
+    /// For a weighted search: the length is at most this factor times the optimum.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<f64>,
+    /// For a weighted search: the optimal length is proven to be at least this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<u64>,
+    /// The length the instance file gave as known optimal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known: Option<u64>,
+    /// Whether the length agrees with `known` (within `bound` when weighted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ok: Option<bool>,
+    /// Why the instance was not solved; a record with an error has no solution.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl Record {
+    /// A record for a failed instance.
+    pub fn failure(id: &str, error: impl Into<String>) -> Record {
+        Record {
+            id: id_value(id),
+            error: Some(error.into()),
+            ..Record::default()
+        }
+    }
+
+    /// The record as one line of JSON, without the newline.
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).expect("a record always serializes")
+    }
+}
+
+/// An instance id as JSON: a number when the id is a plain decimal (without leading
+/// zeros, which a number would lose), otherwise the text.
+pub fn id_value(id: &str) -> Value {
+    match id.parse::<u64>() {
+        Ok(n) if !id.starts_with('0') || id == "0" => Value::from(n),
+        _ => Value::from(id),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_reads_back_as_written() {
+        let r = Record {
+            id: id_value("7"),
+            size: Some("3x3".into()),
+            tiles: Some(vec![1, 2, 3, 4, 5, 6, 7, 0, 8]),
+            length: Some(1),
+            optimal: Some(true),
+            moves: Some("R".into()),
+            millis: Some(0.25),
+            ..Record::default()
+        };
+        let line = r.to_line();
+        assert!(line.starts_with(r#"{"id":7,"size":"3x3","#), "{line}");
+        assert!(!line.contains("error"), "{line}");
+        assert_eq!(serde_json::from_str::<Record>(&line).unwrap(), r);
+    }
+
+    #[test]
+    fn ids_keep_leading_zeros_as_text() {
+        assert_eq!(id_value("12"), Value::from(12));
+        assert_eq!(id_value("0"), Value::from(0));
+        assert_eq!(id_value("007"), Value::from("007"));
+        assert_eq!(id_value("a1"), Value::from("a1"));
+    }
+}
