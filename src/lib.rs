@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! `fifteen`: provably optimal solutions to sliding-tile puzzles.
 //!
 //! The pieces, each in its own module:
