@@ -1,0 +1,77 @@
+//! [`Weight`]: the `f = g_weight * g + h_weight * h` of weighted IDA*, and the bounds it
+//! proves.
+
+/// How IDA* weighs the moves made against the estimate: `f = g_weight * g + h_weight * h`.
+///
+/// `Weight::ONE` is plain IDA*, optimal. With `h_weight > g_weight` (weighted IDA*) the
+/// search dives towards the goal and may return a longer solution, but never longer than
+/// `h_weight / g_weight` times the optimal length: along an optimal path every node has
+/// `g + h <= C*` (h is admissible), so `f <= h_weight * C*`; the threshold therefore never
+/// passes `h_weight * C*` without the search finding a solution, and a solution found under
+/// threshold `T` has `g_weight * length <= T`. Integer weights keep that argument exact.
+///
+/// The same argument gives a lower bound after each iteration: the optimal length is at
+/// least `ceil(next / h_weight)` (`next`: the smallest `f` over the threshold), rounded up to
+/// the parity every solution shares. The next threshold is `h_weight` times that bound,
+/// never beyond `h_weight * C*`, so the bound still holds; for plain IDA* this is the usual
+/// `next`, while weighted thresholds climb by two moves at a time instead of by one unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Weight {
+    pub g: u32,
+    pub h: u32,
+}
+
+impl Weight {
+    pub const ONE: Weight = Weight { g: 1, h: 1 };
+
+    /// The largest fraction `h/g <= w` with `g <= 1000`, in lowest terms: rounding down only
+    /// tightens the promise. `None` unless `1 <= w <= 100`.
+    pub fn from_factor(w: f64) -> Option<Weight> {
+        if !(1.0..=100.0).contains(&w) {
+            return None;
+        }
+        let g = 1000u32;
+        let h = ((w * g as f64).floor() as u32).max(g);
+        let mut h = h;
+        // Multiplying by 1000 may round up; the factor must not exceed w.
+        while h > g && h as f64 / g as f64 > w {
+            h -= 1;
+        }
+        let d = gcd(g, h);
+        Some(Weight { g: g / d, h: h / d })
+    }
+
+    /// The factor `h/g`: solutions are at most this many times the optimal length.
+    pub fn factor(self) -> f64 {
+        self.h as f64 / self.g as f64
+    }
+
+    /// Whether this is plain, optimal IDA*.
+    pub fn is_one(self) -> bool {
+        self.g == self.h
+    }
+
+    /// The fewest moves an optimal solution can have once a threshold is known not to be
+    /// exceeded by some node of every optimal path: `ceil(threshold / h_weight)`.
+    pub fn moves_at_least(self, threshold: u32) -> u32 {
+        threshold.div_ceil(self.h)
+    }
+
+    /// The threshold after an iteration whose smallest `f` over the threshold was `next`,
+    /// for a start whose solutions all have length of parity `parity` (see above).
+    pub fn next_threshold(self, next: u32, parity: u32) -> u32 {
+        let mut moves = self.moves_at_least(next);
+        if moves % 2 != parity {
+            moves += 1;
+        }
+        moves * self.h
+    }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
