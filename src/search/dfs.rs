@@ -9,24 +9,24 @@ use crate::board::Dir;
 
 pub(super) struct Dfs<'a, H: Heuristic, T: Tiles> {
     /// The goal board, compared against every child.
-    pub(super) goal: T,
-    pub(super) geo: &'a Geometry,
-    pub(super) h: &'a H,
-    pub(super) weight: Weight,
+    goal: T,
+    geo: &'a Geometry,
+    h: &'a H,
+    weight: Weight,
     pub(super) threshold: u32,
     pub(super) next: u32,
     pub(super) nodes: u64,
     pub(super) path: Vec<Dir>,
-    pub(super) limits: Limits<'a>,
+    limits: Limits<'a>,
     pub(super) stopped: Option<StopReason>,
     /// Set by a parallel sibling that found the goal: stop without a result.
     pub(super) halt: Option<&'a AtomicBool>,
     /// Nodes of all parallel siblings, for the node limit; `reported` is our share so far.
     pub(super) shared: Option<&'a AtomicU64>,
-    pub(super) reported: u64,
+    reported: u64,
     /// Limits are checked when `nodes` reaches this (every 65,536 nodes, or sooner when
     /// the node limit is nearer).
-    pub(super) next_check: u64,
+    next_check: u64,
     /// When splitting: nodes at this depth are collected instead of searched.
     pub(super) collect_at: u32,
     /// Boards met in this iteration (weighted searches only).
@@ -55,6 +55,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
     pub(super) fn new(
         geo: &'a Geometry,
         h: &'a H,
+        weight: Weight,
         threshold: u32,
         limits: Limits<'a>,
         path: Vec<Dir>,
@@ -63,7 +64,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
             goal: geo.goal(),
             geo,
             h,
-            weight: Weight::ONE,
+            weight,
             threshold,
             next: u32::MAX,
             nodes: 0,

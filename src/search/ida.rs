@@ -1,12 +1,13 @@
-//! Serial IDA*: [`ida_star`] and [`ida_star_weighted`] deepen one [`Dfs`] threshold by
-//! threshold; [`Deepening`] keeps the books between iterations for them and the parallel
-//! search.
+//! Serial IDA*: [`ida_star`] and [`ida_star_weighted`] run one depth-first search a
+//! threshold, each threshold higher; [`Deepening`] keeps the books between iterations for
+//! them and for the parallel search.
 
 use super::dfs::Dfs;
 use super::{
     Found, Geometry, Heuristic, Iteration, IterationHook, Limits, Seen, StopReason, Stopped, Tiles,
     Weight,
 };
+use crate::board::Dir;
 
 /// Finds a shortest path from `start` to the goal with iterative-deepening A*.
 ///
@@ -40,16 +41,11 @@ pub fn ida_star_weighted<H: Heuristic, T: Tiles>(
     limits: Limits,
     hook: Option<IterationHook>,
 ) -> Result<Found, Stopped> {
-    let mut st = h.root(geo, &start);
-    // Every move changes the Manhattan distance by one: all solutions share its parity.
-    let parity = geo.manhattan(&start) % 2;
-    let mut dfs = Dfs::new(geo, h, 0, limits, Vec::with_capacity(128));
-    dfs.weight = weight;
+    let (mut run, st, threshold) = Deepening::new(geo, h, &start, weight, hook);
+    let mut dfs = Dfs::new(geo, h, weight, threshold, limits, Vec::with_capacity(128));
     if !weight.is_one() {
         dfs.seen = Some(Seen::new(start));
     }
-    dfs.threshold = weight.h * h.h(&mut st);
-    let mut iterations = Vec::new();
     loop {
         dfs.next = u32::MAX;
         if let Some(seen) = &mut dfs.seen {
@@ -57,46 +53,113 @@ pub fn ida_star_weighted<H: Heuristic, T: Tiles>(
         }
         dfs.nodes += 1;
         if start == geo.goal() {
-            return Ok(Found {
-                moves: vec![],
-                lower_bound: 0,
-                nodes: dfs.nodes,
-                iterations,
-            });
+            return Ok(run.at_goal(dfs.nodes));
         }
         let found = dfs.go(start, st, 0, 4);
         if let Some(reason) = dfs.stopped {
-            return Err(Stopped {
-                reason,
-                lower_bound: weight.moves_at_least(dfs.threshold),
-                nodes: dfs.nodes,
-            });
+            return Err(run.stopped(reason, dfs.threshold, dfs.nodes));
         }
-        let it = Iteration {
-            threshold: dfs.threshold,
-            nodes: dfs.nodes,
+        run.finished(dfs.threshold, dfs.nodes);
+        if found {
+            return Ok(run.found(dfs.path, dfs.threshold, dfs.nodes));
+        }
+        dfs.threshold = run.next_threshold(dfs.next, dfs.threshold, dfs.nodes)?;
+    }
+}
+
+/// The books an IDA* search keeps from one iteration to the next, the same for the serial
+/// and the parallel search: the finished iterations, who hears of each, and what sets the
+/// next threshold and the lower bound.
+pub(super) struct Deepening<'a> {
+    weight: Weight,
+    /// Every move changes the Manhattan distance by one: all solutions share its parity.
+    parity: u32,
+    iterations: Vec<Iteration>,
+    hook: Option<IterationHook<'a>>,
+}
+
+impl<'a> Deepening<'a> {
+    /// Starts the search from `start`: the books, the root's heuristic state and the first
+    /// threshold.
+    pub(super) fn new<H: Heuristic, T: Tiles>(
+        geo: &Geometry,
+        h: &H,
+        start: &T,
+        weight: Weight,
+        hook: Option<IterationHook<'a>>,
+    ) -> (Self, H::State, u32) {
+        let mut st = h.root(geo, start);
+        let threshold = weight.h * h.h(&mut st);
+        let run = Deepening {
+            weight,
+            parity: geo.manhattan(start) % 2,
+            iterations: Vec::new(),
+            hook,
         };
-        iterations.push(it);
-        if let Some(hook) = hook {
+        (run, st, threshold)
+    }
+
+    /// The answer when the start is the goal: no moves, after `nodes` nodes.
+    pub(super) fn at_goal(self, nodes: u64) -> Found {
+        Found {
+            moves: vec![],
+            lower_bound: 0,
+            nodes,
+            iterations: self.iterations,
+        }
+    }
+
+    /// Records an iteration under `threshold`, done after `nodes` nodes in all, without
+    /// telling the hook.
+    pub(super) fn record(&mut self, threshold: u32, nodes: u64) -> Iteration {
+        let it = Iteration { threshold, nodes };
+        self.iterations.push(it);
+        it
+    }
+
+    /// Records an iteration (see [`Deepening::record`]) and tells the hook.
+    pub(super) fn finished(&mut self, threshold: u32, nodes: u64) {
+        let it = self.record(threshold, nodes);
+        if let Some(hook) = self.hook {
             hook(it);
         }
-        if found {
-            return Ok(Found {
-                moves: dfs.path.clone(),
-                lower_bound: weight.moves_at_least(dfs.threshold),
-                nodes: dfs.nodes,
-                iterations,
-            });
+    }
+
+    /// The answer: `moves`, found within `threshold`, after `nodes` nodes in all.
+    pub(super) fn found(self, moves: Vec<Dir>, threshold: u32, nodes: u64) -> Found {
+        Found {
+            moves,
+            lower_bound: self.weight.moves_at_least(threshold),
+            nodes,
+            iterations: self.iterations,
         }
-        if dfs.next == u32::MAX {
-            // No node exceeded the threshold: the goal is unreachable (cannot happen for
-            // checked boards, but never loop forever).
-            return Err(Stopped {
-                reason: StopReason::Interrupted,
-                lower_bound: weight.moves_at_least(dfs.threshold),
-                nodes: dfs.nodes,
-            });
+    }
+
+    /// A stop for `reason` during the iteration under `threshold`, which every shorter
+    /// solution would have met.
+    pub(super) fn stopped(&self, reason: StopReason, threshold: u32, nodes: u64) -> Stopped {
+        Stopped {
+            reason,
+            lower_bound: self.weight.moves_at_least(threshold),
+            nodes,
         }
-        dfs.threshold = weight.next_threshold(dfs.next, parity);
+    }
+
+    /// The threshold after the iteration under `threshold` whose smallest `f` over it was
+    /// `next`.
+    ///
+    /// # Errors
+    /// [`StopReason::Interrupted`] when no node exceeded the threshold: the goal is
+    /// unreachable (cannot happen for checked boards, but never loop forever).
+    pub(super) fn next_threshold(
+        &self,
+        next: u32,
+        threshold: u32,
+        nodes: u64,
+    ) -> Result<u32, Stopped> {
+        if next == u32::MAX {
+            return Err(self.stopped(StopReason::Interrupted, threshold, nodes));
+        }
+        Ok(self.weight.next_threshold(next, self.parity))
     }
 }

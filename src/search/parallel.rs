@@ -3,9 +3,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::dfs::Dfs;
+use super::ida::Deepening;
 use super::{
-    Found, Geometry, Heuristic, Iteration, IterationHook, Limits, StopReason, Stopped, Tiles,
-    Weight,
+    Found, Geometry, Heuristic, IterationHook, Limits, StopReason, Stopped, Tiles, Weight,
 };
 use crate::board::Dir;
 
@@ -48,55 +48,36 @@ pub fn ida_star_parallel_weighted<H: Heuristic, T: Tiles>(
     pool: &rayon::ThreadPool,
 ) -> Result<Found, Stopped> {
     use rayon::prelude::*;
-    let mut st = h.root(geo, &start);
-    let mut threshold = weight.h * h.h(&mut st);
-    let parity = geo.manhattan(&start) % 2;
+    let (mut run, st, mut threshold) = Deepening::new(geo, h, &start, weight, hook);
     let mut nodes = 0u64;
-    let mut iterations = Vec::new();
     let shared = AtomicU64::new(0);
     let want = 64 * pool.current_num_threads().max(1);
     loop {
         nodes += 1;
         if start == geo.goal() {
-            return Ok(Found {
-                moves: vec![],
-                lower_bound: 0,
-                nodes,
-                iterations,
-            });
+            return Ok(run.at_goal(nodes));
         }
         // The top of the tree, alone: deepen the split until there is enough work to share.
         let mut depth = 4;
-        let mut top = loop {
-            let mut dfs = Dfs {
-                collect_at: depth,
-                weight,
-                ..Dfs::new(geo, h, threshold, limits, Vec::with_capacity(128))
-            };
+        let (mut dfs, found) = loop {
+            let mut dfs = Dfs::new(geo, h, weight, threshold, limits, Vec::with_capacity(128));
+            dfs.collect_at = depth;
             let found = dfs.go(start, st, 0, 4);
             if let Some(reason) = dfs.stopped {
-                return Err(Stopped {
-                    reason,
-                    lower_bound: weight.moves_at_least(threshold),
-                    nodes: nodes + dfs.nodes,
-                });
+                return Err(run.stopped(reason, threshold, nodes + dfs.nodes));
             }
             if found || dfs.frontier.len() >= want || weight.g * depth >= threshold {
                 break (dfs, found);
             }
             depth += 2;
         };
-        let (ref mut dfs, found) = top;
         nodes += dfs.nodes;
         shared.store(nodes, Ordering::Relaxed);
         if found {
-            iterations.push(Iteration { threshold, nodes });
-            return Ok(Found {
-                moves: dfs.path.clone(),
-                lower_bound: weight.moves_at_least(threshold),
-                nodes,
-                iterations,
-            });
+            // The hook does not hear of this last iteration, unlike one that ends in a
+            // subtree.
+            run.record(threshold, nodes);
+            return Ok(run.found(dfs.path, threshold, nodes));
         }
         let halt = AtomicBool::new(false);
         let frontier = std::mem::take(&mut dfs.frontier);
@@ -109,12 +90,9 @@ pub fn ida_star_parallel_weighted<H: Heuristic, T: Tiles>(
                     if halt.load(Ordering::Relaxed) {
                         return (0, u32::MAX, None, None);
                     }
-                    let mut d = Dfs {
-                        halt: Some(&halt),
-                        shared: Some(&shared),
-                        weight,
-                        ..Dfs::new(geo, h, threshold, limits, f.path)
-                    };
+                    let mut d = Dfs::new(geo, h, weight, threshold, limits, f.path);
+                    d.halt = Some(&halt);
+                    d.shared = Some(&shared);
                     let found = d.go(f.p, f.st, f.g, f.prev);
                     if found {
                         halt.store(true, Ordering::Relaxed);
@@ -138,37 +116,13 @@ pub fn ida_star_parallel_weighted<H: Heuristic, T: Tiles>(
             }
         }
         if let Some(moves) = solution {
-            let it = Iteration { threshold, nodes };
-            iterations.push(it);
-            if let Some(hook) = hook {
-                hook(it);
-            }
-            return Ok(Found {
-                moves,
-                lower_bound: weight.moves_at_least(threshold),
-                nodes,
-                iterations,
-            });
+            run.finished(threshold, nodes);
+            return Ok(run.found(moves, threshold, nodes));
         }
         if let Some(reason) = stop {
-            return Err(Stopped {
-                reason,
-                lower_bound: weight.moves_at_least(threshold),
-                nodes,
-            });
+            return Err(run.stopped(reason, threshold, nodes));
         }
-        let it = Iteration { threshold, nodes };
-        iterations.push(it);
-        if let Some(hook) = hook {
-            hook(it);
-        }
-        if next == u32::MAX {
-            return Err(Stopped {
-                reason: StopReason::Interrupted,
-                lower_bound: weight.moves_at_least(threshold),
-                nodes,
-            });
-        }
-        threshold = weight.next_threshold(next, parity);
+        run.finished(threshold, nodes);
+        threshold = run.next_threshold(next, threshold, nodes)?;
     }
 }
