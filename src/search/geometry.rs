@@ -8,15 +8,19 @@ use crate::board::{Dir, Labels, Shape, MAX_CELLS};
 /// Fixed facts about a shape and goal blank that every move and heuristic needs.
 #[derive(Clone, Debug)]
 pub struct Geometry {
+    /// The board's rows and columns.
     pub shape: Shape,
+    /// Cells of the board (`shape.cells()`), kept at hand for the loops over a board.
     pub cells: usize,
+    /// The blank's label: its cell in the goal. Never counted by a heuristic.
     pub blank_label: u8,
-    /// `neighbor[cell][dir]`: the cell the blank reaches, or `NONE`.
+    /// `neighbor[cell][dir]`: the cell the blank reaches, or [`NONE`].
     pub neighbor: [[u8; 4]; MAX_CELLS],
     /// `md[label][cell]`: Manhattan distance of that label at that cell (0 for the blank).
     pub md: [[u8; MAX_CELLS]; MAX_CELLS],
 }
 
+/// In [`Geometry::neighbor`]: the blank cannot move that way (it is at the board's edge).
 pub const NONE: u8 = 255;
 
 /// Rows plus columns of the longest-sided board (2x18).
@@ -25,6 +29,8 @@ pub(super) const MAX_LINES: usize = 20;
 const MAX_LINE: usize = 18;
 
 impl Geometry {
+    /// The tables for `shape` with the blank labelled `blank_label`, computed once a search
+    /// so that each move and estimate is a lookup.
     pub fn new(shape: Shape, blank_label: u8) -> Geometry {
         let cells = shape.cells();
         let mut neighbor = [[NONE; 4]; MAX_CELLS];

@@ -11,6 +11,7 @@ use super::{Geometry, Tiles};
 pub trait Heuristic: Sync {
     /// What a node carries so that a child's estimate costs little.
     type State: Copy + Send;
+    /// The state of the start board `p`, computed from scratch once a search.
     fn root<T: Tiles>(&self, geo: &Geometry, p: &T) -> Self::State;
     /// `p` is the board after `label` slid from cell `from` to cell `to`. May prefetch the
     /// memory that [`Heuristic::h`] will read.
@@ -23,6 +24,8 @@ pub trait Heuristic: Sync {
         from: usize,
         to: usize,
     ) -> Self::State;
+    /// The estimate for a state: never more than the moves the board needs. Takes the state
+    /// mutably so that a lookup prepared by [`Heuristic::child`] can finish and be kept.
     fn h(&self, st: &mut Self::State) -> u32;
 }
 
@@ -57,6 +60,8 @@ impl Heuristic for Manhattan {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LinearConflict;
 
+/// What [`LinearConflict`] carries from node to node: the Manhattan distance and each
+/// line's conflicts, so that a move recounts only the two lines it touched.
 #[derive(Clone, Copy, Debug)]
 pub struct LcState {
     md: u32,

@@ -33,8 +33,9 @@ pub fn ida_star_parallel<H: Heuristic, T: Tiles>(
     ida_star_parallel_weighted(geo, h, start, Weight::ONE, limits, hook, pool)
 }
 
-/// [`ida_star_weighted`] on every thread of `pool`, split as [`ida_star_parallel`] does. A
-/// subtree's solution within the threshold is within the weight's bound, whichever it is.
+/// [`ida_star_weighted`](super::ida_star_weighted) on every thread of `pool`, split as
+/// [`ida_star_parallel`] does. A subtree's solution within the threshold is within the
+/// weight's bound, whichever it is.
 ///
 /// # Errors
 /// [`Stopped`] when a limit is reached first.

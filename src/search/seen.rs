@@ -8,10 +8,10 @@ use super::Tiles;
 /// Weighted IDA* leaves much room between `f` and the threshold, so it reaches the same
 /// board along many paths and searches below it each time. A board met again with at least
 /// as many moves has nothing new below it: every path on from it was, or is being, searched
-/// from the earlier visit with more room. Cutting it keeps both promises of [`Weight`]: a
-/// board on an optimal path, at its optimal distance, is never met with fewer moves, so it
-/// is searched or cut in favour of an equal visit. One board a slot; a newer board takes
-/// the slot, which only forgets.
+/// from the earlier visit with more room. Cutting it keeps both promises of
+/// [`Weight`](super::Weight): a board on an optimal path, at its optimal distance, is never
+/// met with fewer moves, so it is searched or cut in favour of an equal visit. One board a
+/// slot; a newer board takes the slot, which only forgets.
 pub struct Seen<T> {
     /// (board, moves, iteration stamp); stamp 0 marks an empty slot.
     slots: Vec<(T, u32, u32)>,

@@ -36,11 +36,14 @@ fn mix(mut x: u64) -> u64 {
 /// A board of at most 16 cells in one word, with the blank's cell kept beside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Packed {
+    /// The label of cell `c` in bits `4c..4c+4`.
     pub cells: u64,
+    /// The blank's cell, so that a move need not search for it.
     pub blank: u8,
 }
 
 impl Packed {
+    /// The label in `cell` (the same as [`Tiles::get`], callable without the trait).
     #[inline(always)]
     pub fn get(&self, cell: usize) -> usize {
         ((self.cells >> (4 * cell)) & 15) as usize
@@ -85,7 +88,9 @@ impl Tiles for Packed {
 /// one is tested node for node (tests/large.rs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Wide {
+    /// The label of each cell; cells past the board's hold 0.
     pub cells: [u8; MAX_CELLS],
+    /// The blank's cell, so that a move need not search for it.
     pub blank: u8,
 }
 

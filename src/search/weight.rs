@@ -17,11 +17,14 @@
 /// `next`, while weighted thresholds climb by two moves at a time instead of by one unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Weight {
+    /// The weight of the moves made.
     pub g: u32,
+    /// The weight of the estimate; solutions are at most `h / g` times optimal.
     pub h: u32,
 }
 
 impl Weight {
+    /// Plain IDA*: `f = g + h`, optimal solutions.
     pub const ONE: Weight = Weight { g: 1, h: 1 };
 
     /// The largest fraction `h/g <= w` with `g <= 1000`, in lowest terms: rounding down only
