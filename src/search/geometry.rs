@@ -131,3 +131,41 @@ impl Geometry {
         r + c
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Packed;
+
+    fn three_by_three() -> Geometry {
+        Geometry::new(Shape::new(3, 3).unwrap(), 8)
+    }
+
+    fn board(labels: [usize; 9]) -> Packed {
+        let blank = labels.iter().position(|&l| l == 8).unwrap();
+        Packed::from_fn(9, blank, |c| labels[c])
+    }
+
+    #[test]
+    fn the_tables_know_the_edges_and_distances() {
+        let geo = three_by_three();
+        assert_eq!(geo.neighbor[0], [NONE, 3, NONE, 1]);
+        assert_eq!(geo.neighbor[4], [1, 7, 3, 5]);
+        assert_eq!(geo.md[0][8], 4);
+        assert_eq!(geo.md[8][0], 0, "the blank is not counted");
+        assert_eq!(geo.manhattan(&geo.goal::<Packed>()), 0);
+    }
+
+    #[test]
+    fn a_reversed_row_has_two_conflicts_and_a_swapped_column_one() {
+        let geo = three_by_three();
+        // Row 0 holds 2 1 0, all at home in it but reversed: two of them must leave it.
+        let p = board([2, 1, 0, 6, 4, 5, 3, 7, 8]);
+        assert_eq!(geo.line_conflicts(&p, true, 0), 4);
+        // Column 0 holds 2, 6, 3: 6 and 3 belong to it, in the wrong order.
+        assert_eq!(geo.line_conflicts(&p, false, 0), 2);
+        // Row 1 holds 6 4 5: 6 belongs to another row, 4 and 5 are in order.
+        assert_eq!(geo.line_conflicts(&p, true, 1), 0);
+        assert_eq!(geo.linear_conflict(&geo.goal::<Packed>()), 0);
+    }
+}

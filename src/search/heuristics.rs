@@ -118,3 +118,53 @@ impl Heuristic for LinearConflict {
         s.md + s.lc
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Shape;
+    use crate::random::Rng;
+    use crate::search::{Packed, NONE};
+
+    /// Follows a random walk on `shape`, checking at each step that the estimate updated
+    /// move by move equals the estimate of the board computed from scratch.
+    fn incremental_matches_root<H: Heuristic>(h: &H, shape: Shape) {
+        let geo = Geometry::new(shape, (shape.cells() - 1) as u8);
+        let mut rng = Rng::new(11);
+        let mut p: Packed = geo.goal();
+        let mut st = h.root(&geo, &p);
+        for _ in 0..2000 {
+            let b = p.blank();
+            let to = geo.neighbor[b][rng.below(4) as usize];
+            if to == NONE {
+                continue;
+            }
+            let to = to as usize;
+            let label = p.get(to);
+            p = p.slide(to, label, geo.blank_label as usize);
+            st = h.child(&geo, &st, &p, label, to, b);
+            assert_eq!(h.h(&mut st), h.h(&mut h.root(&geo, &p)), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn manhattan_follows_each_move() {
+        incremental_matches_root(&Manhattan, Shape::new(4, 4).unwrap());
+        incremental_matches_root(&Manhattan, Shape::new(3, 5).unwrap());
+    }
+
+    #[test]
+    fn linear_conflict_follows_each_move() {
+        incremental_matches_root(&LinearConflict, Shape::new(4, 4).unwrap());
+        incremental_matches_root(&LinearConflict, Shape::new(3, 5).unwrap());
+    }
+
+    #[test]
+    fn linear_conflict_adds_to_manhattan() {
+        let geo = Geometry::new(Shape::new(3, 3).unwrap(), 8);
+        // The goal with 1 and 2 swapped: Manhattan 2, plus 2 for the conflict in row 0.
+        let p = Packed::from_fn(9, 8, |c| [0, 2, 1, 3, 4, 5, 6, 7, 8][c]);
+        assert_eq!(Manhattan.h(&mut Manhattan.root(&geo, &p)), 2);
+        assert_eq!(LinearConflict.h(&mut LinearConflict.root(&geo, &p)), 4);
+    }
+}

@@ -163,3 +163,72 @@ impl<'a> Deepening<'a> {
         Ok(self.weight.next_threshold(next, self.parity))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Goal, Shape};
+    use crate::search::{LinearConflict, Packed};
+
+    /// One of the two hardest 3x3 boards: 31 moves, the 8-puzzle's diameter.
+    fn hardest() -> (Board, Goal) {
+        let shape = Shape::new(3, 3).unwrap();
+        let board = Board::new(shape, &[8, 6, 7, 2, 5, 4, 3, 0, 1]).unwrap();
+        (board, Goal::standard(shape))
+    }
+
+    fn solve(board: &Board, goal: &Goal, weight: Weight, limits: Limits) -> Result<Found, Stopped> {
+        let labels = goal.labels(board).unwrap();
+        let geo = Geometry::new(labels.shape, labels.blank_label);
+        let start = geo.load::<Packed>(&labels);
+        ida_star_weighted(&geo, &LinearConflict, start, weight, limits, None)
+    }
+
+    #[test]
+    fn the_goal_takes_no_moves_and_one_node() {
+        let (_, goal) = hardest();
+        let found = solve(goal.board(), &goal, Weight::ONE, Limits::default()).unwrap();
+        assert_eq!((found.moves.len(), found.nodes), (0, 1));
+        assert!(found.iterations.is_empty());
+    }
+
+    #[test]
+    fn the_hardest_3x3_board_takes_31_moves() {
+        let (board, goal) = hardest();
+        let found = solve(&board, &goal, Weight::ONE, Limits::default()).unwrap();
+        assert_eq!(found.moves.len(), 31);
+        assert_eq!(found.lower_bound, 31);
+        assert_eq!(board.apply_all(&found.moves).as_ref(), Ok(goal.board()));
+        let thresholds: Vec<u32> = found.iterations.iter().map(|it| it.threshold).collect();
+        assert_eq!(thresholds.last(), Some(&31));
+        assert!(
+            thresholds.windows(2).all(|w| w[1] == w[0] + 2),
+            "{thresholds:?}"
+        );
+        assert_eq!(found.iterations.last().unwrap().nodes, found.nodes);
+    }
+
+    #[test]
+    fn a_weighted_search_keeps_both_promises() {
+        let (board, goal) = hardest();
+        let w = Weight::from_factor(1.5).unwrap();
+        let found = solve(&board, &goal, w, Limits::default()).unwrap();
+        let len = found.moves.len();
+        assert!((31..=46).contains(&len) && len % 2 == 1, "length {len}");
+        assert!(found.lower_bound <= 31);
+        assert_eq!(board.apply_all(&found.moves).as_ref(), Ok(goal.board()));
+    }
+
+    #[test]
+    fn a_node_limit_stops_the_search_with_a_lower_bound() {
+        let (board, goal) = hardest();
+        let limits = Limits {
+            max_nodes: Some(1000),
+            ..Limits::default()
+        };
+        let stopped = solve(&board, &goal, Weight::ONE, limits).unwrap_err();
+        assert_eq!(stopped.reason, StopReason::MaxNodes);
+        assert!(stopped.nodes >= 1000);
+        assert!(stopped.lower_bound <= 31);
+    }
+}

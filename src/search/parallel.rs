@@ -127,3 +127,31 @@ pub fn ida_star_parallel_weighted<H: Heuristic, T: Tiles>(
         threshold = run.next_threshold(next, threshold, nodes)?;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Goal, Shape};
+    use crate::search::{ida_star, LinearConflict, Packed};
+
+    #[test]
+    fn the_parallel_search_counts_the_serial_nodes_until_the_last_iteration() {
+        let shape = Shape::new(3, 3).unwrap();
+        let board = Board::new(shape, &[8, 6, 7, 2, 5, 4, 3, 0, 1]).unwrap();
+        let labels = Goal::standard(shape).labels(&board).unwrap();
+        let geo = Geometry::new(labels.shape, labels.blank_label);
+        let start = geo.load::<Packed>(&labels);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let lc = LinearConflict;
+        let serial = ida_star(&geo, &lc, start, Limits::default(), None).unwrap();
+        let par = ida_star_parallel(&geo, &lc, start, Limits::default(), None, &pool).unwrap();
+        assert_eq!(par.moves.len(), 31);
+        assert_eq!(par.lower_bound, 31);
+        let n = serial.iterations.len();
+        assert_eq!(par.iterations.len(), n);
+        assert_eq!(par.iterations[..n - 1], serial.iterations[..n - 1]);
+    }
+}

@@ -69,3 +69,55 @@ impl<T: Tiles> Seen<T> {
 /// widest boards).
 const SEEN_MIN_BITS: u32 = 12;
 const SEEN_MAX_BITS: u32 = 20;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Packed;
+
+    fn board(cells: u64) -> Packed {
+        Packed { cells, blank: 0 }
+    }
+
+    #[test]
+    fn a_board_met_again_with_no_fewer_moves_is_cut() {
+        let a = board(0x1234);
+        let mut seen = Seen::new(a);
+        assert!(seen.first_visit(&a, 5));
+        assert!(!seen.first_visit(&a, 5));
+        assert!(!seen.first_visit(&a, 7));
+        assert!(seen.first_visit(&a, 3));
+        assert!(seen.first_visit(&board(0x4321), 3));
+        seen.next_iteration();
+        assert!(seen.first_visit(&a, 9), "a new iteration forgets");
+    }
+
+    #[test]
+    fn growing_keeps_every_board_of_this_iteration_and_forgets_the_rest() {
+        let mut seen = Seen::new(board(0));
+        for i in 1..=1000 {
+            seen.first_visit(&board(i), 1);
+        }
+        seen.next_iteration();
+        for i in 1001..=2000 {
+            seen.first_visit(&board(i), 1);
+        }
+        let live = |s: &Seen<Packed>| s.slots.iter().filter(|e| e.2 == s.stamp).count();
+        let (before, len) = (live(&seen), seen.slots.len());
+        seen.grow();
+        assert_eq!(seen.slots.len(), 2 * len);
+        // A board's slot keeps its old index's bits, so no two can meet in the larger table.
+        assert_eq!(live(&seen), before);
+        assert!(seen.slots.iter().all(|e| e.2 == seen.stamp || e.2 == 0));
+    }
+
+    #[test]
+    fn the_table_grows_with_the_boards_up_to_its_cap() {
+        let mut seen = Seen::new(board(0));
+        assert_eq!(seen.slots.len(), 1 << SEEN_MIN_BITS);
+        for i in 1..(1u64 << 23) {
+            seen.first_visit(&board(i), 1);
+        }
+        assert_eq!(seen.slots.len(), 1 << SEEN_MAX_BITS);
+    }
+}

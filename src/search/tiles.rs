@@ -140,3 +140,39 @@ impl Tiles for Wide {
         w
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::Rng;
+
+    #[test]
+    fn both_packings_hold_the_same_board_along_a_walk() {
+        let mut rng = Rng::new(7);
+        let (cells, blank_label) = (16, 15);
+        let mut p = Packed::from_fn(cells, 15, |c| c);
+        let mut w = Wide::from_fn(cells, 15, |c| c);
+        for _ in 0..1000 {
+            let to = rng.below(cells as u64) as usize;
+            if to == p.blank() {
+                continue;
+            }
+            let label = p.get(to);
+            p = p.slide(to, label, blank_label);
+            w = w.slide(to, label, blank_label);
+            assert_eq!(p.blank(), w.blank());
+            assert!((0..cells).all(|c| p.get(c) == Tiles::get(&w, c)));
+            assert_eq!(p.fingerprint(), w.fingerprint());
+        }
+        assert_eq!(Tiles::get(&p, p.blank()), blank_label);
+    }
+
+    #[test]
+    fn a_wide_board_of_more_than_16_cells_fingerprints_its_other_cells_too() {
+        let a = Wide::from_fn(25, 24, |c| c);
+        let b = a.slide(19, 19, 24).slide(18, 18, 24);
+        assert_eq!(a.cells[..16], b.cells[..16]);
+        assert_ne!(a, b);
+        assert_ne!(a.fingerprint(), b.fingerprint());
+    }
+}

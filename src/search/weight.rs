@@ -78,3 +78,31 @@ fn gcd(a: u32, b: u32) -> u32 {
         gcd(b, a % b)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_factor_becomes_the_largest_fraction_not_above_it() {
+        assert_eq!(Weight::from_factor(1.0), Some(Weight::ONE));
+        assert_eq!(Weight::from_factor(1.5), Some(Weight { g: 2, h: 3 }));
+        assert_eq!(Weight::from_factor(2.0), Some(Weight { g: 1, h: 2 }));
+        let third = Weight::from_factor(4.0 / 3.0).unwrap();
+        assert!(third.factor() <= 4.0 / 3.0 && third.g <= 1000);
+        assert_eq!(Weight::from_factor(0.99), None);
+        assert_eq!(Weight::from_factor(100.5), None);
+        assert_eq!(Weight::from_factor(f64::NAN), None);
+    }
+
+    #[test]
+    fn thresholds_keep_the_parity_of_every_solution() {
+        assert_eq!(Weight::ONE.next_threshold(41, 1), 41);
+        assert_eq!(Weight::ONE.next_threshold(41, 0), 42);
+        let w = Weight { g: 2, h: 3 };
+        // 100 / 3 rounds up to 34 moves, then to the odd 35: a threshold of 105.
+        assert_eq!(w.moves_at_least(100), 34);
+        assert_eq!(w.next_threshold(100, 1), 105);
+        assert_eq!(w.next_threshold(100, 0), 102);
+    }
+}
