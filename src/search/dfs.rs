@@ -1,0 +1,227 @@
+//! One IDA* iteration: the depth-first search below a threshold, the hot loop of the
+//! solver, shared by the serial and the parallel search.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::{Geometry, Heuristic, Limits, Seen, StopReason, Tiles, Weight, NONE};
+use crate::board::Dir;
+
+pub(super) struct Dfs<'a, H: Heuristic, T: Tiles> {
+    /// The goal board, compared against every child.
+    goal: T,
+    geo: &'a Geometry,
+    h: &'a H,
+    weight: Weight,
+    pub(super) threshold: u32,
+    pub(super) next: u32,
+    pub(super) nodes: u64,
+    pub(super) path: Vec<Dir>,
+    limits: Limits<'a>,
+    pub(super) stopped: Option<StopReason>,
+    /// Set by a parallel sibling that found the goal: stop without a result.
+    pub(super) halt: Option<&'a AtomicBool>,
+    /// Nodes of all parallel siblings, for the node limit; `reported` is our share so far.
+    pub(super) shared: Option<&'a AtomicU64>,
+    reported: u64,
+    /// Limits are checked when `nodes` reaches this (every 65,536 nodes, or sooner when
+    /// the node limit is nearer).
+    next_check: u64,
+    /// When splitting: nodes at this depth are collected instead of searched.
+    pub(super) collect_at: u32,
+    /// Boards met in this iteration (weighted searches only).
+    pub(super) seen: Option<Seen<T>>,
+    pub(super) frontier: Vec<Frontier<T, H::State>>,
+}
+
+/// A node at the split depth, with the moves that reach it.
+pub(super) struct Frontier<T, S> {
+    pub(super) p: T,
+    pub(super) st: S,
+    pub(super) g: u32,
+    pub(super) prev: u8,
+    pub(super) path: Vec<Dir>,
+}
+
+#[derive(Clone, Copy)]
+struct Child<T, S> {
+    p: T,
+    st: S,
+    dir: u8,
+    h: u32,
+}
+
+impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
+    pub(super) fn new(
+        geo: &'a Geometry,
+        h: &'a H,
+        weight: Weight,
+        threshold: u32,
+        limits: Limits<'a>,
+        path: Vec<Dir>,
+    ) -> Self {
+        Dfs {
+            goal: geo.goal(),
+            geo,
+            h,
+            weight,
+            threshold,
+            next: u32::MAX,
+            nodes: 0,
+            path,
+            limits,
+            stopped: None,
+            halt: None,
+            shared: None,
+            reported: 0,
+            next_check: 0,
+            collect_at: u32::MAX,
+            seen: None,
+            frontier: Vec::new(),
+        }
+    }
+
+    fn check_limits(&mut self) -> bool {
+        let mut total = self.nodes;
+        if let Some(sh) = self.shared {
+            total = sh.fetch_add(self.nodes - self.reported, Ordering::Relaxed) + self.nodes
+                - self.reported;
+            self.reported = self.nodes;
+        }
+        if let Some(h) = self.halt {
+            if h.load(Ordering::Relaxed) {
+                self.stopped = Some(StopReason::Interrupted);
+            }
+        }
+        self.next_check = self.nodes + 0x10000;
+        if let Some(m) = self.limits.max_nodes {
+            self.next_check = self
+                .next_check
+                .min(self.nodes + m.saturating_sub(total).max(1));
+            if total >= m {
+                self.stopped = Some(StopReason::MaxNodes);
+            }
+        }
+        if let Some(d) = self.limits.deadline {
+            if Instant::now() >= d {
+                self.stopped = Some(StopReason::Timeout);
+            }
+        }
+        if let Some(s) = self.limits.stop {
+            if s.load(Ordering::Relaxed) {
+                self.stopped = Some(StopReason::Interrupted);
+            }
+        }
+        self.stopped.is_some()
+    }
+
+    /// Searches below `p` (reached with `g` moves, last move `prev`, 4 at the root).
+    pub(super) fn go(&mut self, p: T, st: H::State, g: u32, prev: u8) -> bool {
+        if let Some(seen) = &mut self.seen {
+            if !seen.first_visit(&p, g) {
+                return false;
+            }
+        }
+        if g == self.collect_at {
+            self.frontier.push(Frontier {
+                p,
+                st,
+                g,
+                prev,
+                path: self.path.clone(),
+            });
+            return false;
+        }
+        let geo = self.geo;
+        let mut kids: [std::mem::MaybeUninit<Child<T, H::State>>; 4] =
+            [std::mem::MaybeUninit::uninit(); 4];
+        let mut n = 0;
+        let b = p.blank();
+        // Generate every child first so that their table entries are fetched together.
+        for d in 0..4u8 {
+            if d ^ 1 == prev {
+                continue; // undoing the last move never helps
+            }
+            let to = geo.neighbor[b][d as usize];
+            if to == NONE {
+                continue;
+            }
+            let to = to as usize;
+            let label = p.get(to);
+            let cp = p.slide(to, label, geo.blank_label as usize);
+            let cst = self.h.child(geo, &st, &cp, label, to, b);
+            kids[n].write(Child {
+                p: cp,
+                st: cst,
+                dir: d,
+                h: 0,
+            });
+            n += 1;
+        }
+        // SAFETY: the first `n` entries were written above.
+        let kids: &mut [Child<T, H::State>] = unsafe {
+            std::slice::from_raw_parts_mut(kids.as_mut_ptr() as *mut Child<T, H::State>, n)
+        };
+        self.nodes += n as u64;
+        let mut hmax = 0;
+        for k in kids.iter_mut() {
+            k.h = self.h.h(&mut k.st);
+            hmax = hmax.max(k.h);
+        }
+        // Bidirectional pathmax: this node is at least `hmax - 1` from the goal. Pattern
+        // databases that take the least value over blank places (and the dual lookup) are
+        // not consistent, so a child may know more than its parent: then the whole node
+        // is cut, and `f` still bounds the optimal length (see `Weight`).
+        if hmax > 0 {
+            let f = self.weight.g * g + self.weight.h * (hmax - 1);
+            if f > self.threshold {
+                self.next = self.next.min(f);
+                return false;
+            }
+        }
+        let mut live = 0;
+        for i in 0..n {
+            let k = kids[i];
+            let f = self.weight.g * (g + 1) + self.weight.h * k.h;
+            if f > self.threshold {
+                self.next = self.next.min(f);
+                continue;
+            }
+            if k.p == self.goal {
+                self.path.push(dir_of(k.dir));
+                return true;
+            }
+            kids[live] = k;
+            live += 1;
+        }
+        // Most promising first: only the last iteration's order matters, and there it
+        // decides how soon the goal is met.
+        let kids = &mut kids[..live];
+        for i in 1..kids.len() {
+            let mut j = i;
+            while j > 0 && kids[j].h < kids[j - 1].h {
+                kids.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+        if self.nodes >= self.next_check && self.check_limits() {
+            return false;
+        }
+        for k in kids.iter() {
+            self.path.push(dir_of(k.dir));
+            if self.go(k.p, k.st, g + 1, k.dir) {
+                return true;
+            }
+            if self.stopped.is_some() {
+                return false;
+            }
+            self.path.pop();
+        }
+        false
+    }
+}
+
+#[inline(always)]
+fn dir_of(d: u8) -> Dir {
+    Dir::ALL[d as usize]
+}

@@ -1,0 +1,39 @@
+//! IDA* over a bit-packed board, generic over the heuristic and the board's packing.
+//!
+//! Boards up to 16 cells pack into one `u64`, four bits a cell ([`Packed`]); larger ones
+//! (5x5, 6x6) keep a byte a cell ([`Wide`]). Each cell holds the *label* of its tile (the
+//! tile's goal cell, see [`crate::board::Labels`]). The goal is then the same arrangement
+//! for every goal, and a move is two cell writes.
+//!
+//! The parts, each in its own file:
+//! - `tiles`: the two packings behind the [`Tiles`] trait;
+//! - `geometry`: [`Geometry`], the move and distance tables of a shape and goal blank;
+//! - `heuristics`: the [`Heuristic`] trait, with [`Manhattan`] and [`LinearConflict`];
+//! - `limits`, `weight`, `outcome`: what a search is asked ([`Limits`], [`Weight`]) and
+//!   what it answers ([`Found`], [`Stopped`], one [`Iteration`] at a time);
+//! - `seen`: [`Seen`], the boards a weighted search has met in one iteration;
+//! - `dfs`: one iteration's depth-first search below a threshold, the hot loop;
+//! - `ida`: serial IDA*, threshold after threshold ([`ida_star`], [`ida_star_weighted`]);
+//! - `parallel`: the same, each iteration split into subtrees run on a Rayon pool
+//!   ([`ida_star_parallel`], [`ida_star_parallel_weighted`]).
+
+mod dfs;
+mod geometry;
+mod heuristics;
+mod ida;
+mod limits;
+mod outcome;
+mod parallel;
+mod seen;
+mod tiles;
+mod weight;
+
+pub use geometry::{Geometry, NONE};
+pub use heuristics::{Heuristic, LcState, LinearConflict, Manhattan};
+pub use ida::{ida_star, ida_star_weighted};
+pub use limits::{Limits, StopReason};
+pub use outcome::{Found, Iteration, IterationHook, Stopped};
+pub use parallel::{ida_star_parallel, ida_star_parallel_weighted};
+pub use seen::Seen;
+pub use tiles::{Packed, Tiles, Wide, PACKED_CELLS};
+pub use weight::Weight;

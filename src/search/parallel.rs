@@ -1,0 +1,157 @@
+//! Parallel IDA* for one instance: the top of the tree alone, its subtrees on Rayon.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use super::dfs::Dfs;
+use super::ida::Deepening;
+use super::{
+    Found, Geometry, Heuristic, IterationHook, Limits, StopReason, Stopped, Tiles, Weight,
+};
+use crate::board::Dir;
+
+/// One subtree's search: nodes, smallest `f` over the threshold, solution, stop reason.
+type SubtreeResult = (u64, u32, Option<Vec<Dir>>, Option<StopReason>);
+
+/// IDA* for one instance on every thread of `pool`.
+///
+/// Each iteration searches the top of the tree alone down to a depth that yields many more
+/// subtrees than threads, then hands the subtrees to Rayon, whose work stealing balances
+/// them. When a subtree holds a solution within the threshold, the others stop: it is
+/// optimal, as every smaller threshold was exhausted. Every iteration but the last counts
+/// exactly the nodes the serial search counts; the last stops early in a different place.
+///
+/// # Errors
+/// [`Stopped`] when a limit is reached first.
+pub fn ida_star_parallel<H: Heuristic, T: Tiles>(
+    geo: &Geometry,
+    h: &H,
+    start: T,
+    limits: Limits,
+    hook: Option<IterationHook>,
+    pool: &rayon::ThreadPool,
+) -> Result<Found, Stopped> {
+    ida_star_parallel_weighted(geo, h, start, Weight::ONE, limits, hook, pool)
+}
+
+/// [`ida_star_weighted`](super::ida_star_weighted) on every thread of `pool`, split as
+/// [`ida_star_parallel`] does. A subtree's solution within the threshold is within the
+/// weight's bound, whichever it is.
+///
+/// # Errors
+/// [`Stopped`] when a limit is reached first.
+pub fn ida_star_parallel_weighted<H: Heuristic, T: Tiles>(
+    geo: &Geometry,
+    h: &H,
+    start: T,
+    weight: Weight,
+    limits: Limits,
+    hook: Option<IterationHook>,
+    pool: &rayon::ThreadPool,
+) -> Result<Found, Stopped> {
+    use rayon::prelude::*;
+    let (mut run, st, mut threshold) = Deepening::new(geo, h, &start, weight, hook);
+    let mut nodes = 0u64;
+    let shared = AtomicU64::new(0);
+    let want = 64 * pool.current_num_threads().max(1);
+    loop {
+        nodes += 1;
+        if start == geo.goal() {
+            return Ok(run.at_goal(nodes));
+        }
+        // The top of the tree, alone: deepen the split until there is enough work to share.
+        let mut depth = 4;
+        let (mut dfs, found) = loop {
+            let mut dfs = Dfs::new(geo, h, weight, threshold, limits, Vec::with_capacity(128));
+            dfs.collect_at = depth;
+            let found = dfs.go(start, st, 0, 4);
+            if let Some(reason) = dfs.stopped {
+                return Err(run.stopped(reason, threshold, nodes + dfs.nodes));
+            }
+            if found || dfs.frontier.len() >= want || weight.g * depth >= threshold {
+                break (dfs, found);
+            }
+            depth += 2;
+        };
+        nodes += dfs.nodes;
+        shared.store(nodes, Ordering::Relaxed);
+        if found {
+            // The hook does not hear of this last iteration, unlike one that ends in a
+            // subtree.
+            run.record(threshold, nodes);
+            return Ok(run.found(dfs.path, threshold, nodes));
+        }
+        let halt = AtomicBool::new(false);
+        let frontier = std::mem::take(&mut dfs.frontier);
+        let mut next = dfs.next;
+        // Each subtree: (nodes, smallest f over the threshold, solution, stop reason).
+        let results: Vec<SubtreeResult> = pool.install(|| {
+            frontier
+                .into_par_iter()
+                .map(|f| {
+                    if halt.load(Ordering::Relaxed) {
+                        return (0, u32::MAX, None, None);
+                    }
+                    let mut d = Dfs::new(geo, h, weight, threshold, limits, f.path);
+                    d.halt = Some(&halt);
+                    d.shared = Some(&shared);
+                    let found = d.go(f.p, f.st, f.g, f.prev);
+                    if found {
+                        halt.store(true, Ordering::Relaxed);
+                        return (d.nodes, d.next, Some(d.path), None);
+                    }
+                    (d.nodes, d.next, None, d.stopped)
+                })
+                .collect()
+        });
+        let mut solution = None;
+        let mut stop = None;
+        for (n, nx, sol, stopped) in results {
+            nodes += n;
+            next = next.min(nx);
+            if solution.is_none() {
+                solution = sol;
+            }
+            // A sibling halted by another's limit says "interrupted"; the limit is the news.
+            if stopped.is_some() && (stop.is_none() || stop == Some(StopReason::Interrupted)) {
+                stop = stopped;
+            }
+        }
+        if let Some(moves) = solution {
+            run.finished(threshold, nodes);
+            return Ok(run.found(moves, threshold, nodes));
+        }
+        if let Some(reason) = stop {
+            return Err(run.stopped(reason, threshold, nodes));
+        }
+        run.finished(threshold, nodes);
+        threshold = run.next_threshold(next, threshold, nodes)?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Goal, Shape};
+    use crate::search::{ida_star, LinearConflict, Packed};
+
+    #[test]
+    fn the_parallel_search_counts_the_serial_nodes_until_the_last_iteration() {
+        let shape = Shape::new(3, 3).unwrap();
+        let board = Board::new(shape, &[8, 6, 7, 2, 5, 4, 3, 0, 1]).unwrap();
+        let labels = Goal::standard(shape).labels(&board).unwrap();
+        let geo = Geometry::new(labels.shape, labels.blank_label);
+        let start = geo.load::<Packed>(&labels);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let lc = LinearConflict;
+        let serial = ida_star(&geo, &lc, start, Limits::default(), None).unwrap();
+        let par = ida_star_parallel(&geo, &lc, start, Limits::default(), None, &pool).unwrap();
+        assert_eq!(par.moves.len(), 31);
+        assert_eq!(par.lower_bound, 31);
+        let n = serial.iterations.len();
+        assert_eq!(par.iterations.len(), n);
+        assert_eq!(par.iterations[..n - 1], serial.iterations[..n - 1]);
+    }
+}
