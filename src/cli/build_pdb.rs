@@ -7,6 +7,7 @@ use anyhow::{bail, Result};
 use clap::Parser;
 
 use super::args::{self, DEFAULT_TABLES, TABLES_ENV};
+use super::output::{emit, note};
 use super::progress::build_with_bar;
 use crate::pdb::{self, Partition, TableDir};
 use crate::Shape;
@@ -53,8 +54,9 @@ struct Args {
 /// The `build-pdb` command: exit status 0 when the tables are there, 1 otherwise (with
 /// the error on one line, never a backtrace).
 pub fn main() -> ! {
+    super::output::end_quietly_on_closed_pipes();
     if let Err(e) = run(Args::parse()) {
-        eprintln!("error: {e:#}");
+        note!("error: {e:#}");
         std::process::exit(1);
     }
     std::process::exit(0)
@@ -67,7 +69,7 @@ fn run(args: Args) -> Result<()> {
     }
     let blank = pdb::canonical_blank(shape, args.blank);
     if blank as usize != args.blank {
-        eprintln!(
+        note!(
             "note: the blank in cell {} is a mirror image of cell {blank}; building for cell {blank}",
             args.blank
         );
@@ -95,7 +97,7 @@ fn run(args: Args) -> Result<()> {
         }
     }
     if dir.missing(&partition).is_empty() {
-        eprintln!(
+        note!(
             "all {} tables of the {} partition are already in {} (use --force to rebuild)",
             partition.patterns.len(),
             partition.name(),
@@ -105,15 +107,16 @@ fn run(args: Args) -> Result<()> {
     }
     let t0 = Instant::now();
     let built = build_with_bar(&dir, &partition, true)?;
-    eprintln!("done in {:.1} s", t0.elapsed().as_secs_f64());
+    note!("done in {:.1} s", t0.elapsed().as_secs_f64());
+    let mut text = String::new();
     for (spec, b) in built {
-        println!("pattern {:?}: {} layers", spec.tiles, b.layers.len());
+        text += &format!("pattern {:?}: {} layers\n", spec.tiles, b.layers.len());
         for (d, c) in b.layers.iter().enumerate() {
-            println!("  depth {d:>2}: {c}");
+            text += &format!("  depth {d:>2}: {c}\n");
         }
         if b.clamped > 0 {
-            println!("  ({} entries clamped to the 4-bit maximum)", b.clamped);
+            text += &format!("  ({} entries clamped to the 4-bit maximum)\n", b.clamped);
         }
     }
-    Ok(())
+    emit(&mut std::io::stdout(), &text)
 }

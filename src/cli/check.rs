@@ -1,13 +1,14 @@
 //! `fifteen check`: replays solutions (one board and its moves, or a results file) and says
 //! for each whether it reaches the goal in the length it claims.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 use std::sync::atomic::Ordering;
 
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
 use super::args::{self, Format};
+use super::output::{emit, note};
 use super::{input, INTERRUPTED};
 use crate::board::parse_moves;
 use crate::check::{replay, CheckError, Lines, Replay};
@@ -73,7 +74,7 @@ fn one_board(args: &[String], moves: &str, goal: &GoalSpec, json: bool) -> Resul
             goal.name()
         )
     };
-    let _ = writeln!(std::io::stdout(), "{line}");
+    emit(&mut std::io::stdout(), &format!("{line}\n"))?;
     Ok(if ok { 0 } else { 1 })
 }
 
@@ -104,7 +105,7 @@ fn results_file(input: Option<String>, args: &[String], goal: GoalSpec, json: bo
     let mut lines = Lines::new(reader, goal);
     let (mut passed, mut failed) = (0u64, 0u64);
     let interrupted = || {
-        eprintln!("interrupted: the lines above were checked; the rest were not");
+        note!("interrupted: the lines above were checked; the rest were not");
         Ok(130)
     };
     for c in lines.by_ref() {
@@ -133,9 +134,7 @@ fn results_file(input: Option<String>, args: &[String], goal: GoalSpec, json: bo
                 if ok { "ok" } else { "FAIL" }
             )
         };
-        if writeln!(out, "{line}").is_err() {
-            return Ok(0); // a closed pipe (e.g. `| head`) is not an error
-        }
+        emit(&mut out, &format!("{line}\n"))?;
         if INTERRUPTED.load(Ordering::Relaxed) {
             return interrupted();
         }
@@ -145,22 +144,21 @@ fn results_file(input: Option<String>, args: &[String], goal: GoalSpec, json: bo
         return interrupted();
     }
     if let Some(e) = lines.take_io_error() {
-        let _ = out.flush();
-        eprintln!("error: reading {path}: {e}");
+        note!("error: reading {path}: {e}");
         return Ok(2);
     }
     let total = passed + failed;
     if total == 0 {
-        eprintln!(
-            "error: no results in {path} (JSON Lines as `fifteen solve --format json` prints)"
-        );
+        note!("error: no results in {path} (JSON Lines as `fifteen solve --format json` prints)");
         return Ok(2);
     }
     if !json {
         let noun = if total == 1 { "result" } else { "results" };
-        let _ = writeln!(out, "{total} {noun}: {passed} ok, {failed} failed");
+        emit(
+            &mut out,
+            &format!("{total} {noun}: {passed} ok, {failed} failed\n"),
+        )?;
     }
-    let _ = out.flush();
     Ok(if failed > 0 { 1 } else { 0 })
 }
 

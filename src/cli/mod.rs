@@ -10,6 +10,7 @@ mod args;
 pub mod build_pdb;
 mod check;
 mod input;
+mod output;
 mod play;
 mod progress;
 mod random;
@@ -20,6 +21,8 @@ mod tables;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Parser, Subcommand};
+
+use self::output::note;
 
 /// Set by Ctrl-C: stop taking instances, let running searches stop, keep printed lines.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -84,6 +87,7 @@ enum Command {
 /// The `fifteen` command: parses the arguments, runs the command, exits with its status
 /// (0 all done, 1 some instance failed, 2 usage errors and unreadable input, 130 Ctrl-C).
 pub fn fifteen_main() -> ! {
+    output::end_quietly_on_closed_pipes();
     let cli = Cli::parse();
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let result = match cli.command {
@@ -97,7 +101,7 @@ pub fn fifteen_main() -> ! {
     std::process::exit(match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            note!("error: {e:#}");
             2
         }
     })

@@ -5,6 +5,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use super::args;
+use super::output::emit;
 use crate::random::{random_board, random_walk, Rng};
 use crate::{Goal, GoalSpec, Shape};
 
@@ -35,24 +36,23 @@ pub fn run(a: RandomArgs) -> Result<i32> {
     let mut rng = Rng::new(a.seed.unwrap_or_else(args::clock_seed));
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    let lost = |e| anyhow::Error::new(e).context("cannot write the output");
     // A non-square board's numbers do not say its shape: say it first, as instance files
     // do, so that the output reads back (`fifteen random --size 3x4 | fifteen solve -`).
-    if shape.rows != shape.cols && writeln!(out, "size: {shape}").is_err() {
-        return Ok(0);
+    if shape.rows != shape.cols {
+        writeln!(out, "size: {shape}").map_err(lost)?;
     }
     // Likewise a goal other than the one `solve` assumes.
-    if goal != Goal::standard(shape) && writeln!(out, "goal: {}", goal.board()).is_err() {
-        return Ok(0);
+    if goal != Goal::standard(shape) {
+        writeln!(out, "goal: {}", goal.board()).map_err(lost)?;
     }
     for _ in 0..a.count {
         let b = match a.walk {
             Some(k) => random_walk(&mut rng, &goal, k),
             None => random_board(&mut rng, &goal),
         };
-        if writeln!(out, "{b}").is_err() {
-            return Ok(0); // a closed pipe (e.g. `| head`) is not an error
-        }
+        writeln!(out, "{b}").map_err(lost)?;
     }
-    let _ = out.flush();
+    emit(&mut out, "")?;
     Ok(0)
 }

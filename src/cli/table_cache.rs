@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
+use super::output::note;
 use super::progress::build_with_bar;
 use crate::pdb::{self, Partition, PdbHeuristic, TableDir};
 use crate::rank::Ranker;
@@ -140,13 +141,13 @@ impl TableCache {
             return;
         }
         self.told.push((shape, blank));
-        eprintln!("note: {why}; solving {shape} boards with linear conflict instead");
+        note!("note: {why}; solving {shape} boards with linear conflict instead");
     }
 
     /// Builds the missing tables, saying what and where first.
     fn build(&self, partition: &Partition) -> Result<()> {
         let t0 = Instant::now();
-        eprintln!(
+        note!(
             "building the pattern databases ({} partition) for {} boards (goal blank in cell {}) \
              into {}; this happens once",
             partition.name(),
@@ -155,7 +156,7 @@ impl TableCache {
             self.dir.dir.display()
         );
         build_with_bar(&self.dir, partition, !self.quiet)?;
-        eprintln!("tables built in {:.1} s", t0.elapsed().as_secs_f64());
+        note!("tables built in {:.1} s", t0.elapsed().as_secs_f64());
         Ok(())
     }
 }

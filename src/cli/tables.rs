@@ -6,6 +6,7 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 
 use super::args::TablesArg;
+use super::output::emit;
 use crate::pdb;
 
 /// Arguments of `fifteen tables`.
@@ -41,8 +42,9 @@ pub fn run(a: TablesArgs) -> Result<i32> {
         .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
         .collect();
     files.sort();
+    let mut out = std::io::stdout();
     if files.is_empty() {
-        println!("no tables in {}", dir.display());
+        emit(&mut out, &format!("no tables in {}\n", dir.display()))?;
         return Ok(0);
     }
     let mut bad = 0;
@@ -56,9 +58,9 @@ pub fn run(a: TablesArgs) -> Result<i32> {
             }
             Ok((spec, t))
         });
-        match checked {
-            Ok((spec, t)) => println!(
-                "{}  {} tiles {:?}  {} entries  {:.1} MB  clamped {}  {}  {:.1} ms",
+        let line = match checked {
+            Ok((spec, t)) => format!(
+                "{}  {} tiles {:?}  {} entries  {:.1} MB  clamped {}  {}  {:.1} ms\n",
                 path.display(),
                 spec.tiles.len(),
                 spec.tiles,
@@ -70,9 +72,10 @@ pub fn run(a: TablesArgs) -> Result<i32> {
             ),
             Err(e) => {
                 bad += 1;
-                println!("{}  BAD: {e}", path.display());
+                format!("{}  BAD: {e}\n", path.display())
             }
-        }
+        };
+        emit(&mut out, &line)?;
     }
     Ok(if bad > 0 { 1 } else { 0 })
 }

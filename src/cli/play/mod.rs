@@ -11,6 +11,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 
 use super::args::{self, TablesArg};
+use super::output::emit;
 use super::table_cache::TableCache;
 use super::INTERRUPTED;
 use crate::game::Game;
@@ -91,6 +92,6 @@ pub fn run(a: PlayArgs) -> Result<i32> {
         pace: Duration::from_millis(a.pace),
         interrupted: &INTERRUPTED,
     })?;
-    println!("{summary}");
+    emit(&mut std::io::stdout(), &format!("{summary}\n"))?;
     Ok(0)
 }

@@ -13,6 +13,7 @@ use clap::ValueEnum;
 
 use self::report::{Outcome, Report};
 use super::args::{self, Format, TablesArg};
+use super::output::{emit, note};
 use super::table_cache::TableCache;
 use super::{input, INTERRUPTED};
 use crate::batch::run_ordered;
@@ -261,10 +262,10 @@ fn run(
             .expect("a valid template"),
     );
     let t0 = Instant::now();
-    let mut broken_pipe = false;
     if let Some(h) = report.header() {
-        let _ = out.write_all(h.as_bytes());
+        emit(&mut out, &h)?;
     }
+    let mut lost: Option<anyhow::Error> = None;
     let window = if split { 1 } else { threads * 8 };
     // Set at the first instance stopped by Ctrl-C: nothing after it is printed, so the
     // printed results are always the first ones of the input, without gaps.
@@ -277,8 +278,9 @@ fn run(
             return false;
         }
         let line = report.line(&o);
-        if !line.is_empty() && (out.write_all(line.as_bytes()).is_err() || out.flush().is_err()) {
-            broken_pipe = true;
+        if let Err(e) = emit(&mut out, &line) {
+            // Output is lost: stop taking instances; the running ones stop too.
+            lost = Some(e);
             INTERRUPTED.store(true, Ordering::Relaxed);
             return false;
         }
@@ -291,27 +293,28 @@ fn run(
     let build_secs = cache.build_secs;
     let wall = t0.elapsed().as_secs_f64() - build_secs;
     if let Some(msg) = fatal {
-        eprintln!("error: {msg}");
+        note!("error: {msg}");
         return Ok(2);
     }
     if let Some(e) = reader.take_io_error() {
-        eprintln!("error: reading input: {e}");
+        note!("error: reading input: {e}");
         return Ok(2);
     }
     if reader.instances_read() == 0 && !INTERRUPTED.load(Ordering::Relaxed) {
-        eprintln!("error: no boards in the input (one board per line: n*n numbers, 0 = blank)");
+        note!("error: no boards in the input (one board per line: n*n numbers, 0 = blank)");
         return Ok(2);
     }
-    if broken_pipe {
-        return Ok(0);
+    if let Some(e) = lost {
+        return Err(e);
     }
     if bench {
-        let s = report.summary(wall, build_secs, threads, kind, weight);
-        let _ = out.write_all(s.as_bytes());
+        emit(
+            &mut out,
+            &report.summary(wall, build_secs, threads, kind, weight),
+        )?;
     }
-    let _ = out.flush();
     if INTERRUPTED.load(Ordering::Relaxed) {
-        eprintln!("interrupted: the results above are complete; the rest were not solved");
+        note!("interrupted: the results above are complete; the rest were not solved");
         return Ok(130);
     }
     Ok(if report.failed > 0 || report.mismatched > 0 {
@@ -334,7 +337,8 @@ fn solve_one(
     let hook = |it: Iteration| {
         let secs = started.elapsed().as_secs_f64();
         if secs > 0.5 {
-            eprint!(
+            let _ = write!(
+                std::io::stderr(),
                 "\r\x1b[Kinstance {}: threshold {} done, {} nodes, {:.1} M nodes/s, {:.1} s",
                 inst.id,
                 // In moves (a weighted search's thresholds are scaled).
@@ -347,7 +351,7 @@ fn solve_one(
     };
     let result = solver.solve(&inst.board, &inst.goal, limits, show.then_some(&hook as _));
     if show && started.elapsed().as_secs_f64() > 0.5 {
-        eprint!("\r\x1b[K");
+        let _ = write!(std::io::stderr(), "\r\x1b[K");
     }
     let interrupted = matches!(
         &result,

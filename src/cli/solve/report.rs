@@ -1,6 +1,7 @@
 //! What `solve` and `bench` print for each outcome and at the end: text for people, JSON
 //! Lines ([`Record`]) for programs, `bench`'s aligned rows and its closing summary.
 
+use super::super::output::note;
 use crate::record::{id_value, Record};
 use crate::search::Weight;
 use crate::{board, Board, Goal, HeuristicKind, Solution, Solver};
@@ -50,7 +51,7 @@ impl Report {
                 if self.json {
                     return Record::failure(&o.id, e.as_str()).to_line() + "\n";
                 }
-                eprintln!("error: {e}");
+                note!("error: {e}");
                 return String::new();
             }
         };

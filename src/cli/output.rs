@@ -1,0 +1,39 @@
+//! Writing results: what happens when stdout or stderr goes away or fills up.
+//!
+//! A closed pipe (`fifteen random | head -1`) ends the program at once and quietly, as it
+//! ends `cat`: SIGPIPE is restored to its default action at start (Rust ignores it, which
+//! turns every later write into an error, or a panic in `println!`). Any other failed write
+//! to stdout (a full disk, `> /dev/full`) is an error with a message and a non-zero exit:
+//! output lost is never reported as success. Messages to stderr never fail the program:
+//! when stderr cannot be written there is nobody left to tell.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+
+/// Lets a write to a closed pipe end the process quietly (the default Unix behaviour).
+pub fn end_quietly_on_closed_pipes() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to its default has no preconditions; it is
+    // done first thing in `main`, before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+/// Writes `text` to stdout and flushes it, so that each result is out as soon as it is
+/// known; a failed write is an error naming what was lost.
+pub fn emit(out: &mut impl Write, text: &str) -> Result<()> {
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write the output")
+}
+
+/// Prints a line on stderr, ignoring failure (see the module doc).
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+pub(crate) use note;
