@@ -16,7 +16,10 @@ pub const MAX_CELLS: usize = 36;
 /// Rows and columns of a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Shape {
+    /// Number of rows (2 or more when made by [`Shape::new`]).
     pub rows: u8,
+    /// Number of columns (2 or more likewise); cells are numbered row by row,
+    /// `cell = row * cols + col`.
     pub cols: u8,
 }
 
@@ -56,14 +59,17 @@ impl Shape {
         Shape::new(r, c)
     }
 
+    /// The number of cells, `rows * cols` (tiles plus the blank).
     pub fn cells(self) -> usize {
         self.rows as usize * self.cols as usize
     }
 
+    /// The row of `cell`, counted from 0 at the top.
     pub fn row(self, cell: usize) -> usize {
         cell / self.cols as usize
     }
 
+    /// The column of `cell`, counted from 0 at the left.
     pub fn col(self, cell: usize) -> usize {
         cell % self.cols as usize
     }
@@ -94,17 +100,26 @@ impl fmt::Display for Shape {
 }
 
 /// A direction the **blank** moves in.
+///
+/// The discriminants index [`Dir::ALL`] and the search's per-direction tables, so
+/// `Dir::ALL[d as usize] == d`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dir {
+    /// The blank swaps with the tile above it (`U`).
     Up = 0,
+    /// The blank swaps with the tile below it (`D`).
     Down = 1,
+    /// The blank swaps with the tile to its left (`L`).
     Left = 2,
+    /// The blank swaps with the tile to its right (`R`).
     Right = 3,
 }
 
 impl Dir {
+    /// The four directions in discriminant order, for looping over a board's moves.
     pub const ALL: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
 
+    /// The move that undoes this one.
     pub fn opposite(self) -> Dir {
         match self {
             Dir::Up => Dir::Down,
@@ -114,6 +129,7 @@ impl Dir {
         }
     }
 
+    /// The move's letter in a solution string: `U`, `D`, `L` or `R`.
     pub fn letter(self) -> char {
         match self {
             Dir::Up => 'U',
@@ -123,6 +139,7 @@ impl Dir {
         }
     }
 
+    /// The direction of a move letter, upper or lower case; `None` for any other character.
     pub fn from_letter(c: char) -> Option<Dir> {
         match c.to_ascii_uppercase() {
             'U' => Some(Dir::Up),
@@ -187,6 +204,34 @@ impl Board {
 
     /// Parses a board: `n*n` numbers separated by spaces, commas or newlines. A board given
     /// as lines of equal length (e.g. 3 lines of 4) takes that rectangular shape.
+    ///
+    /// # Errors
+    /// Text that is not numbers, a count that makes no board, or numbers that are not each
+    /// of `0..n` once. Solvability is not checked here: that depends on the goal (see
+    /// [`Goal::labels`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use fifteen::{Board, BoardError, Shape};
+    ///
+    /// let board = Board::parse("1 2 3 4 0 6 7 5 8")?;
+    /// assert_eq!(board.shape(), Shape::new(3, 3).unwrap());
+    /// assert_eq!(board.blank(), 4);
+    /// assert_eq!(board.tiles()[7], 5);
+    ///
+    /// // The same board as three lines; three lines of four would be a 3x4 board.
+    /// assert_eq!(Board::parse("1 2 3\n4 0 6\n7 5 8")?, board);
+    /// assert_eq!(Board::parse("1 2 3 4\n5 6 7 8\n9 10 11 0")?.shape().to_string(), "3x4");
+    ///
+    /// // Every input is checked, with an error that says what is wrong.
+    /// assert_eq!(Board::parse("1 2 3 4 5 6 7 8 8"), Err(BoardError::Repeated(8)));
+    /// assert_eq!(Board::parse("1 2 3 4 5 6 7 0"), Err(BoardError::BadCount(8)));
+    /// assert_eq!(
+    ///     Board::parse("1 2 3 4 5 6 7 8 9").unwrap_err().to_string(),
+    ///     "the number 9 is out of range (0 to 8)"
+    /// );
+    /// # Ok::<(), BoardError>(())
+    /// ```
     pub fn parse(text: &str) -> Result<Board, BoardError> {
         let (values, row_lengths) = read_numbers(text)?;
         let shape = shape_for(values.len(), &row_lengths)?;
@@ -211,10 +256,12 @@ impl Board {
         Board::new(shape, &in_range(values)?)
     }
 
+    /// The board's rows and columns.
     pub fn shape(&self) -> Shape {
         self.shape
     }
 
+    /// The tile in each cell, row by row, `0` for the blank; `shape().cells()` of them.
     pub fn tiles(&self) -> &[u8] {
         &self.tiles[..self.shape.cells()]
     }
@@ -404,6 +451,27 @@ impl fmt::Display for Board {
 }
 
 /// The arrangement to reach.
+///
+/// Solvability is relative to the goal: of all boards, exactly half can reach a given goal,
+/// so a board is checked against its goal ([`Goal::labels`]) before any search.
+///
+/// # Examples
+/// ```
+/// use fifteen::{Board, Goal, Shape};
+///
+/// let shape = Shape::new(3, 3).unwrap();
+/// let standard = Goal::standard(shape);
+/// assert_eq!(standard.board().tiles(), &[1, 2, 3, 4, 5, 6, 7, 8, 0]);
+/// assert_eq!(standard.blank(), 8);
+///
+/// let korf = Goal::blank_first(shape);
+/// assert_eq!(korf.board().tiles(), &[0, 1, 2, 3, 4, 5, 6, 7, 8]);
+/// assert_eq!(korf.name(), "blank-first");
+///
+/// // Any board can be a goal; it is named by its tiles.
+/// let other = Goal::from_board(Board::parse("8 7 6 5 4 3 2 1 0").unwrap());
+/// assert_eq!(other.name(), "8 7 6 5 4 3 2 1 0");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Goal {
     board: Board,
@@ -432,10 +500,12 @@ impl Goal {
         Goal { board }
     }
 
+    /// The goal arrangement itself: solved means equal to this board.
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// The goal's rows and columns; only boards of this shape can reach it.
     pub fn shape(&self) -> Shape {
         self.board.shape
     }
@@ -497,13 +567,17 @@ impl Goal {
 /// A board in goal-cell labels: `cells[c]` is the goal cell of the tile at `c`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Labels {
+    /// The board's rows and columns.
     pub shape: Shape,
     /// The label of the blank (its goal cell).
     pub blank_label: u8,
+    /// `cells[c]` is the label (goal cell) of the tile at cell `c`; only the first
+    /// `shape.cells()` entries are used, the rest are 0.
     pub cells: [u8; MAX_CELLS],
 }
 
 impl Labels {
+    /// The cell the blank is in now (where [`Labels::blank_label`] sits).
     pub fn blank_cell(&self) -> usize {
         self.cells[..self.shape.cells()]
             .iter()
@@ -511,6 +585,7 @@ impl Labels {
             .unwrap()
     }
 
+    /// Whether every label is in its own cell, i.e. the board is its goal.
     pub fn is_goal(&self) -> bool {
         self.cells[..self.shape.cells()]
             .iter()
@@ -525,11 +600,14 @@ impl Labels {
 pub struct Symmetry {
     /// Swap rows and columns (only for square boards).
     pub transpose: bool,
+    /// Mirror top to bottom: row `r` goes to row `rows - 1 - r`.
     pub flip_rows: bool,
+    /// Mirror left to right: column `c` goes to column `cols - 1 - c`.
     pub flip_cols: bool,
 }
 
 impl Symmetry {
+    /// The symmetry that leaves every cell where it is.
     pub const IDENTITY: Symmetry = Symmetry {
         transpose: false,
         flip_rows: false,

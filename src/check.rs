@@ -22,24 +22,39 @@ pub enum CheckError {
     IllegalMove {
         /// 1-based position in the move string.
         number: usize,
+        /// The offending move.
         dir: Dir,
     },
     /// Every move is legal but the last board is not the goal.
     #[error("the {length} moves do not reach the goal")]
-    NotReached { length: usize },
+    NotReached {
+        /// How many moves were replayed (all of them).
+        length: usize,
+    },
     /// A board, goal or move string that does not parse, or a goal of another size.
     #[error("{0}")]
     Board(#[from] BoardError),
+    /// A results line that does not parse as JSON; holds the parser's message, with the
+    /// column where it failed.
     #[error("not JSON: {0}")]
     NotJson(String),
+    /// A results line whose bytes are not UTF-8 (the lines after it are still checked).
     #[error("not valid UTF-8")]
     NotUtf8,
+    /// A results line that is JSON but not an object (an array, a number ...).
     #[error("not a JSON object")]
     NotAnObject,
+    /// A results line without a field a check needs (`tiles` or `moves`); holds its name.
     #[error("no \"{0}\" field")]
     MissingField(&'static str),
+    /// A results line field of the wrong type, or whose value makes no board, size or goal.
     #[error("the \"{field}\" field {reason}")]
-    BadField { field: String, reason: String },
+    BadField {
+        /// The field's name (a path such as `tiles[3]` when the fault is inside it).
+        field: String,
+        /// What is wrong with it, worded to follow the field's name in a sentence.
+        reason: String,
+    },
     /// The line is the solver saying it failed: there is no solution to check.
     #[error("no solution to check: the line reports an error: {0}")]
     Reported(String),
@@ -52,6 +67,7 @@ pub struct Replay {
     pub length: usize,
     /// The board after the last move.
     pub end: Board,
+    /// Whether `end` is the goal: the moves are a solution (not necessarily an optimal one).
     pub reaches_goal: bool,
 }
 
@@ -83,8 +99,29 @@ pub fn replay(board: &Board, goal: &Goal, moves: &[Dir]) -> Result<Replay, Check
 /// Replays `moves` from `board`: `Ok(length)` if every move is legal and the goal is
 /// reached.
 ///
+/// This checks a solution, not its optimality: any path to the goal passes.
+///
 /// # Errors
 /// As [`replay`], and [`CheckError::NotReached`] when the moves end elsewhere.
+///
+/// # Examples
+/// ```
+/// use fifteen::board::parse_moves;
+/// use fifteen::check::{check_solution, CheckError};
+/// use fifteen::{Board, Dir, Goal};
+///
+/// let board = Board::parse("1 2 3 4 0 6 7 5 8").unwrap();
+/// let goal = Goal::standard(board.shape());
+/// assert_eq!(check_solution(&board, &goal, &parse_moves("DR").unwrap()), Ok(2));
+/// assert_eq!(
+///     check_solution(&board, &goal, &[Dir::Down]),
+///     Err(CheckError::NotReached { length: 1 })
+/// );
+/// assert_eq!(
+///     check_solution(&board, &goal, &parse_moves("DD").unwrap()),
+///     Err(CheckError::IllegalMove { number: 2, dir: Dir::Down })
+/// );
+/// ```
 pub fn check_solution(board: &Board, goal: &Goal, moves: &[Dir]) -> Result<usize, CheckError> {
     let r = replay(board, goal, moves)?;
     if r.reaches_goal {
@@ -103,6 +140,7 @@ pub struct LineCheck {
     pub id: Option<Value>,
     /// The `length` the line claims, if it has one.
     pub claimed: Option<u64>,
+    /// The replay of the line's moves, or why there was none.
     pub result: Result<Replay, CheckError>,
 }
 

@@ -19,6 +19,8 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game from `board`, no moves made yet.
+    ///
     /// # Errors
     /// A board of another shape than the goal, or one that cannot reach it.
     pub fn new(board: Board, goal: Goal) -> Result<Game, BoardError> {
@@ -30,10 +32,12 @@ impl Game {
         })
     }
 
+    /// The board as it stands after the moves made.
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// The arrangement the player is working towards.
     pub fn goal(&self) -> &Goal {
         &self.goal
     }
@@ -43,6 +47,7 @@ impl Game {
         self.history.len()
     }
 
+    /// Whether the board is the goal now (moves made after that can unsolve it again).
     pub fn is_solved(&self) -> bool {
         self.board == *self.goal.board()
     }

@@ -14,8 +14,39 @@ use crate::error::BoardError;
 /// Which goal: a named one fits every size, an explicit one every shape with its number
 /// of cells (its numbers are read row by row in the board's shape).
 #[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// A batch mixes board sizes, so the goal is kept as this spec and made into a [`Goal`] per
+/// board with [`GoalSpec::for_shape`].
+///
+/// # Examples
+/// ```
+/// use fifteen::{BoardError, Goal, GoalSpec, Shape};
+///
+/// let (s3, s4) = (Shape::new(3, 3).unwrap(), Shape::new(4, 4).unwrap());
+/// let standard = GoalSpec::parse("standard")?;
+/// assert_eq!(standard, GoalSpec::Standard);
+/// assert_eq!(standard.for_shape(s3)?, Goal::standard(s3));
+/// assert_eq!(standard.for_shape(s4)?.board().tiles()[15], 0);
+///
+/// let korf = GoalSpec::parse("blank-first")?;
+/// assert_eq!(korf.for_shape(s4)?, Goal::blank_first(s4));
+/// assert_eq!(korf.for_shape(s4)?.blank(), 0);
+///
+/// // Explicit numbers fit only boards with as many cells.
+/// let explicit = GoalSpec::parse("1 2 3 4 5 6 7 8 0")?;
+/// assert_eq!(explicit.for_shape(s3)?, Goal::standard(s3));
+/// assert_eq!(
+///     explicit.for_shape(s4),
+///     Err(BoardError::GoalSize { board: 16, goal: 9 })
+/// );
+/// assert_eq!(GoalSpec::parse("diagonal"), Err(BoardError::BadGoal("diagonal".into())));
+/// # Ok::<(), BoardError>(())
+/// ```
 pub enum GoalSpec {
+    /// `1 2 ... n-1 0`, blank in the last cell ([`Goal::standard`]); the default.
     Standard,
+    /// `0 1 ... n-1`, blank in the first cell ([`Goal::blank_first`]), as in the Korf 100
+    /// set.
     BlankFirst,
     /// Each of `0..len` once.
     Explicit(Vec<u8>),
@@ -65,7 +96,9 @@ impl GoalSpec {
 pub struct Instance {
     /// The id from the file, or the instance's number (1, 2, ...).
     pub id: String,
+    /// The board to solve, checked solvable for `goal`.
     pub board: Board,
+    /// The goal in force at its line (the reader's, or the last `goal:` line's).
     pub goal: Goal,
     /// The optimal length the file claims, if any.
     pub known: Option<u32>,
@@ -74,8 +107,12 @@ pub struct Instance {
 /// A line that could not be read as an instance; the batch goes on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadInstance {
+    /// The id the instance would have had; `goal:N` or `size:N` for a bad `goal:` or
+    /// `size:` line at line `N`.
     pub id: String,
+    /// 1-based line number of the instance's (first) line in the input.
     pub line: usize,
+    /// What is wrong with it.
     pub error: BoardError,
 }
 

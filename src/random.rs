@@ -12,6 +12,8 @@ pub struct Rng {
 }
 
 impl Rng {
+    /// A generator whose whole output is fixed by `seed`; every seed, 0 included, is a good
+    /// one (splitmix64 spreads it over the 256-bit state).
     pub fn new(seed: u64) -> Rng {
         let mut x = seed;
         let mut next = || {
@@ -26,6 +28,7 @@ impl Rng {
         }
     }
 
+    /// The next 64 uniformly random bits.
     pub fn next_u64(&mut self) -> u64 {
         let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
         let t = self.s[1] << 17;
@@ -39,6 +42,9 @@ impl Rng {
     }
 
     /// Uniform in `0..n` (rejection sampling, no modulo bias).
+    ///
+    /// # Panics
+    /// If `n` is 0.
     pub fn below(&mut self, n: u64) -> u64 {
         let zone = u64::MAX - u64::MAX % n;
         loop {

@@ -16,6 +16,8 @@ pub struct Ranker {
 }
 
 impl Ranker {
+    /// The ranker for `k` tiles among `n` cells.
+    ///
     /// # Panics
     /// If `k > n` or `n > 64`.
     pub fn new(n: usize, k: usize) -> Ranker {
@@ -48,10 +50,14 @@ impl Ranker {
         self.count
     }
 
+    /// How many tiles a placement holds (`k`).
     pub fn tiles(&self) -> usize {
         self.k as usize
     }
 
+    /// What one step of tile `i`'s digit adds to the rank: `(n-i-1)(n-i-2)...(n-k+1)`, the
+    /// number of placements of the tiles after `i`. Lets a caller update a rank when one tile
+    /// moves, without ranking the placement afresh.
     pub fn weight(&self, i: usize) -> u64 {
         self.weight[i]
     }

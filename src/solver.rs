@@ -16,13 +16,20 @@ use crate::search::{
 /// differ in how many nodes they need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HeuristicKind {
+    /// The sum of each tile's taxicab distance to its goal cell: the weakest estimate, and
+    /// the cheapest per node.
     Manhattan,
+    /// Manhattan distance plus two moves for every tile that must leave its goal row or
+    /// column to let others in that line pass. Needs no tables, so it is also the fallback
+    /// for `Pdb`.
     LinearConflict,
     /// Additive pattern databases (max with the mirrored lookup where the goal allows).
     Pdb,
 }
 
 impl HeuristicKind {
+    /// The name used on the command line and in JSON results: `manhattan`,
+    /// `linear-conflict` or `pdb`.
     pub fn name(self) -> &'static str {
         match self {
             HeuristicKind::Manhattan => "manhattan",
@@ -35,15 +42,19 @@ impl HeuristicKind {
 /// A solution and what it cost to find: optimal unless the solver was weighted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
+    /// The blank's moves from the board to the goal; their number is the solution's length.
     pub moves: Vec<Dir>,
     /// The weight of the search: [`Weight::ONE`] for a proven optimal solution; otherwise the
     /// solution is at most `weight.factor()` times the optimal length.
     pub weight: Weight,
     /// The optimal length is at least this (equal to the length when proven optimal).
     pub lower_bound: u32,
+    /// Nodes generated, summed over all iterations: search effort independent of the
+    /// machine's speed.
     pub nodes: u64,
     /// Threshold and cumulative nodes of each finished iteration.
     pub iterations: Vec<crate::search::Iteration>,
+    /// Wall-clock time of the whole call to [`Solver::solve`], in milliseconds.
     pub millis: f64,
     /// The heuristic actually used (a request for `pdb` on a board without tables falls
     /// back to linear conflict).
@@ -53,6 +64,9 @@ pub struct Solution {
 /// Why a board was not solved.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SolveError {
+    /// The board cannot be searched for this goal: another shape
+    /// ([`BoardError::GoalSize`]) or unsolvable ([`BoardError::Unsolvable`]). Found before
+    /// any search.
     #[error("{0}")]
     Board(#[from] BoardError),
     #[error("search stopped ({reason}) after {nodes} nodes; no solution is shorter than {bound} moves",
@@ -62,6 +76,8 @@ pub enum SolveError {
             crate::search::StopReason::Interrupted => "interrupted",
         },
         nodes = .0.nodes, bound = .0.lower_bound)]
+    /// A limit in [`Limits`] (nodes, deadline or stop flag) ended the search before it found
+    /// a solution; holds the reason, the nodes spent and the lower bound proven so far.
     Stopped(Stopped),
 }
 
@@ -110,18 +126,54 @@ impl Solver {
         self
     }
 
+    /// The weight this solver searches with ([`Weight::ONE`] unless set by
+    /// [`Solver::weighted`]).
     pub fn weight(&self) -> Weight {
         self.weight
     }
 
+    /// The heuristic asked for; a [`Solution`] says which one was actually used.
     pub fn kind(&self) -> HeuristicKind {
         self.kind
     }
 
     /// Finds an optimal solution (or, weighted, one within the weight's bound).
     ///
+    /// `limits` bounds the work (`Limits::default()`: none); `hook`, if given, is called
+    /// after each finished IDA* iteration, for progress reports. The board is checked
+    /// against the goal first, so an unsolvable board fails at once instead of searching
+    /// for ever.
+    ///
     /// # Errors
     /// A board that does not fit the goal, or a search stopped by `limits`.
+    ///
+    /// # Examples
+    /// ```
+    /// use fifteen::board::moves_to_string;
+    /// use fifteen::check::check_solution;
+    /// use fifteen::search::{Limits, Weight};
+    /// use fifteen::{Board, BoardError, Goal, HeuristicKind, SolveError, Solver};
+    ///
+    /// // Three tiles each one step from home: no solution is shorter than 3 moves.
+    /// let board = Board::parse("1 2 3 0 4 6 7 5 8").unwrap();
+    /// let goal = Goal::standard(board.shape());
+    /// let solver = Solver::new(HeuristicKind::LinearConflict);
+    ///
+    /// let solution = solver.solve(&board, &goal, Limits::default(), None).unwrap();
+    /// assert_eq!(moves_to_string(&solution.moves), "RDR");
+    /// assert_eq!(solution.weight, Weight::ONE); // proven optimal...
+    /// assert_eq!(solution.lower_bound, 3); // ...so the bound is the length
+    ///
+    /// // Trust, but verify: replay the moves independently of the solver.
+    /// assert_eq!(check_solution(&board, &goal, &solution.moves), Ok(3));
+    ///
+    /// // Swapping two tiles makes a board that cannot reach the goal; no search is run.
+    /// let swapped = Board::parse("2 1 3 0 4 6 7 5 8").unwrap();
+    /// assert_eq!(
+    ///     solver.solve(&swapped, &goal, Limits::default(), None),
+    ///     Err(SolveError::Board(BoardError::Unsolvable))
+    /// );
+    /// ```
     pub fn solve(
         &self,
         board: &Board,
