@@ -45,6 +45,25 @@ pub fn goal(text: &str) -> Result<GoalSpec, String> {
     GoalSpec::parse(text).map_err(|e| e.to_string())
 }
 
+/// Parses the command line; `--help` and `--version` are written like any other output
+/// (clap alone would report success when they cannot be written, e.g. to a full disk).
+pub fn parse<T: clap::Parser>() -> T {
+    match T::try_parse() {
+        Ok(t) => t,
+        Err(e) if !e.use_stderr() => {
+            let text = e.render().to_string();
+            match super::output::emit(&mut std::io::stdout(), &text) {
+                Ok(()) => std::process::exit(0),
+                Err(e) => {
+                    super::output::note!("error: {e:#}");
+                    std::process::exit(2)
+                }
+            }
+        }
+        Err(e) => e.exit(),
+    }
+}
+
 /// The worker threads asked for, or all cores.
 pub fn threads(asked: Option<usize>) -> usize {
     asked.unwrap_or_else(|| {

@@ -55,7 +55,7 @@ struct Args {
 /// the error on one line, never a backtrace).
 pub fn main() -> ! {
     super::output::end_quietly_on_closed_pipes();
-    if let Err(e) = run(Args::parse()) {
+    if let Err(e) = run(args::parse()) {
         note!("error: {e:#}");
         std::process::exit(1);
     }

@@ -88,7 +88,7 @@ enum Command {
 /// (0 all done, 1 some instance failed, 2 usage errors and unreadable input, 130 Ctrl-C).
 pub fn fifteen_main() -> ! {
     output::end_quietly_on_closed_pipes();
-    let cli = Cli::parse();
+    let cli: Cli = args::parse();
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let result = match cli.command {
         Command::Solve(a) => solve::solve(a),
