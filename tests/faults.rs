@@ -10,12 +10,15 @@
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
+
 use std::time::{Duration, Instant};
 
 use fifteen::pdb::{self, Partition, PatternSpec, Table, TableDir, PAYLOAD_OFFSET};
 use fifteen::random::Rng;
 use fifteen::{Shape, TableError};
+
+mod common;
+use common::build_pdb;
 
 fn shape3() -> Shape {
     Shape::new(3, 3).unwrap()
@@ -339,28 +342,6 @@ fn tables_list_compares_header_and_name() {
 
 // ---------------------------------------------------------------------------------------
 // Interrupted and failing builds: these run the real `build-pdb` command.
-
-/// The `build-pdb` binary of this checkout, built with the profile these tests run under
-/// (it belongs to another package of the workspace, so cargo does not build it for us).
-fn build_pdb() -> &'static Path {
-    static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(|| {
-        let fifteen = Path::new(env!("CARGO_BIN_EXE_fifteen"));
-        let profile_dir = fifteen.parent().unwrap();
-        let target_dir = profile_dir.parent().unwrap();
-        let mut cmd = Command::new(env!("CARGO"));
-        cmd.args(["build", "--quiet", "-p", "build-pdb", "--manifest-path"])
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
-            .arg("--target-dir")
-            .arg(target_dir);
-        if profile_dir.file_name().unwrap() == "release" {
-            cmd.arg("--release");
-        }
-        let status = cmd.status().expect("run cargo to build build-pdb");
-        assert!(status.success(), "building build-pdb failed");
-        profile_dir.join("build-pdb")
-    })
-}
 
 /// The partition the interrupted builds use: three 4x4 tables of 262 KB, about a second in
 /// all on one thread, so that kills land before, between and inside the tables' builds.
