@@ -1,0 +1,294 @@
+//! [`Board`]: the tiles as the user gave them, parsed, checked and printed.
+
+use std::fmt;
+
+use super::{Dir, Shape, MAX_CELLS};
+#[cfg(doc)]
+use super::Goal;
+use crate::error::BoardError;
+
+/// An arrangement of tiles: `tiles[cell]` is the tile in that cell, `0` the blank.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    pub(super) shape: Shape,
+    pub(super) tiles: [u8; MAX_CELLS],
+}
+
+impl Board {
+    /// Checks that `tiles` holds each of `0..rows*cols` exactly once.
+    pub fn new(shape: Shape, tiles: &[u8]) -> Result<Board, BoardError> {
+        let n = shape.cells();
+        if tiles.len() != n {
+            return Err(BoardError::WrongCount {
+                count: tiles.len(),
+                expected: n,
+            });
+        }
+        let mut seen = [false; MAX_CELLS];
+        for &t in tiles {
+            if t as usize >= n {
+                return Err(BoardError::OutOfRange {
+                    value: t as u64,
+                    max: n - 1,
+                });
+            }
+            if seen[t as usize] {
+                return Err(BoardError::Repeated(t));
+            }
+            seen[t as usize] = true;
+        }
+        let mut b = Board {
+            shape,
+            tiles: [0; MAX_CELLS],
+        };
+        b.tiles[..n].copy_from_slice(tiles);
+        Ok(b)
+    }
+
+    /// Parses a board: `n*n` numbers separated by spaces, commas or newlines. A board given
+    /// as lines of equal length (e.g. 3 lines of 4) takes that rectangular shape.
+    ///
+    /// # Errors
+    /// Text that is not numbers, a count that makes no board, or numbers that are not each
+    /// of `0..n` once. Solvability is not checked here: that depends on the goal (see
+    /// [`Goal::labels`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use fifteen::{Board, BoardError, Shape};
+    ///
+    /// let board = Board::parse("1 2 3 4 0 6 7 5 8")?;
+    /// assert_eq!(board.shape(), Shape::new(3, 3).unwrap());
+    /// assert_eq!(board.blank(), 4);
+    /// assert_eq!(board.tiles()[7], 5);
+    ///
+    /// // The same board as three lines; three lines of four would be a 3x4 board.
+    /// assert_eq!(Board::parse("1 2 3\n4 0 6\n7 5 8")?, board);
+    /// assert_eq!(Board::parse("1 2 3 4\n5 6 7 8\n9 10 11 0")?.shape().to_string(), "3x4");
+    ///
+    /// // Every input is checked, with an error that says what is wrong.
+    /// assert_eq!(Board::parse("1 2 3 4 5 6 7 8 8"), Err(BoardError::Repeated(8)));
+    /// assert_eq!(Board::parse("1 2 3 4 5 6 7 0"), Err(BoardError::BadCount(8)));
+    /// assert_eq!(
+    ///     Board::parse("1 2 3 4 5 6 7 8 9").unwrap_err().to_string(),
+    ///     "the number 9 is out of range (0 to 8)"
+    /// );
+    /// # Ok::<(), BoardError>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<Board, BoardError> {
+        let (values, row_lengths) = read_numbers(text)?;
+        let shape = shape_for(values.len(), &row_lengths)?;
+        Board::from_values(shape, &values)
+    }
+
+    /// Parses a board of a known shape (needed for non-square boards given on one line):
+    /// its numbers, separated by spaces, commas or newlines, row by row.
+    pub fn parse_as(text: &str, shape: Shape) -> Result<Board, BoardError> {
+        let (values, _) = read_numbers(text)?;
+        Board::from_values(shape, &values)
+    }
+
+    fn from_values(shape: Shape, values: &[u64]) -> Result<Board, BoardError> {
+        let n = shape.cells();
+        if values.len() != n {
+            return Err(BoardError::WrongCount {
+                count: values.len(),
+                expected: n,
+            });
+        }
+        Board::new(shape, &in_range(values)?)
+    }
+
+    /// The board's rows and columns.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The tile in each cell, row by row, `0` for the blank; `shape().cells()` of them.
+    pub fn tiles(&self) -> &[u8] {
+        &self.tiles[..self.shape.cells()]
+    }
+
+    /// The cell holding the blank.
+    pub fn blank(&self) -> usize {
+        self.tiles().iter().position(|&t| t == 0).unwrap()
+    }
+
+    /// Slides the blank one step; `None` if that leaves the board.
+    pub fn apply(&self, dir: Dir) -> Option<Board> {
+        let b = self.blank();
+        let n = self.shape.step(b, dir)?;
+        let mut out = *self;
+        out.tiles.swap(b, n);
+        Some(out)
+    }
+
+    /// Applies every move in turn; the index of the first illegal move on failure.
+    pub fn apply_all(&self, moves: &[Dir]) -> Result<Board, usize> {
+        let mut b = *self;
+        for (i, &m) in moves.iter().enumerate() {
+            b = b.apply(m).ok_or(i)?;
+        }
+        Ok(b)
+    }
+
+    /// Parity of the permutation `cell -> tiles[cell]` (true = odd).
+    pub(super) fn permutation_parity(tiles: &[u8]) -> bool {
+        let mut seen = [false; MAX_CELLS];
+        let mut odd = false;
+        for start in 0..tiles.len() {
+            if seen[start] {
+                continue;
+            }
+            let mut len = 0;
+            let mut c = start;
+            while !seen[c] {
+                seen[c] = true;
+                c = tiles[c] as usize;
+                len += 1;
+            }
+            if len % 2 == 0 {
+                odd = !odd;
+            }
+        }
+        odd
+    }
+
+    /// Draws the board with box-drawing characters; the blank is an empty cell.
+    pub fn render(&self) -> String {
+        self.render_with(' ')
+    }
+
+    /// [`Board::render`] with the blank's cell filled with `mark` (so it stands out).
+    pub fn render_with(&self, mark: char) -> String {
+        let s = self.shape;
+        let width = if s.cells() > 10 { 2 } else { 1 };
+        let seg = "─".repeat(width + 2);
+        let line = |l: &str, m: &str, r: &str| {
+            let mut out = String::from(l);
+            for c in 0..s.cols {
+                out.push_str(&seg);
+                out.push_str(if c + 1 == s.cols { r } else { m });
+            }
+            out.push('\n');
+            out
+        };
+        let mut out = line("┌", "┬", "┐");
+        for r in 0..s.rows as usize {
+            out.push('│');
+            for c in 0..s.cols as usize {
+                let t = self.tiles[r * s.cols as usize + c];
+                if t == 0 {
+                    out.push(' ');
+                    out.extend(std::iter::repeat_n(mark, width));
+                    out.push(' ');
+                } else {
+                    out.push_str(&format!(" {t:>width$} "));
+                }
+                out.push('│');
+            }
+            out.push('\n');
+            if r + 1 < s.rows as usize {
+                out.push_str(&line("├", "┼", "┤"));
+            }
+        }
+        out.push_str(&line("└", "┴", "┘"));
+        out
+    }
+}
+
+/// Each number below the count, as tiles.
+fn in_range(values: &[u64]) -> Result<Vec<u8>, BoardError> {
+    let n = values.len();
+    values
+        .iter()
+        .map(|&v| {
+            if v >= n as u64 {
+                Err(BoardError::OutOfRange {
+                    value: v,
+                    max: n - 1,
+                })
+            } else {
+                Ok(v as u8)
+            }
+        })
+        .collect()
+}
+
+/// Parses the numbers of a board whose shape is not known yet (an explicit goal, which
+/// serves every shape with its number of cells): each of `0..count` once.
+pub fn parse_tiles(text: &str) -> Result<Vec<u8>, BoardError> {
+    let (values, _) = read_numbers(text)?;
+    if !(4..=MAX_CELLS).contains(&values.len()) {
+        return Err(BoardError::BadCount(values.len()));
+    }
+    let tiles = in_range(&values)?;
+    let mut seen = [false; MAX_CELLS];
+    for &t in &tiles {
+        if std::mem::replace(&mut seen[t as usize], true) {
+            return Err(BoardError::Repeated(t));
+        }
+    }
+    Ok(tiles)
+}
+
+/// The numbers of a board's text, and how many each non-empty line held.
+fn read_numbers(text: &str) -> Result<(Vec<u64>, Vec<usize>), BoardError> {
+    let mut values = Vec::new();
+    let mut row_lengths = Vec::new();
+    for line in text.lines() {
+        let before = values.len();
+        for tok in line.split(|c: char| c.is_whitespace() || c == ',') {
+            if tok.is_empty() {
+                continue;
+            }
+            let v: u64 = tok
+                .parse()
+                .map_err(|_| BoardError::NotANumber(truncate(tok)))?;
+            values.push(v);
+        }
+        if values.len() > before {
+            row_lengths.push(values.len() - before);
+        }
+    }
+    if values.is_empty() {
+        return Err(BoardError::Empty);
+    }
+    Ok((values, row_lengths))
+}
+
+fn truncate(tok: &str) -> String {
+    tok.chars().take(20).collect()
+}
+
+fn shape_for(count: usize, row_lengths: &[usize]) -> Result<Shape, BoardError> {
+    // A grid of several equal rows gives its own shape (so 3 lines of 4 is a 3x4 board).
+    if row_lengths.len() > 1
+        && row_lengths.iter().all(|&l| l == row_lengths[0])
+        && row_lengths[0] > 1
+    {
+        if let Some(s) = Shape::new(row_lengths.len(), row_lengths[0]) {
+            return Ok(s);
+        }
+    }
+    Shape::square_of(count).ok_or(BoardError::BadCount(count))
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({} {:?})", self.shape, self.tiles())
+    }
+}
+
+impl fmt::Display for Board {
+    /// The one-line form: numbers separated by single spaces.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, t) in self.tiles().iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{t}")?;
+        }
+        Ok(())
+    }
+}
