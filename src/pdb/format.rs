@@ -1,0 +1,258 @@
+//! The table file format: a fixed-size header (magic, byte order, version, what the table
+//! is for, a checksum), zero padding up to a page, then the payload. Also the checks of a
+//! header read back, which never panic whatever the bytes.
+
+use std::path::Path;
+
+use crate::board::Shape;
+use crate::error::TableError;
+use crate::rank::Ranker;
+
+use super::partition::PatternSpec;
+
+/// Bumped whenever the file layout or the meaning of an entry changes. Version 2: the
+/// checksum covers the header's fields as well as the payload.
+pub const FORMAT_VERSION: u32 = 2;
+const MAGIC: [u8; 8] = *b"15PDB\0\r\n";
+const ENDIAN_CHECK: u32 = 0x0102_0304;
+/// The payload starts at this offset so that it is page-aligned when mapped.
+pub const PAYLOAD_OFFSET: u64 = 4096;
+/// Entry encoding: four bits, excess over Manhattan distance divided by two.
+pub const ENCODING_NIBBLE_EXCESS: u8 = 1;
+
+/// The fixed-size header at the start of every table file.
+#[derive(Clone, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
+pub struct Header {
+    pub magic: [u8; 8],
+    pub endian_check: u32,
+    pub version: u32,
+    pub rows: u8,
+    pub cols: u8,
+    /// The goal's blank cell: labels are goal cells, so this fixes the goal.
+    pub blank: u8,
+    pub encoding: u8,
+    pub tile_count: u8,
+    /// The pattern's labels; the first `tile_count` are used, the rest zero.
+    pub tiles: [u8; 32],
+    pub entries: u64,
+    pub payload_offset: u64,
+    pub payload_len: u64,
+    /// xxh3-64 of the payload, seeded with the xxh3-64 of the other header fields (see
+    /// [`Header::sum`]), so that no bit of either can change unnoticed.
+    pub checksum: u64,
+    /// Entries that did not fit four bits and were lowered to 15 (still admissible).
+    pub clamped: u64,
+}
+
+impl Header {
+    /// The checksum this header and payload should carry: the payload's xxh3-64, seeded
+    /// with the xxh3-64 of the encoded header whose `checksum` is zero.
+    pub fn sum(&self, payload: &[u8]) -> u64 {
+        let mut fields = self.clone();
+        fields.checksum = 0;
+        let bytes = bincode::encode_to_vec(&fields, bincode_config())
+            .expect("a fixed-size header always encodes");
+        xxhash_rust::xxh3::xxh3_64_with_seed(payload, xxhash_rust::xxh3::xxh3_64(&bytes))
+    }
+
+    /// The file's first `PAYLOAD_OFFSET` bytes: the encoded header, then zeros.
+    pub(super) fn encode(&self) -> Vec<u8> {
+        let mut head = bincode::encode_to_vec(self, bincode_config()).expect("header encodes");
+        head.resize(PAYLOAD_OFFSET as usize, 0);
+        head
+    }
+}
+
+fn bincode_config() -> impl bincode::config::Config {
+    bincode::config::standard()
+        .with_fixed_int_encoding()
+        .with_little_endian()
+}
+
+impl PatternSpec {
+    pub(super) fn header(&self, payload: &[u8], clamped: u64) -> Header {
+        let mut tiles = [0u8; 32];
+        tiles[..self.tiles.len()].copy_from_slice(&self.tiles);
+        let mut h = Header {
+            magic: MAGIC,
+            endian_check: ENDIAN_CHECK,
+            version: FORMAT_VERSION,
+            rows: self.shape.rows,
+            cols: self.shape.cols,
+            blank: self.blank,
+            encoding: ENCODING_NIBBLE_EXCESS,
+            tile_count: self.tiles.len() as u8,
+            tiles,
+            entries: self.entries(),
+            payload_offset: PAYLOAD_OFFSET,
+            payload_len: payload.len() as u64,
+            checksum: 0,
+            clamped,
+        };
+        h.checksum = h.sum(payload);
+        h
+    }
+}
+
+/// Why a header is refused, before the file's path and rebuild command are attached.
+pub(super) enum Fault {
+    /// The file is damaged: not what any build of this version writes.
+    Corrupt(String),
+    /// A sound file, but for another version, board, goal or pattern.
+    Mismatch(String),
+}
+
+impl Fault {
+    pub(super) fn into_error(self, path: &Path, rebuild: String) -> TableError {
+        let path = path.to_path_buf();
+        match self {
+            Fault::Corrupt(reason) => TableError::Corrupt {
+                path,
+                reason,
+                rebuild,
+            },
+            Fault::Mismatch(reason) => TableError::Mismatch {
+                path,
+                reason,
+                rebuild,
+            },
+        }
+    }
+}
+
+/// Decodes the header from a file's first bytes (`PAYLOAD_OFFSET` of them, or all of a
+/// shorter file) and checks what it can on its own: magic, byte order, version, that the
+/// zero padding is zero. Pure, so that it can be fuzzed on arbitrary bytes.
+pub(super) fn decode_header(head: &[u8]) -> Result<Header, Fault> {
+    if head.len() < PAYLOAD_OFFSET as usize {
+        return Err(Fault::Corrupt(format!(
+            "only {} bytes, shorter than the header",
+            head.len()
+        )));
+    }
+    let head = &head[..PAYLOAD_OFFSET as usize];
+    let (h, used): (Header, usize) = bincode::decode_from_slice(head, bincode_config())
+        .map_err(|e| Fault::Corrupt(format!("unreadable header ({e})")))?;
+    if h.magic != MAGIC {
+        return Err(Fault::Corrupt("not a fifteen table (bad magic)".into()));
+    }
+    if h.endian_check != ENDIAN_CHECK {
+        return Err(Fault::Corrupt("written with another byte order".into()));
+    }
+    if h.version != FORMAT_VERSION {
+        return Err(Fault::Mismatch(format!(
+            "format version {} (this program reads {})",
+            h.version, FORMAT_VERSION
+        )));
+    }
+    if h.encoding != ENCODING_NIBBLE_EXCESS {
+        return Err(Fault::Mismatch(format!(
+            "unknown entry encoding {}",
+            h.encoding
+        )));
+    }
+    // A flipped bit in the unused tile slots or the padding changes no answer, but it is
+    // damage all the same, and the only sign of it.
+    let unused = h.tiles.get(h.tile_count as usize..).unwrap_or(&[]);
+    if unused.iter().any(|&b| b != 0) || head[used..].iter().any(|&b| b != 0) {
+        return Err(Fault::Corrupt(
+            "nonzero bytes in the header's padding".into(),
+        ));
+    }
+    Ok(h)
+}
+
+/// Checks a decoded header against the table wanted and the file's length.
+pub(super) fn check_header(h: &Header, file_len: u64, spec: &PatternSpec) -> Result<(), Fault> {
+    let tiles = &h.tiles[..(h.tile_count as usize).min(32)];
+    if (h.rows, h.cols) != (spec.shape.rows, spec.shape.cols) {
+        return Err(Fault::Mismatch(format!(
+            "built for {}x{} boards, {} needed",
+            h.rows, h.cols, spec.shape
+        )));
+    }
+    if h.blank != spec.blank {
+        return Err(Fault::Mismatch(format!(
+            "built for the goal with the blank in cell {}, cell {} needed",
+            h.blank, spec.blank
+        )));
+    }
+    if tiles != spec.tiles.as_slice() {
+        return Err(Fault::Mismatch(format!(
+            "built for pattern {:?}, {:?} needed",
+            tiles, spec.tiles
+        )));
+    }
+    let entries = spec.entries();
+    if h.entries != entries || h.payload_len != entries.div_ceil(2) {
+        return Err(Fault::Corrupt(format!(
+            "header says {} entries in {} bytes, {} expected",
+            h.entries,
+            h.payload_len,
+            entries.div_ceil(2)
+        )));
+    }
+    if h.payload_offset != PAYLOAD_OFFSET {
+        return Err(Fault::Corrupt(format!(
+            "payload offset {}",
+            h.payload_offset
+        )));
+    }
+    if h.clamped > h.entries {
+        return Err(Fault::Corrupt(format!(
+            "{} entries clamped out of {}",
+            h.clamped, h.entries
+        )));
+    }
+    if file_len != PAYLOAD_OFFSET + h.payload_len {
+        return Err(Fault::Corrupt(format!(
+            "file is {} bytes, {} expected (truncated or padded)",
+            file_len,
+            PAYLOAD_OFFSET + h.payload_len
+        )));
+    }
+    Ok(())
+}
+
+/// The table a header describes, if it describes one this program could build: a board
+/// shape, a blank cell on it, and distinct tiles on it other than the blank.
+pub(super) fn spec_of_header(h: &Header) -> Result<PatternSpec, Fault> {
+    let shape = Shape::new(h.rows as usize, h.cols as usize)
+        .ok_or_else(|| Fault::Corrupt(format!("bad shape {}x{}", h.rows, h.cols)))?;
+    let n = shape.cells();
+    if h.blank as usize >= n {
+        return Err(Fault::Corrupt(format!(
+            "blank cell {} is not on a {shape} board",
+            h.blank
+        )));
+    }
+    let k = h.tile_count as usize;
+    if k == 0 || k >= n || k > h.tiles.len() {
+        return Err(Fault::Corrupt(format!(
+            "bad tile count {} for a {shape} board",
+            h.tile_count
+        )));
+    }
+    // As `build` refuses: more placements than a table of this format can index.
+    if Ranker::checked_count(n, k).is_none_or(|c| c > 1u64 << 32) {
+        return Err(Fault::Corrupt(format!(
+            "{k} tiles on a {shape} board make too large a table"
+        )));
+    }
+    let tiles = h.tiles[..k].to_vec();
+    let mut seen = [false; crate::board::MAX_CELLS];
+    for &t in &tiles {
+        if t as usize >= n || t == h.blank || seen[t as usize] {
+            return Err(Fault::Corrupt(format!(
+                "bad pattern {tiles:?} for a {shape} board with the blank in cell {}",
+                h.blank
+            )));
+        }
+        seen[t as usize] = true;
+    }
+    Ok(PatternSpec {
+        shape,
+        blank: h.blank,
+        tiles,
+    })
+}
