@@ -6,9 +6,8 @@ use std::path::Path;
 
 use crate::board::Shape;
 use crate::error::TableError;
-use crate::rank::Ranker;
 
-use super::partition::PatternSpec;
+use super::partition::{check_tiles, too_many_placements, BadTiles, PatternSpec};
 
 /// Bumped whenever the file layout or the meaning of an entry changes. Version 2: the
 /// checksum covers the header's fields as well as the payload.
@@ -219,40 +218,94 @@ pub(super) fn check_header(h: &Header, file_len: u64, spec: &PatternSpec) -> Res
 pub(super) fn spec_of_header(h: &Header) -> Result<PatternSpec, Fault> {
     let shape = Shape::new(h.rows as usize, h.cols as usize)
         .ok_or_else(|| Fault::Corrupt(format!("bad shape {}x{}", h.rows, h.cols)))?;
-    let n = shape.cells();
-    if h.blank as usize >= n {
-        return Err(Fault::Corrupt(format!(
-            "blank cell {} is not on a {shape} board",
-            h.blank
-        )));
-    }
     let k = h.tile_count as usize;
-    if k == 0 || k >= n || k > h.tiles.len() {
-        return Err(Fault::Corrupt(format!(
-            "bad tile count {} for a {shape} board",
-            h.tile_count
-        )));
+    // A count beyond the header's tile slots is checked as no tiles: a bad count too.
+    let tiles = h.tiles.get(..k).unwrap_or(&[]);
+    let found = check_tiles(shape, h.blank, tiles);
+    match found {
+        Err(BadTiles::Blank) => {
+            return Err(Fault::Corrupt(format!(
+                "blank cell {} is not on a {shape} board",
+                h.blank
+            )))
+        }
+        Err(BadTiles::Count) => {
+            return Err(Fault::Corrupt(format!(
+                "bad tile count {} for a {shape} board",
+                h.tile_count
+            )))
+        }
+        Err(BadTiles::Tiles) | Ok(()) => {}
     }
-    // As `build` refuses: more placements than a table of this format can index.
-    if Ranker::checked_count(n, k).is_none_or(|c| c > 1u64 << 32) {
+    // As `build` refuses.
+    if too_many_placements(shape.cells(), k) {
         return Err(Fault::Corrupt(format!(
             "{k} tiles on a {shape} board make too large a table"
         )));
     }
-    let tiles = h.tiles[..k].to_vec();
-    let mut seen = [false; crate::board::MAX_CELLS];
-    for &t in &tiles {
-        if t as usize >= n || t == h.blank || seen[t as usize] {
-            return Err(Fault::Corrupt(format!(
-                "bad pattern {tiles:?} for a {shape} board with the blank in cell {}",
-                h.blank
-            )));
-        }
-        seen[t as usize] = true;
+    if found.is_err() {
+        return Err(Fault::Corrupt(format!(
+            "bad pattern {tiles:?} for a {shape} board with the blank in cell {}",
+            h.blank
+        )));
     }
+    let tiles = tiles.to_vec();
     Ok(PatternSpec {
         shape,
         blank: h.blank,
         tiles,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Why `spec_of_header` refuses `h`.
+    fn refusal(h: &Header) -> String {
+        match spec_of_header(h) {
+            Ok(spec) => panic!("accepted {spec:?}"),
+            Err(Fault::Corrupt(reason)) => reason,
+            Err(Fault::Mismatch(reason)) => panic!("a mismatch, not damage: {reason}"),
+        }
+    }
+
+    #[test]
+    fn a_header_describes_only_a_table_this_program_builds() {
+        let spec = PatternSpec {
+            shape: Shape::new(4, 4).unwrap(),
+            blank: 0,
+            tiles: vec![1, 2, 3],
+        };
+        let good = spec.header(&[], 0);
+        assert_eq!(spec_of_header(&good).ok(), Some(spec));
+        let with = |change: &dyn Fn(&mut Header)| {
+            let mut h = good.clone();
+            change(&mut h);
+            refusal(&h)
+        };
+        assert_eq!(with(&|h| h.rows = 1), "bad shape 1x4");
+        assert_eq!(
+            with(&|h| h.blank = 16),
+            "blank cell 16 is not on a 4x4 board"
+        );
+        assert_eq!(
+            with(&|h| h.tile_count = 0),
+            "bad tile count 0 for a 4x4 board"
+        );
+        // More tiles than the header has slots for, on a board with more cells than that.
+        assert_eq!(
+            with(&|h| (h.rows, h.cols, h.tile_count) = (6, 6, 33)),
+            "bad tile count 33 for a 6x6 board"
+        );
+        assert_eq!(
+            with(&|h| h.tiles[1] = 1),
+            "bad pattern [1, 1, 3] for a 4x4 board with the blank in cell 0"
+        );
+        // Too large is said before the repeated zeros of the unused slots.
+        assert_eq!(
+            with(&|h| h.tile_count = 15),
+            "15 tiles on a 4x4 board make too large a table"
+        );
+    }
 }

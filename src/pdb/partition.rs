@@ -1,9 +1,48 @@
 //! What a table is for ([`PatternSpec`]: a board shape, the goal's blank cell, a pattern's
 //! tiles) and how the tiles are split into disjoint patterns ([`Partition`]).
 
-use crate::board::{Shape, Symmetry};
+use crate::board::{Shape, Symmetry, MAX_CELLS};
 use crate::error::TableError;
 use crate::rank::Ranker;
+
+/// Which rule of [`check_tiles`] a list of tiles breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum BadTiles {
+    /// The goal's blank cell is not on the board.
+    Blank,
+    /// No tiles, or as many as the board has cells.
+    Count,
+    /// A tile off the board, on the blank's cell, or named twice.
+    Tiles,
+}
+
+/// The rules a pattern's tiles follow, written once for file names, headers, partitions
+/// and the builder: the goal's blank cell on the board, at least one tile and fewer than
+/// the cells, each tile on the board, not the blank, and named once. Checked in that order;
+/// the first rule broken is the error, and each caller words it for its reader. A
+/// partition's tiles, all groups together, follow the same rules.
+pub(super) fn check_tiles(shape: Shape, blank: u8, tiles: &[u8]) -> Result<(), BadTiles> {
+    let n = shape.cells();
+    if blank as usize >= n {
+        return Err(BadTiles::Blank);
+    }
+    if tiles.is_empty() || tiles.len() >= n {
+        return Err(BadTiles::Count);
+    }
+    let mut seen = [false; MAX_CELLS];
+    for &t in tiles {
+        if t as usize >= n || t == blank || std::mem::replace(&mut seen[t as usize], true) {
+            return Err(BadTiles::Tiles);
+        }
+    }
+    Ok(())
+}
+
+/// Whether `k` tiles on `n` cells have more placements than a table of this format can
+/// index: the builder refuses such a pattern, and a header that claims one is damaged.
+pub(super) fn too_many_placements(n: usize, k: usize) -> bool {
+    Ranker::checked_count(n, k).is_none_or(|c| c > 1u64 << 32)
+}
 
 /// What one table is for.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -42,16 +81,7 @@ impl PatternSpec {
             .split('.')
             .map(|t| t.parse().ok())
             .collect::<Option<_>>()?;
-        let n = shape.cells();
-        let mut seen = [false; crate::board::MAX_CELLS];
-        if blank as usize >= n || tiles.is_empty() || tiles.len() >= n {
-            return None;
-        }
-        for &t in &tiles {
-            if t as usize >= n || t == blank || std::mem::replace(&mut seen[t as usize], true) {
-                return None;
-            }
-        }
+        check_tiles(shape, blank, &tiles).ok()?;
         let spec = PatternSpec {
             shape,
             blank,
@@ -127,21 +157,14 @@ impl Partition {
             ))
         };
         if text.contains('/') || text.contains(',') {
-            let mut patterns = Vec::new();
-            let mut seen = vec![false; shape.cells()];
-            for group in text.split('/') {
-                let mut g = Vec::new();
-                for t in group.split(',') {
-                    let l: u8 = t.trim().parse().map_err(|_| bad())?;
-                    if l as usize >= shape.cells() || l == blank || seen[l as usize] {
-                        return Err(bad());
-                    }
-                    seen[l as usize] = true;
-                    g.push(l);
-                }
-                patterns.push(g);
-            }
-            if seen.iter().filter(|&&s| s).count() != shape.cells() - 1 {
+            let patterns = text
+                .split('/')
+                .map(|group| group.split(',').map(|t| t.trim().parse::<u8>()).collect())
+                .collect::<Result<Vec<Vec<u8>>, _>>()
+                .map_err(|_| bad())?;
+            let tiles = patterns.concat();
+            check_tiles(shape, blank, &tiles).map_err(|_| bad())?;
+            if tiles.len() != shape.cells() - 1 {
                 return Err(TableError::Unsupported(format!(
                     "partition '{text}' must name every tile except the blank once"
                 )));
@@ -211,4 +234,65 @@ pub fn canonical_blank(shape: Shape, blank: usize) -> u8 {
         .map(|s| s.cell(shape, blank))
         .min()
         .unwrap() as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s4() -> Shape {
+        Shape::new(4, 4).unwrap()
+    }
+
+    #[test]
+    fn check_tiles_reports_the_first_rule_broken() {
+        let s = s4();
+        assert_eq!(check_tiles(s, 0, &[1, 2, 3]), Ok(()));
+        assert_eq!(check_tiles(s, 16, &[1, 1]), Err(BadTiles::Blank));
+        assert_eq!(check_tiles(s, 0, &[]), Err(BadTiles::Count));
+        let all: Vec<u8> = (0..16).collect();
+        assert_eq!(check_tiles(s, 0, &all), Err(BadTiles::Count));
+        for bad in [&[1, 16][..], &[1, 0], &[3, 2, 3]] {
+            assert_eq!(check_tiles(s, 0, bad), Err(BadTiles::Tiles), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn file_names_round_trip_and_only_table_names_parse() {
+        for spec in Partition::default_for(s4(), 0).specs() {
+            assert_eq!(PatternSpec::from_file_name(&spec.file_name()), Some(spec));
+        }
+        for name in [
+            "4x4-b0-0.1.pdb",
+            "4x4-b0-1.1.pdb",
+            "4x4-b16-1.pdb",
+            "4x4-b0-01.pdb",
+            "4x4-b0-.pdb",
+            "4x4-b0-1.2",
+        ] {
+            assert_eq!(PatternSpec::from_file_name(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn partitions_name_every_tile_but_the_blank_once() {
+        let s = Shape::new(3, 3).unwrap();
+        let p = Partition::parse(s, 0, "1,2,3,4/5,6,7,8").unwrap();
+        assert_eq!(p.patterns, vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]]);
+        assert_eq!(p, Partition::parse(s, 0, "4-4").unwrap());
+        for text in [
+            "1,2,3,4/4,5,6,7,8",
+            "0,1,2,3/4,5,6,7,8",
+            "1,2,3/x",
+            "1,2,9/3,4,5,6,7,8",
+        ] {
+            let e = Partition::parse(s, 0, text).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("bad partition '{text}'")), "{e}");
+        }
+        let e = Partition::parse(s, 0, "1,2/3").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "partition '1,2/3' must name every tile except the blank once"
+        );
+    }
 }

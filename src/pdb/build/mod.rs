@@ -5,9 +5,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64};
 
 use crate::error::TableError;
-use crate::rank::Ranker;
 
-use super::partition::PatternSpec;
+use super::partition::{check_tiles, too_many_placements, BadTiles, PatternSpec};
 use bfs::bfs;
 
 mod bfs;
@@ -49,27 +48,38 @@ pub struct Built {
 /// 3 bytes a placement for an 8-tile 4x4 pattern.
 ///
 /// # Errors
-/// A pattern that is empty, repeats a label, holds the blank, or is too large.
+/// A pattern that is empty, repeats a label, holds the blank, or is too large; a blank cell
+/// off the board.
 pub fn build(
     spec: &PatternSpec,
     progress: &(dyn Fn(BuildEvent) + Sync),
 ) -> Result<Built, TableError> {
     let n = spec.shape.cells();
     let k = spec.tiles.len();
-    let mut seen = vec![false; n];
-    for &t in &spec.tiles {
-        if t as usize >= n || t == spec.blank || seen[t as usize] {
+    let too_large = || {
+        TableError::Unsupported(format!(
+            "pattern of {k} tiles on {n} cells is too large to build"
+        ))
+    };
+    match check_tiles(spec.shape, spec.blank, &spec.tiles) {
+        Err(BadTiles::Blank) => {
+            return Err(TableError::Unsupported(format!(
+                "blank cell {} is not on a {} board",
+                spec.blank, spec.shape
+            )));
+        }
+        Err(BadTiles::Count) if k == 0 => return Err(too_large()),
+        // As many tiles as cells or more: some tile is off the board, the blank or repeated.
+        Err(BadTiles::Count | BadTiles::Tiles) => {
             return Err(TableError::Unsupported(format!(
                 "bad pattern {:?}",
                 spec.tiles
             )));
         }
-        seen[t as usize] = true;
+        Ok(()) => {}
     }
-    if k == 0 || n > MAX_TABLE_CELLS || Ranker::checked_count(n, k).is_none_or(|c| c > 1u64 << 32) {
-        return Err(TableError::Unsupported(format!(
-            "pattern of {k} tiles on {n} cells is too large to build"
-        )));
+    if n > MAX_TABLE_CELLS || too_many_placements(n, k) {
+        return Err(too_large());
     }
     let free = n - k;
     let bmi2 = has_bmi2();
@@ -92,5 +102,42 @@ fn has_bmi2() -> bool {
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Shape;
+
+    #[test]
+    fn patterns_it_cannot_build_are_refused_with_the_reason() {
+        let refusal = |rows, blank, tiles: &[u8]| {
+            let spec = PatternSpec {
+                shape: Shape::new(rows, rows).unwrap(),
+                blank,
+                tiles: tiles.to_vec(),
+            };
+            build(&spec, &|_| {}).unwrap_err().to_string()
+        };
+        assert_eq!(refusal(3, 0, &[1, 1]), "bad pattern [1, 1]");
+        assert_eq!(refusal(3, 0, &[0, 1]), "bad pattern [0, 1]");
+        assert_eq!(refusal(3, 0, &[1, 9]), "bad pattern [1, 9]");
+        let ten = [1, 2, 3, 4, 5, 6, 7, 8, 8, 1];
+        assert_eq!(refusal(3, 0, &ten), format!("bad pattern {ten:?}"));
+        assert_eq!(
+            refusal(3, 0, &[]),
+            "pattern of 0 tiles on 9 cells is too large to build"
+        );
+        assert_eq!(refusal(3, 9, &[1]), "blank cell 9 is not on a 3x3 board");
+        assert_eq!(
+            refusal(6, 0, &[1]),
+            "pattern of 1 tiles on 36 cells is too large to build"
+        );
+        let big: Vec<u8> = (1..15).collect();
+        assert_eq!(
+            refusal(4, 0, &big),
+            "pattern of 14 tiles on 16 cells is too large to build"
+        );
     }
 }
