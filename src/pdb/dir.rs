@@ -11,6 +11,7 @@ use super::heuristic::PdbHeuristic;
 use super::partition::{Partition, PatternSpec};
 use super::table::{save, Table};
 
+/// Where tables live and how to get them: opened if present, built if not.
 #[derive(Clone, Debug)]
 pub struct TableDir {
     pub dir: PathBuf,

@@ -30,7 +30,7 @@ mod partition;
 mod table;
 
 pub use build::{build, BuildEvent, Built, MAX_TABLE_CELLS};
-pub use command::rebuild_command;
+pub use command::{build_pdb_command, rebuild_command};
 pub use dir::TableDir;
 pub use format::{Header, ENCODING_NIBBLE_EXCESS, FORMAT_VERSION, PAYLOAD_OFFSET};
 pub use heuristic::{Patterns, PdbHeuristic, PdbState, MAX_PATTERNS};
