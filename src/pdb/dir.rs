@@ -14,14 +14,17 @@ use super::table::{save, Table};
 /// Where tables live and how to get them: opened if present, built if not.
 #[derive(Clone, Debug)]
 pub struct TableDir {
+    /// The directory; it need not exist until a table is saved.
     pub dir: PathBuf,
 }
 
 impl TableDir {
+    /// The tables in `dir`. Touches nothing on disk.
     pub fn new(dir: impl Into<PathBuf>) -> TableDir {
         TableDir { dir: dir.into() }
     }
 
+    /// Where the table for `spec` lives in this directory, whether or not it is there.
     pub fn path(&self, spec: &PatternSpec) -> PathBuf {
         self.dir.join(spec.file_name())
     }

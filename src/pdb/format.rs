@@ -22,19 +22,30 @@ pub const ENCODING_NIBBLE_EXCESS: u8 = 1;
 /// The fixed-size header at the start of every table file.
 #[derive(Clone, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub struct Header {
+    /// Marks the file as a `fifteen` table, whatever its name.
     pub magic: [u8; 8],
+    /// `0x01020304` as the writer stored it: a reader with the other byte order sees
+    /// another number and refuses the file.
     pub endian_check: u32,
+    /// The [`FORMAT_VERSION`] the file was written with.
     pub version: u32,
+    /// The board's rows.
     pub rows: u8,
+    /// The board's columns.
     pub cols: u8,
     /// The goal's blank cell: labels are goal cells, so this fixes the goal.
     pub blank: u8,
+    /// How entries are stored: [`ENCODING_NIBBLE_EXCESS`].
     pub encoding: u8,
+    /// How many tiles the pattern has.
     pub tile_count: u8,
     /// The pattern's labels; the first `tile_count` are used, the rest zero.
     pub tiles: [u8; 32],
+    /// One entry per placement of the pattern's tiles.
     pub entries: u64,
+    /// Where the payload starts: [`PAYLOAD_OFFSET`].
     pub payload_offset: u64,
+    /// The payload's bytes: two entries a byte, rounded up.
     pub payload_len: u64,
     /// xxh3-64 of the payload, seeded with the xxh3-64 of the other header fields (see
     /// [`Header::sum`]), so that no bit of either can change unnoticed.

@@ -57,7 +57,9 @@ pub const MAX_PATTERNS: usize = 8;
 /// Both sums are admissible: each counts only moves of its own pattern's tiles, patterns
 /// are disjoint, and the mirror image is the same problem in other coordinates.
 pub struct PdbHeuristic {
+    /// The patterns, in the order of `tables`.
     pub partition: Partition,
+    /// One opened table per pattern.
     pub tables: Vec<Table>,
     rankers: Vec<Ranker>,
     /// Pattern and slot of each label.

@@ -47,8 +47,11 @@ pub(super) fn too_many_placements(n: usize, k: usize) -> bool {
 /// What one table is for.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PatternSpec {
+    /// The board's shape.
     pub shape: Shape,
+    /// The goal's blank cell (labels are goal cells, so this fixes the goal).
     pub blank: u8,
+    /// The pattern's labels, in the order the table's index ranks their cells.
     pub tiles: Vec<u8>,
 }
 
@@ -91,6 +94,7 @@ impl PatternSpec {
         (spec.file_name() == name).then_some(spec)
     }
 
+    /// How many entries the table has: one per placement of the pattern's tiles.
     pub fn entries(&self) -> u64 {
         Ranker::new(self.shape.cells(), self.tiles.len()).count()
     }
@@ -99,8 +103,11 @@ impl PatternSpec {
 /// A set of disjoint patterns covering every tile but the blank.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Partition {
+    /// The board's shape.
     pub shape: Shape,
+    /// The goal's blank cell the tables are for.
     pub blank: u8,
+    /// Each pattern's labels; together every label but the blank, once.
     pub patterns: Vec<Vec<u8>>,
 }
 
@@ -208,6 +215,7 @@ impl Partition {
         Partition::by_sizes(shape, blank, &sizes).expect("sizes add up")
     }
 
+    /// What each pattern's table is for, in the order of `patterns`.
     pub fn specs(&self) -> Vec<PatternSpec> {
         self.patterns
             .iter()

@@ -48,7 +48,9 @@ pub fn save(dir: &Path, spec: &PatternSpec, built: &Built) -> Result<PathBuf, Ta
 
 /// How a table's bytes are held.
 pub enum Storage {
+    /// Mapped from the file ([`Table::map`]): cheap to open, pages read on demand.
     Mapped(memmap2::Mmap),
+    /// Read into memory ([`Table::read`], [`Table::from_bytes`]).
     Owned(Vec<u8>),
 }
 
@@ -64,7 +66,9 @@ impl Storage {
 
 /// An opened table file: its header, checked, and its payload.
 pub struct Table {
+    /// The file it came from, for error messages.
     pub path: PathBuf,
+    /// Its header, checked against the table wanted.
     pub header: Header,
     storage: Storage,
 }

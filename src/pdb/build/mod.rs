@@ -20,21 +20,44 @@ pub const MAX_TABLE_CELLS: usize = 32;
 #[derive(Clone, Debug)]
 pub enum BuildEvent {
     /// A pattern's search starts: how many placements it has.
-    Start { pattern: usize, placements: u64 },
+    Start {
+        /// Always 0 from [`build`], which sees one pattern; [`super::TableDir::build_missing`]
+        /// passes the pattern's index beside each event.
+        pattern: usize,
+        /// Placements of the pattern's tiles: the table's entries.
+        placements: u64,
+    },
     /// Part of a layer was expanded.
-    Expanded { depth: u32, done: u64, total: u64 },
+    Expanded {
+        /// The depth (pattern moves) of the layer being reached.
+        depth: u32,
+        /// Chunks of the current layer expanded so far.
+        done: u64,
+        /// Chunks of the current layer to expand.
+        total: u64,
+    },
     /// A layer is complete: `placements` were first reached at `depth`.
-    Layer { depth: u32, placements: u64 },
+    Layer {
+        /// Pattern moves from the goal.
+        depth: u32,
+        /// Placements first reached at this depth.
+        placements: u64,
+    },
     /// The table is written.
-    Saved { path: PathBuf },
+    Saved {
+        /// The file written.
+        path: PathBuf,
+    },
 }
 
 /// One pattern's table in memory, and the BFS facts about it.
 #[derive(Clone, Debug)]
 pub struct Built {
+    /// The entries, two per byte, as the file's payload holds them.
     pub payload: Vec<u8>,
     /// Placements first reached at each depth (pattern moves).
     pub layers: Vec<u64>,
+    /// Entries that did not fit four bits and were lowered to 15 (still admissible).
     pub clamped: u64,
 }
 
