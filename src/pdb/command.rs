@@ -70,6 +70,12 @@ pub fn rebuild_command(spec: &PatternSpec, dir: &Path) -> String {
     )
 }
 
+/// The rebuild command for the table `spec` whose file is `path`: into the file's own
+/// directory.
+pub(super) fn rebuild_at(spec: &PatternSpec, path: &Path) -> String {
+    rebuild_command(spec, path.parent().unwrap_or(Path::new(".")))
+}
+
 /// The rebuild command for a file known only by its path: exact when the name is a table
 /// name, otherwise the general one.
 pub(super) fn rebuild_for_name(path: &Path) -> String {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::error::TableError;
 
 use super::build::Built;
-use super::command::{rebuild_command, rebuild_for_name};
+use super::command::{rebuild_at, rebuild_for_name};
 use super::format::{check_header, decode_header, spec_of_header, Fault, Header, PAYLOAD_OFFSET};
 use super::partition::PatternSpec;
 
@@ -19,11 +19,7 @@ use super::partition::PatternSpec;
 /// Any I/O failure (a full disk among them); the temporary file is removed.
 pub fn save(dir: &Path, spec: &PatternSpec, built: &Built) -> Result<PathBuf, TableError> {
     let path = dir.join(spec.file_name());
-    let io = |error| TableError::Io {
-        path: path.clone(),
-        error,
-    };
-    std::fs::create_dir_all(dir).map_err(io)?;
+    std::fs::create_dir_all(dir).map_err(io_error(&path))?;
     let header = spec.header(&built.payload, built.clamped);
     let head = header.encode();
     let tmp = dir.join(format!(".{}.{}.tmp", spec.file_name(), std::process::id()));
@@ -41,7 +37,7 @@ pub fn save(dir: &Path, spec: &PatternSpec, built: &Built) -> Result<PathBuf, Ta
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(io(e));
+        return Err(io_error(&path)(e));
     }
     Ok(path)
 }
@@ -73,9 +69,17 @@ pub struct Table {
     storage: Storage,
 }
 
+/// An I/O error on `path`, as the library reports it: with the file named.
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> TableError + '_ {
+    |error| TableError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
 /// Reads the header of an open table file and checks it against `spec`.
 fn read_header(path: &Path, file: &mut File, spec: &PatternSpec) -> Result<Header, TableError> {
-    let rebuild = || rebuild_command(spec, path.parent().unwrap_or(Path::new(".")));
+    let rebuild = || rebuild_at(spec, path);
     let (head, len) = read_head(path, file, rebuild)?;
     let h = decode_header(&head).map_err(|f| f.into_error(path, rebuild()))?;
     check_header(&h, len, spec).map_err(|f| f.into_error(path, rebuild()))?;
@@ -89,11 +93,8 @@ fn read_head(
     file: &mut File,
     rebuild: impl Fn() -> String,
 ) -> Result<(Vec<u8>, u64), TableError> {
-    let io = |error| TableError::Io {
-        path: path.to_path_buf(),
-        error,
-    };
-    let meta = file.metadata().map_err(io)?;
+    let io = io_error(path);
+    let meta = file.metadata().map_err(&io)?;
     if meta.is_dir() {
         let f = Fault::Corrupt("not a regular file but a directory (move it away)".into());
         return Err(f.into_error(path, rebuild()));
@@ -127,17 +128,10 @@ impl Table {
     /// # Errors
     /// A missing, unreadable, damaged or mismatched file.
     pub unsafe fn map(path: &Path, spec: &PatternSpec) -> Result<Table, TableError> {
-        let mut file = File::open(path).map_err(|error| TableError::Io {
-            path: path.to_path_buf(),
-            error,
-        })?;
+        let mut file = File::open(path).map_err(io_error(path))?;
         let header = read_header(path, &mut file, spec)?;
         // SAFETY: the caller promises the file stays as it is (see above).
-        let map =
-            unsafe { memmap2::MmapOptions::new().map(&file) }.map_err(|error| TableError::Io {
-                path: path.to_path_buf(),
-                error,
-            })?;
+        let map = unsafe { memmap2::MmapOptions::new().map(&file) }.map_err(io_error(path))?;
         Ok(Table {
             path: path.to_path_buf(),
             header,
@@ -151,26 +145,13 @@ impl Table {
     /// # Errors
     /// A missing, unreadable, damaged or mismatched file.
     pub fn read(path: &Path, spec: &PatternSpec) -> Result<Table, TableError> {
-        let mut file = File::open(path).map_err(|error| TableError::Io {
-            path: path.to_path_buf(),
-            error,
-        })?;
+        let mut file = File::open(path).map_err(io_error(path))?;
         let header = read_header(path, &mut file, spec)?;
         let mut bytes = vec![0u8; PAYLOAD_OFFSET as usize];
         let mut rest = Vec::with_capacity(header.payload_len as usize);
-        file.read_to_end(&mut rest)
-            .map_err(|error| TableError::Io {
-                path: path.to_path_buf(),
-                error,
-            })?;
+        file.read_to_end(&mut rest).map_err(io_error(path))?;
         bytes.extend_from_slice(&rest);
-        let t = Table {
-            path: path.to_path_buf(),
-            header,
-            storage: Storage::Owned(bytes),
-        };
-        t.verify(spec)?;
-        Ok(t)
+        Table::owned(path, header, bytes, spec)
     }
 
     /// Checks a whole table file held in memory, as [`Table::read`] checks one on disk:
@@ -184,11 +165,21 @@ impl Table {
         bytes: Vec<u8>,
         spec: &PatternSpec,
     ) -> Result<Table, TableError> {
-        let rebuild = || rebuild_command(spec, path.parent().unwrap_or(Path::new(".")));
+        let rebuild = || rebuild_at(spec, path);
         let head = &bytes[..bytes.len().min(PAYLOAD_OFFSET as usize)];
         let header = decode_header(head).map_err(|f| f.into_error(path, rebuild()))?;
         check_header(&header, bytes.len() as u64, spec)
             .map_err(|f| f.into_error(path, rebuild()))?;
+        Table::owned(path, header, bytes, spec)
+    }
+
+    /// A whole file held in memory whose header was checked: kept if the checksum agrees.
+    fn owned(
+        path: &Path,
+        header: Header,
+        bytes: Vec<u8>,
+        spec: &PatternSpec,
+    ) -> Result<Table, TableError> {
         let t = Table {
             path: path.to_path_buf(),
             header,
@@ -217,7 +208,7 @@ impl Table {
                     "checksum mismatch (computed {:016x}, header says {:016x})",
                     sum, self.header.checksum
                 ),
-                rebuild: rebuild_command(spec, self.path.parent().unwrap_or(Path::new("."))),
+                rebuild: rebuild_at(spec, &self.path),
             });
         }
         Ok(())
@@ -230,10 +221,7 @@ impl Table {
 /// # Errors
 /// A file that is unreadable, whose header is damaged, or whose name says another table.
 pub fn inspect(path: &Path) -> Result<(PatternSpec, Header), TableError> {
-    let mut file = File::open(path).map_err(|error| TableError::Io {
-        path: path.to_path_buf(),
-        error,
-    })?;
+    let mut file = File::open(path).map_err(io_error(path))?;
     let (head, len) = read_head(path, &mut file, || rebuild_for_name(path))?;
     inspect_header(path, &head, len)
 }
