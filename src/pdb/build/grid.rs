@@ -1,0 +1,168 @@
+//! Cells as bits of a word: the board's neighbours and blank regions, and the packing of a
+//! mask down to the cells a pattern leaves free.
+
+use crate::board::Shape;
+
+/// Geometry helpers on cell bitmasks.
+pub(super) struct Grid {
+    cols: usize,
+    /// Every cell of the board.
+    pub(super) all: u64,
+    not_first_col: u64,
+    not_last_col: u64,
+    /// Per cell, the cells next to it.
+    pub(super) neighbors: Vec<Vec<usize>>,
+    /// For boards up to 16 cells: the connected region of `cell` within `free`, at
+    /// `free << 4 | cell`.
+    regions: Vec<u16>,
+}
+
+impl Grid {
+    pub(super) fn new(shape: Shape) -> Grid {
+        let n = shape.cells();
+        let cols = shape.cols as usize;
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut first = 0u64;
+        let mut last = 0u64;
+        for c in 0..n {
+            if c % cols == 0 {
+                first |= 1 << c;
+            }
+            if c % cols == cols - 1 {
+                last |= 1 << c;
+            }
+        }
+        let neighbors = (0..n)
+            .map(|c| {
+                crate::board::Dir::ALL
+                    .iter()
+                    .filter_map(|&d| shape.step(c, d))
+                    .collect()
+            })
+            .collect();
+        let mut g = Grid {
+            cols,
+            all,
+            not_first_col: all & !first,
+            not_last_col: all & !last,
+            neighbors,
+            regions: Vec::new(),
+        };
+        if n <= 16 {
+            let mut regions = vec![0u16; (1usize << n) * 16];
+            for free in 0..(1u64 << n) {
+                for c in 0..n {
+                    if free & (1 << c) != 0 {
+                        regions[((free as usize) << 4) | c] = g.flood_slow(1 << c, free) as u16;
+                    }
+                }
+            }
+            g.regions = regions;
+        }
+        g
+    }
+
+    fn flood_slow(&self, start: u64, free: u64) -> u64 {
+        let mut r = start;
+        loop {
+            let grow = r
+                | (r << self.cols)
+                | (r >> self.cols)
+                | ((r << 1) & self.not_first_col)
+                | ((r >> 1) & self.not_last_col);
+            let grow = grow & free & self.all;
+            if grow == r {
+                return r;
+            }
+            r = grow;
+        }
+    }
+
+    /// Starts loading the table entry that [`Grid::region`] will read.
+    #[inline(always)]
+    pub(super) fn prefetch_region(&self, cell: usize, free: u64) {
+        if let Some(r) = self.regions.get(((free as usize) << 4) | cell) {
+            prefetch_slot(r);
+        }
+    }
+
+    /// The cells of `free` connected to `cell` (which must be free).
+    #[inline(always)]
+    pub(super) fn region(&self, cell: usize, free: u64) -> u64 {
+        if !self.regions.is_empty() {
+            self.regions[((free as usize) << 4) | cell] as u64
+        } else {
+            self.flood_slow(1 << cell, free)
+        }
+    }
+}
+
+/// `full`'s bits at the cells of `free`, packed down to bit 0, 1, ... in cell order.
+#[inline(always)]
+pub(super) fn compress<const PEXT: bool>(full: u64, free: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if PEXT {
+        // SAFETY: PEXT is only true when the CPU was checked to have BMI2.
+        return unsafe { pext(full, free) };
+    }
+    let mut free = free;
+    let mut out = 0u64;
+    let mut i = 0;
+    while free != 0 {
+        let b = free & free.wrapping_neg();
+        if full & b != 0 {
+            out |= 1 << i;
+        }
+        i += 1;
+        free ^= b;
+    }
+    out
+}
+
+/// The inverse of [`compress`].
+#[inline(always)]
+pub(super) fn expand<const PEXT: bool>(small: u64, free: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if PEXT {
+        // SAFETY: as in `compress`.
+        return unsafe { pdep(small, free) };
+    }
+    let mut free = free;
+    let mut out = 0u64;
+    let mut i = 0;
+    while free != 0 {
+        let b = free & free.wrapping_neg();
+        if small & (1 << i) != 0 {
+            out |= b;
+        }
+        i += 1;
+        free ^= b;
+    }
+    out
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn pext(a: u64, m: u64) -> u64 {
+    std::arch::x86_64::_pext_u64(a, m)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn pdep(a: u64, m: u64) -> u64 {
+    std::arch::x86_64::_pdep_u64(a, m)
+}
+
+#[inline(always)]
+pub(super) fn prefetch_slot<T>(slot: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults; the address is a live reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(
+            slot as *const T as *const i8,
+            std::arch::x86_64::_MM_HINT_T0,
+        )
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = slot;
+}

@@ -1,0 +1,166 @@
+//! Building one pattern's table in memory: the checks of the pattern, then a backward BFS
+//! (in `bfs`) over cell bitmasks (in `grid`), compiled for BMI2 when the CPU has it.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64};
+
+use crate::error::TableError;
+
+use super::partition::{check_tiles, too_many_placements, BadTiles, PatternSpec};
+use bfs::bfs;
+
+mod bfs;
+mod grid;
+
+/// The most cells a table's board may have: the BFS keeps a board's free cells as a bit
+/// mask in half of a 64-bit word.
+pub const MAX_TABLE_CELLS: usize = 32;
+
+/// Progress of a build, reported through a callback (the library never draws).
+#[derive(Clone, Debug)]
+pub enum BuildEvent {
+    /// A pattern's search starts: how many placements it has.
+    Start {
+        /// Always 0 from [`build`], which sees one pattern; [`super::TableDir::build_missing`]
+        /// passes the pattern's index beside each event.
+        pattern: usize,
+        /// Placements of the pattern's tiles: the table's entries.
+        placements: u64,
+    },
+    /// Part of a layer was expanded.
+    Expanded {
+        /// The depth (pattern moves) of the layer being reached.
+        depth: u32,
+        /// Chunks of the current layer expanded so far.
+        done: u64,
+        /// Chunks of the current layer to expand.
+        total: u64,
+    },
+    /// A layer is complete: `placements` were first reached at `depth`.
+    Layer {
+        /// Pattern moves from the goal.
+        depth: u32,
+        /// Placements first reached at this depth.
+        placements: u64,
+    },
+    /// The table is written.
+    Saved {
+        /// The file written.
+        path: PathBuf,
+    },
+}
+
+/// One pattern's table in memory, and the BFS facts about it.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// The entries, two per byte, as the file's payload holds them.
+    pub payload: Vec<u8>,
+    /// Placements first reached at each depth (pattern moves).
+    pub layers: Vec<u64>,
+    /// Entries that did not fit four bits and were lowered to 15 (still admissible).
+    pub clamped: u64,
+}
+
+/// Builds one pattern's table in memory.
+///
+/// The search runs backwards from the goal over abstract states (where the pattern's tiles
+/// are, which cells the blank can reach). Moving the blank among the free cells costs 0,
+/// moving a pattern tile costs 1, so each layer is closed under blank moves: a layer's
+/// states are, per placement, a mask of reachable blank cells. Two arrays of such masks
+/// (seen and next side by side, and the current layer) are all the memory it needs:
+/// 3 bytes a placement for an 8-tile 4x4 pattern.
+///
+/// # Errors
+/// A pattern that is empty, repeats a label, holds the blank, or is too large; a blank cell
+/// off the board.
+pub fn build(
+    spec: &PatternSpec,
+    progress: &(dyn Fn(BuildEvent) + Sync),
+) -> Result<Built, TableError> {
+    let n = spec.shape.cells();
+    let k = spec.tiles.len();
+    let too_large = || {
+        TableError::Unsupported(format!(
+            "pattern of {k} tiles on {n} cells is too large to build"
+        ))
+    };
+    match check_tiles(spec.shape, spec.blank, &spec.tiles) {
+        Err(BadTiles::Blank) => {
+            return Err(TableError::Unsupported(format!(
+                "blank cell {} is not on a {} board",
+                spec.blank, spec.shape
+            )));
+        }
+        Err(BadTiles::Count) if k == 0 => return Err(too_large()),
+        // As many tiles as cells or more: some tile is off the board, the blank or repeated.
+        Err(BadTiles::Count | BadTiles::Tiles) => {
+            return Err(TableError::Unsupported(format!(
+                "bad pattern {:?}",
+                spec.tiles
+            )));
+        }
+        Ok(()) => {}
+    }
+    if n > MAX_TABLE_CELLS || too_many_placements(n, k) {
+        return Err(too_large());
+    }
+    let free = n - k;
+    let bmi2 = has_bmi2();
+    Ok(match (free <= 8, free <= 16, bmi2) {
+        (true, _, true) => bfs::<AtomicU16, true>(spec, progress),
+        (true, _, false) => bfs::<AtomicU16, false>(spec, progress),
+        (false, true, true) => bfs::<AtomicU32, true>(spec, progress),
+        (false, true, false) => bfs::<AtomicU32, false>(spec, progress),
+        (false, false, true) => bfs::<AtomicU64, true>(spec, progress),
+        (false, false, false) => bfs::<AtomicU64, false>(spec, progress),
+    })
+}
+
+/// Whether the BFS may use its BMI2 + POPCNT code (pext/pdep masks, one-instruction counts).
+fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Shape;
+
+    #[test]
+    fn patterns_it_cannot_build_are_refused_with_the_reason() {
+        let refusal = |rows, blank, tiles: &[u8]| {
+            let spec = PatternSpec {
+                shape: Shape::new(rows, rows).unwrap(),
+                blank,
+                tiles: tiles.to_vec(),
+            };
+            build(&spec, &|_| {}).unwrap_err().to_string()
+        };
+        assert_eq!(refusal(3, 0, &[1, 1]), "bad pattern [1, 1]");
+        assert_eq!(refusal(3, 0, &[0, 1]), "bad pattern [0, 1]");
+        assert_eq!(refusal(3, 0, &[1, 9]), "bad pattern [1, 9]");
+        let ten = [1, 2, 3, 4, 5, 6, 7, 8, 8, 1];
+        assert_eq!(refusal(3, 0, &ten), format!("bad pattern {ten:?}"));
+        assert_eq!(
+            refusal(3, 0, &[]),
+            "pattern of 0 tiles on 9 cells is too large to build"
+        );
+        assert_eq!(refusal(3, 9, &[1]), "blank cell 9 is not on a 3x3 board");
+        assert_eq!(
+            refusal(6, 0, &[1]),
+            "pattern of 1 tiles on 36 cells is too large to build"
+        );
+        let big: Vec<u8> = (1..15).collect();
+        assert_eq!(
+            refusal(4, 0, &big),
+            "pattern of 14 tiles on 16 cells is too large to build"
+        );
+    }
+}

@@ -1,0 +1,258 @@
+//! Table files on disk: written so that no reader sees a partial file, opened (mapped or
+//! read into memory) only after the header was checked, and inspected on their own.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::TableError;
+
+use super::build::Built;
+use super::command::{rebuild_at, rebuild_for_name};
+use super::format::{check_header, decode_header, spec_of_header, Fault, Header, PAYLOAD_OFFSET};
+use super::partition::PatternSpec;
+
+/// Writes a table so that no reader ever sees a partial file: a temporary file in the same
+/// directory, synced, then renamed over the final name.
+///
+/// # Errors
+/// Any I/O failure (a full disk among them); the temporary file is removed.
+pub fn save(dir: &Path, spec: &PatternSpec, built: &Built) -> Result<PathBuf, TableError> {
+    let path = dir.join(spec.file_name());
+    std::fs::create_dir_all(dir).map_err(io_error(&path))?;
+    let header = spec.header(&built.payload, built.clamped);
+    let head = header.encode();
+    let tmp = dir.join(format!(".{}.{}.tmp", spec.file_name(), std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = File::create(&tmp)?;
+        f.write_all(&head)?;
+        f.write_all(&built.payload)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, &path)?;
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io_error(&path)(e));
+    }
+    Ok(path)
+}
+
+/// How a table's bytes are held.
+pub enum Storage {
+    /// Mapped from the file ([`Table::map`]): cheap to open, pages read on demand.
+    Mapped(memmap2::Mmap),
+    /// Read into memory ([`Table::read`], [`Table::from_bytes`]).
+    Owned(Vec<u8>),
+}
+
+impl Storage {
+    #[inline(always)]
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Storage::Mapped(m) => m,
+            Storage::Owned(v) => v,
+        }
+    }
+}
+
+/// An opened table file: its header, checked, and its payload.
+pub struct Table {
+    /// The file it came from, for error messages.
+    pub path: PathBuf,
+    /// Its header, checked against the table wanted.
+    pub header: Header,
+    storage: Storage,
+}
+
+/// An I/O error on `path`, as the library reports it: with the file named.
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> TableError + '_ {
+    |error| TableError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+/// Reads the header of an open table file and checks it against `spec`.
+fn read_header(path: &Path, file: &mut File, spec: &PatternSpec) -> Result<Header, TableError> {
+    let rebuild = || rebuild_at(spec, path);
+    let (head, len) = read_head(path, file, rebuild)?;
+    let h = decode_header(&head).map_err(|f| f.into_error(path, rebuild()))?;
+    check_header(&h, len, spec).map_err(|f| f.into_error(path, rebuild()))?;
+    Ok(h)
+}
+
+/// The first `PAYLOAD_OFFSET` bytes of a table file (fewer if it is shorter) and its
+/// length. Anything but a regular file is refused here, before any read.
+fn read_head(
+    path: &Path,
+    file: &mut File,
+    rebuild: impl Fn() -> String,
+) -> Result<(Vec<u8>, u64), TableError> {
+    let io = io_error(path);
+    let meta = file.metadata().map_err(&io)?;
+    if meta.is_dir() {
+        let f = Fault::Corrupt("not a regular file but a directory (move it away)".into());
+        return Err(f.into_error(path, rebuild()));
+    }
+    if !meta.is_file() {
+        return Err(Fault::Corrupt("not a regular file".into()).into_error(path, rebuild()));
+    }
+    let mut head = vec![0u8; PAYLOAD_OFFSET as usize];
+    let mut got = 0;
+    while got < head.len() {
+        match file.read(&mut head[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(io(e)),
+        }
+    }
+    head.truncate(got);
+    Ok((head, meta.len()))
+}
+
+impl Table {
+    /// Opens a table by mapping it into memory. Cheap: only the header is read and checked;
+    /// see [`Table::verify`] for the checksum.
+    ///
+    /// # Safety
+    /// The file must not be truncated or modified while the table lives: a mapped file that
+    /// shrinks makes reads fault (SIGBUS). Table files are only ever replaced by rename,
+    /// which leaves an open mapping intact.
+    ///
+    /// # Errors
+    /// A missing, unreadable, damaged or mismatched file.
+    pub unsafe fn map(path: &Path, spec: &PatternSpec) -> Result<Table, TableError> {
+        let mut file = File::open(path).map_err(io_error(path))?;
+        let header = read_header(path, &mut file, spec)?;
+        // SAFETY: the caller promises the file stays as it is (see above).
+        let map = unsafe { memmap2::MmapOptions::new().map(&file) }.map_err(io_error(path))?;
+        Ok(Table {
+            path: path.to_path_buf(),
+            header,
+            storage: Storage::Mapped(map),
+        })
+    }
+
+    /// Opens a table by reading it into memory: slower to open, safe against the file
+    /// changing later, and the checksum is verified.
+    ///
+    /// # Errors
+    /// A missing, unreadable, damaged or mismatched file.
+    pub fn read(path: &Path, spec: &PatternSpec) -> Result<Table, TableError> {
+        let mut file = File::open(path).map_err(io_error(path))?;
+        let header = read_header(path, &mut file, spec)?;
+        let mut bytes = vec![0u8; PAYLOAD_OFFSET as usize];
+        let mut rest = Vec::with_capacity(header.payload_len as usize);
+        file.read_to_end(&mut rest).map_err(io_error(path))?;
+        bytes.extend_from_slice(&rest);
+        Table::owned(path, header, bytes, spec)
+    }
+
+    /// Checks a whole table file held in memory, as [`Table::read`] checks one on disk:
+    /// header, length and checksum. Never panics, whatever the bytes; `path` only names the
+    /// file in errors.
+    ///
+    /// # Errors
+    /// Bytes that are not a sound table for `spec`.
+    pub fn from_bytes(
+        path: &Path,
+        bytes: Vec<u8>,
+        spec: &PatternSpec,
+    ) -> Result<Table, TableError> {
+        let rebuild = || rebuild_at(spec, path);
+        let head = &bytes[..bytes.len().min(PAYLOAD_OFFSET as usize)];
+        let header = decode_header(head).map_err(|f| f.into_error(path, rebuild()))?;
+        check_header(&header, bytes.len() as u64, spec)
+            .map_err(|f| f.into_error(path, rebuild()))?;
+        Table::owned(path, header, bytes, spec)
+    }
+
+    /// A whole file held in memory whose header was checked: kept if the checksum agrees.
+    fn owned(
+        path: &Path,
+        header: Header,
+        bytes: Vec<u8>,
+        spec: &PatternSpec,
+    ) -> Result<Table, TableError> {
+        let t = Table {
+            path: path.to_path_buf(),
+            header,
+            storage: Storage::Owned(bytes),
+        };
+        t.verify(spec)?;
+        Ok(t)
+    }
+
+    /// The entries, two per byte.
+    #[inline(always)]
+    pub fn payload(&self) -> &[u8] {
+        &self.storage.bytes()[PAYLOAD_OFFSET as usize..]
+    }
+
+    /// Recomputes the checksum of the header's fields and the payload.
+    ///
+    /// # Errors
+    /// [`TableError::Corrupt`] if it differs from the header's.
+    pub fn verify(&self, spec: &PatternSpec) -> Result<(), TableError> {
+        let sum = self.header.sum(self.payload());
+        if sum != self.header.checksum {
+            return Err(TableError::Corrupt {
+                path: self.path.clone(),
+                reason: format!(
+                    "checksum mismatch (computed {:016x}, header says {:016x})",
+                    sum, self.header.checksum
+                ),
+                rebuild: rebuild_at(spec, &self.path),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Reads a table file's header on its own, to say what the file is for (used by
+/// `fifteen tables list`), and checks it against itself and against the file's name.
+///
+/// # Errors
+/// A file that is unreadable, whose header is damaged, or whose name says another table.
+pub fn inspect(path: &Path) -> Result<(PatternSpec, Header), TableError> {
+    let mut file = File::open(path).map_err(io_error(path))?;
+    let (head, len) = read_head(path, &mut file, || rebuild_for_name(path))?;
+    inspect_header(path, &head, len)
+}
+
+/// [`inspect`] on a file's first bytes (`PAYLOAD_OFFSET` of them, or all of a shorter
+/// file) and its length. Never panics, whatever the bytes.
+///
+/// # Errors
+/// A header that is damaged or describes no table this program builds, or a file name
+/// that says another table.
+pub fn inspect_header(
+    path: &Path,
+    head: &[u8],
+    file_len: u64,
+) -> Result<(PatternSpec, Header), TableError> {
+    let fail = |f: Fault| f.into_error(path, rebuild_for_name(path));
+    let h = decode_header(head).map_err(fail)?;
+    let spec = spec_of_header(&h).map_err(fail)?;
+    check_header(&h, file_len, &spec).map_err(fail)?;
+    let named = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(PatternSpec::from_file_name);
+    if let Some(named) = named {
+        if named != spec {
+            return Err(fail(Fault::Mismatch(format!(
+                "the header is for {}, the file name for {}",
+                spec.file_name(),
+                named.file_name()
+            ))));
+        }
+    }
+    Ok((spec, h))
+}
