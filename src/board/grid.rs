@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use super::{Dir, Shape, MAX_CELLS};
 #[cfg(doc)]
 use super::Goal;
+use super::{Dir, Shape, MAX_CELLS};
 use crate::error::BoardError;
 
 /// An arrangement of tiles: `tiles[cell]` is the tile in that cell, `0` the blank.

@@ -96,18 +96,12 @@ impl TableCache {
         }
         if !self.dir.missing(&partition).is_empty() {
             if !self.build || !builds_by_itself(&partition) {
-                let command = format!(
-                    "build-pdb --size {shape}{at}{part} --out {dir}",
-                    dir = self.dir.dir.display(),
-                    at = if blank == 0 {
-                        String::new()
-                    } else {
-                        format!(" --blank {blank}")
-                    },
-                    part = match &self.partition {
-                        Some(p) => format!(" --partition {p}"),
-                        None => String::new(),
-                    }
+                let command = pdb::build_pdb_command(
+                    false,
+                    Some(shape),
+                    (blank != 0).then_some(blank),
+                    self.partition.as_deref(),
+                    &self.dir.dir,
                 );
                 self.tell(
                     shape,
