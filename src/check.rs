@@ -239,36 +239,15 @@ fn board_and_goal(record: &Record, default_goal: &GoalSpec) -> Result<(Board, Go
             reason: format!("is {v:?}, not a size such as \"4\" or \"3x4\""),
         })?,
     };
-    let board = board_of(shape, tiles)?;
+    let board = Board::from_values(shape, tiles)?;
     let goal = match &record.goal {
-        Some(g) => Goal::from_board(board_of(shape, g).map_err(|e| CheckError::BadField {
+        Some(g) => Goal::from_board(Board::from_values(shape, g).map_err(|e| CheckError::BadField {
             field: "goal".into(),
             reason: format!("does not fit the board: {e}"),
         })?),
         None => default_goal.for_shape(shape)?,
     };
     Ok((board, goal))
-}
-
-fn board_of(shape: Shape, values: &[u64]) -> Result<Board, BoardError> {
-    let n = shape.cells();
-    if values.len() != n {
-        return Err(BoardError::WrongCount {
-            count: values.len(),
-            expected: n,
-        });
-    }
-    let mut tiles = Vec::with_capacity(n);
-    for &v in values {
-        if v >= n as u64 {
-            return Err(BoardError::OutOfRange {
-                value: v,
-                max: n - 1,
-            });
-        }
-        tiles.push(v as u8);
-    }
-    Board::new(shape, &tiles)
 }
 
 /// Checks a results stream line by line, as an iterator of [`LineCheck`]s.

@@ -15,49 +15,34 @@ use serde_json::Value;
 pub struct Record {
     /// The instance's id: a number when it reads as one, otherwise a string. Any JSON
     /// value is accepted on reading, so that other programs' ids pass through.
-    #[serde(skip_serializing_if = "Value::is_null")]
     pub id: Value,
     /// The board's shape, `RxC` (needed to read back a non-square board).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<String>,
     /// The board, row-major, 0 for the blank.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tiles: Option<Vec<u64>>,
     /// The goal the moves lead to; absent means the reader's default goal.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub goal: Option<Vec<u64>>,
     /// The number of moves.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub length: Option<u64>,
     /// Whether the length is proven optimal (false for a weighted search).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub optimal: Option<bool>,
     /// The moves of the blank, as `U D L R` letters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub moves: Option<String>,
     /// Nodes the search generated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
     /// Wall time of the search, in milliseconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub millis: Option<f64>,
     /// The estimate that guided the search (`pdb`, `linear-conflict`, `manhattan`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub heuristic: Option<String>,
     /// For a weighted search: the length is at most this factor times the optimum.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub bound: Option<f64>,
     /// For a weighted search: the optimal length is proven to be at least this.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lower_bound: Option<u64>,
     /// The length the instance file gave as known optimal.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub known: Option<u64>,
     /// Whether the length agrees with `known` (within `bound` when weighted).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ok: Option<bool>,
     /// Why the instance was not solved; a record with an error has no solution.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
@@ -71,9 +56,14 @@ impl Record {
         }
     }
 
-    /// The record as one line of JSON, without the newline.
+    /// The record as one line of JSON, without the newline. Absent fields are left out
+    /// rather than written as `null`, so that each line says only what applies to it.
     pub fn to_line(&self) -> String {
-        serde_json::to_string(self).expect("a record always serializes")
+        let Ok(Value::Object(mut fields)) = serde_json::to_value(self) else {
+            unreachable!("a struct serializes to an object")
+        };
+        fields.retain(|_, v| !v.is_null());
+        Value::Object(fields).to_string()
     }
 }
 

@@ -88,7 +88,9 @@ impl Board {
         Board::from_values(shape, &values)
     }
 
-    fn from_values(shape: Shape, values: &[u64]) -> Result<Board, BoardError> {
+    /// A board of `shape` from numbers not yet known to fit in a tile (as read from text
+    /// or JSON): the count, the range and each number once are all checked.
+    pub(crate) fn from_values(shape: Shape, values: &[u64]) -> Result<Board, BoardError> {
         let n = shape.cells();
         if values.len() != n {
             return Err(BoardError::WrongCount {

@@ -105,18 +105,10 @@ pub(super) fn compress<const PEXT: bool>(full: u64, free: u64) -> u64 {
         // SAFETY: PEXT is only true when the CPU was checked to have BMI2.
         return unsafe { pext(full, free) };
     }
-    let mut free = free;
-    let mut out = 0u64;
-    let mut i = 0;
-    while free != 0 {
-        let b = free & free.wrapping_neg();
-        if full & b != 0 {
-            out |= 1 << i;
-        }
-        i += 1;
-        free ^= b;
-    }
-    out
+    low_bits(free)
+        .enumerate()
+        .filter(|&(_, b)| full & b != 0)
+        .fold(0, |out, (i, _)| out | 1 << i)
 }
 
 /// The inverse of [`compress`].
@@ -127,18 +119,22 @@ pub(super) fn expand<const PEXT: bool>(small: u64, free: u64) -> u64 {
         // SAFETY: as in `compress`.
         return unsafe { pdep(small, free) };
     }
-    let mut free = free;
-    let mut out = 0u64;
-    let mut i = 0;
-    while free != 0 {
-        let b = free & free.wrapping_neg();
-        if small & (1 << i) != 0 {
-            out |= b;
-        }
-        i += 1;
-        free ^= b;
-    }
-    out
+    low_bits(free)
+        .enumerate()
+        .filter(|&(i, _)| small >> i & 1 != 0)
+        .fold(0, |out, (_, b)| out | b)
+}
+
+/// The set bits of `mask` one at a time, lowest first, each as a one-bit mask: the
+/// portable `compress` and `expand` walk the free cells in this order.
+#[inline(always)]
+fn low_bits(mask: u64) -> impl Iterator<Item = u64> {
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        let b = rest & rest.wrapping_neg();
+        rest ^= b;
+        (b != 0).then_some(b)
+    })
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -165,4 +161,37 @@ pub(super) fn prefetch_slot<T>(slot: &T) {
     };
     #[cfg(not(target_arch = "x86_64"))]
     let _ = slot;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The portable `compress`/`expand` against their definition, and against the BMI2
+    /// instructions where the CPU has them: tables must not depend on the machine.
+    #[test]
+    fn portable_compress_and_expand_agree_with_pext_and_pdep() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (full, free) = (x, x.rotate_left(23) & x.rotate_right(11));
+            let small = compress::<false>(full, free);
+            // Bit i of `small` is `full`'s bit at the i-th set bit of `free`.
+            let cells: Vec<u32> = (0..64).filter(|&c| free >> c & 1 == 1).collect();
+            for (i, &c) in cells.iter().enumerate() {
+                assert_eq!(small >> i & 1, full >> c & 1);
+            }
+            if cells.len() < 64 {
+                assert_eq!(small >> cells.len(), 0);
+            }
+            assert_eq!(expand::<false>(small, free), full & free);
+            #[cfg(target_arch = "x86_64")]
+            if super::super::has_bmi2() {
+                assert_eq!(compress::<true>(full, free), small);
+                assert_eq!(expand::<true>(small, free), full & free);
+            }
+        }
+    }
 }
