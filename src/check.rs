@@ -240,13 +240,16 @@ fn board_and_goal(record: &Record, default_goal: &GoalSpec) -> Result<(Board, Go
         })?,
     };
     let board = Board::from_values(shape, tiles)?;
-    let goal = match &record.goal {
-        Some(g) => Goal::from_board(Board::from_values(shape, g).map_err(|e| CheckError::BadField {
-            field: "goal".into(),
-            reason: format!("does not fit the board: {e}"),
-        })?),
-        None => default_goal.for_shape(shape)?,
-    };
+    let goal =
+        match &record.goal {
+            Some(g) => Goal::from_board(Board::from_values(shape, g).map_err(|e| {
+                CheckError::BadField {
+                    field: "goal".into(),
+                    reason: format!("does not fit the board: {e}"),
+                }
+            })?),
+            None => default_goal.for_shape(shape)?,
+        };
     Ok((board, goal))
 }
 

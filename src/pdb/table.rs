@@ -160,6 +160,32 @@ impl Table {
     ///
     /// # Errors
     /// Bytes that are not a sound table for `spec`.
+    ///
+    /// # Example
+    /// The exact 3x3 table (one pattern of all eight tiles), built, saved and checked back;
+    /// one changed byte in its payload is refused with the command that rebuilds it.
+    /// ```
+    /// use fifteen::pdb::{Partition, Table, TableDir};
+    /// use fifteen::{Shape, TableError};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("fifteen-doc-{}", std::process::id()));
+    /// let tables = TableDir::new(&dir);
+    /// let partition = Partition::default_for(Shape::new(3, 3).unwrap(), 0);
+    /// tables.build_missing(&partition, &|_, _, _| {}).unwrap();
+    /// let spec = &partition.specs()[0];
+    /// let path = tables.path(spec);
+    /// let mut bytes = std::fs::read(&path).unwrap();
+    ///
+    /// let table = Table::from_bytes(&path, bytes.clone(), spec).unwrap();
+    /// assert_eq!(table.header.entries, 362_880); // 9!: every placement of the 8 tiles
+    ///
+    /// let last = bytes.len() - 1;
+    /// bytes[last] ^= 1;
+    /// let Err(err) = Table::from_bytes(&path, bytes, spec) else { panic!("accepted") };
+    /// assert!(matches!(err, TableError::Corrupt { .. }));
+    /// assert!(err.to_string().contains("rebuild it with `build-pdb --force --size 3x3"));
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
     pub fn from_bytes(
         path: &Path,
         bytes: Vec<u8>,
