@@ -114,7 +114,7 @@ pub struct Instance {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadInstance {
     /// The id the instance would have had; `goal:N` or `size:N` for a bad `goal:` or
-    /// `size:` line at line `N`.
+    /// `size:` line at line `N` (`WORD:N` for an unknown directive `WORD:`).
     pub id: String,
     /// 1-based line number of the instance's (first) line in the input.
     pub line: usize,
