@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::board::{parse_moves, Board, Dir, Goal, Shape};
 use crate::error::BoardError;
+use crate::instances::lines::ByteLines;
 use crate::instances::GoalSpec;
 use crate::record::Record;
 
@@ -253,12 +254,18 @@ fn board_and_goal(record: &Record, default_goal: &GoalSpec) -> Result<(Board, Go
     Ok((board, goal))
 }
 
+/// The most bytes of one results line. Far beyond any real record (a 6x6 board and a
+/// long weighted solution take a few kilobytes); it only keeps input without line breaks
+/// from taking memory without end.
+pub const MAX_RESULT_LINE_BYTES: usize = 16 << 20;
+
 /// Checks a results stream line by line, as an iterator of [`LineCheck`]s.
+///
+/// Lines are read as bytes: one that is not UTF-8 or is too long is that line's error, not
+/// the end of the stream. A UTF-8 byte-order mark starting the input (or a line) is skipped.
 pub struct Lines<R> {
-    input: R,
+    lines: ByteLines<R>,
     goal: GoalSpec,
-    line_no: usize,
-    buf: Vec<u8>,
     io_error: Option<std::io::Error>,
 }
 
@@ -266,10 +273,8 @@ impl<R: BufRead> Lines<R> {
     /// `goal` serves lines that do not say theirs.
     pub fn new(input: R, goal: GoalSpec) -> Lines<R> {
         Lines {
-            input,
+            lines: ByteLines::new(input, MAX_RESULT_LINE_BYTES, None),
             goal,
-            line_no: 0,
-            buf: Vec::new(),
             io_error: None,
         }
     }
@@ -285,27 +290,26 @@ impl<R: BufRead> Iterator for Lines<R> {
 
     fn next(&mut self) -> Option<LineCheck> {
         loop {
-            self.buf.clear();
-            // Bytes, not a String: a line that is not UTF-8 is that line's error, not the
-            // end of the stream.
-            match self.input.read_until(b'\n', &mut self.buf) {
-                Ok(0) => return None,
-                Ok(_) => {}
+            let line = match self.lines.next_line() {
+                Ok(Some(line)) => line,
+                Ok(None) => return None,
                 Err(e) => {
                     self.io_error = Some(e);
                     return None;
                 }
-            }
-            self.line_no += 1;
-            let Ok(text) = std::str::from_utf8(&self.buf) else {
+            };
+            if let Some(problem) = line.problem {
                 return Some(LineCheck {
-                    line: self.line_no,
+                    line: line.no,
                     id: None,
                     claimed: None,
-                    result: Err(CheckError::NotUtf8),
+                    result: Err(match problem {
+                        BoardError::NotUtf8 => CheckError::NotUtf8,
+                        other => CheckError::Board(other),
+                    }),
                 });
-            };
-            if let Some(c) = check_json_line(text, self.line_no, &self.goal) {
+            }
+            if let Some(c) = check_json_line(&line.text, line.no, &self.goal) {
                 return Some(c);
             }
         }

@@ -59,6 +59,53 @@ pub enum BoardError {
     /// the text, cut to 30 characters.
     #[error("bad size '{0}' (use RxC such as 3x4, N for NxN, or auto)")]
     BadSize(String),
+    /// A line of an instance file that starts like a directive (`word:`) but is neither
+    /// `goal:` nor `size:`. It may have been meant to change the goal or the shape, so the
+    /// boards after it are not solved until both are said again (see
+    /// [`BoardError::Governed`]). Holds the word, cut to 20 characters.
+    #[error("unknown directive '{0}:' (an instance file has only `goal:` and `size:` lines)")]
+    UnknownDirective(String),
+    /// A `goal` or `size` line of an instance file without its colon (`goal blank-first`).
+    /// Read as the directive it names, and refused: the boards it governs are not solved
+    /// for another goal or shape. Holds the word as written.
+    #[error("'{0}' needs a colon: write `{0}: ...`")]
+    MissingColon(String),
+    /// A board after a `goal:` or `size:` line (or an unknown directive) that could not be
+    /// read. Solving it for the goal or shape in force before that line would answer
+    /// another question than the one asked, so the board is refused until a valid line of
+    /// the same kind follows.
+    #[error("the {what} on line {line} is invalid ({error})")]
+    Governed {
+        /// `goal`, `size`, or `directive` (an unknown one).
+        what: &'static str,
+        /// The 1-based line number of the bad line.
+        line: usize,
+        /// What is wrong with that line.
+        error: Box<BoardError>,
+    },
+    /// Lines of a board given as rows, cut short by the end of the input or by a line of
+    /// another length. Not read as a smaller board: rows are only ever joined into the
+    /// board whose shape they announce.
+    #[error("only {lines} of the {rows} lines of a {rows}x{cols} board given as rows (a board on one line needs all its numbers; boards of other shapes need a `size: RxC` line)")]
+    UnfinishedGrid {
+        /// How many lines of the board were given.
+        lines: usize,
+        /// How many lines (rows) the board needs.
+        rows: usize,
+        /// The numbers on each line (columns).
+        cols: usize,
+    },
+    /// An input line whose bytes are not UTF-8 (the lines after it are still read).
+    #[error("not valid UTF-8")]
+    NotUtf8,
+    /// An input line longer than the limit, in bytes, before any `#` comment; the rest of
+    /// it was skipped unread, so that input without line breaks cannot exhaust memory.
+    #[error("line longer than {0} bytes (the rest of it was skipped)")]
+    LineTooLong(usize),
+    /// A control character (NUL, escape ...) or an invisible format character (a
+    /// byte-order mark inside a line) where numbers were expected. Holds its code point.
+    #[error("contains the invisible character U+{0:04X}")]
+    InvisibleChar(u32),
 }
 
 /// A pattern-database file that cannot be used.

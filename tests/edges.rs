@@ -244,3 +244,10 @@ fn output_lost_to_a_full_disk_is_an_error_for_every_command() {
         );
     }
 }
+
+// Input: goal lines, glued boards, bad bytes
+
+/// Instance and results input, damaged or ambiguous: a table of rows in its own file, to
+/// keep this one short (not `tests/input.rs`: cargo would build that as a test of its own).
+#[path = "edges/input.rs"]
+mod input;

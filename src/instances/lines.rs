@@ -1,0 +1,228 @@
+//! Lines of text read as bytes, for instance files and results files alike.
+//!
+//! `BufRead::read_line` fails on the first byte that is not UTF-8, which ends a whole batch
+//! at one bad line, and it keeps a line of any length in memory (`solve -i /dev/zero` would
+//! grow without end). Here each line is read as bytes up to a cap: a line that is not UTF-8
+//! or too long becomes that line's problem, and the lines after it still come.
+
+use std::io::{self, BufRead};
+
+use crate::error::BoardError;
+
+/// The UTF-8 byte-order mark some editors put at the start of a file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// One line as read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RawLine {
+    /// 1-based: the number of `\n` bytes before it, plus one.
+    pub no: usize,
+    /// The line without its `\n`, and without a comment when comments are stripped; with
+    /// invalid bytes replaced by U+FFFD, and cut at the cap, when it has a problem.
+    pub text: String,
+    /// [`BoardError::NotUtf8`] or [`BoardError::LineTooLong`], when the bytes are not a
+    /// usable line.
+    pub problem: Option<BoardError>,
+}
+
+/// Reads [`RawLine`]s from any `BufRead`, in memory bounded by the cap.
+pub(crate) struct ByteLines<R> {
+    input: R,
+    line_no: usize,
+    buf: Vec<u8>,
+    /// The most bytes of a line kept (before any comment); a longer line is a problem.
+    cap: usize,
+    /// The byte that starts a comment to the end of the line (`#`), if any: what follows
+    /// it is skipped unread, so a long or non-UTF-8 comment never makes a line bad.
+    comment: Option<u8>,
+    /// The last line returned was cut at the cap: its rest is still to be skipped.
+    skipping: bool,
+}
+
+impl<R: BufRead> ByteLines<R> {
+    pub fn new(input: R, cap: usize, comment: Option<u8>) -> ByteLines<R> {
+        ByteLines {
+            input,
+            line_no: 0,
+            buf: Vec::new(),
+            cap,
+            comment,
+            skipping: false,
+        }
+    }
+
+    /// The next line; `None` at the end of the input.
+    ///
+    /// A byte-order mark at the start of a line is skipped: the input's first line, or the
+    /// first line of a file read after other input (boards given as arguments, then `-i`).
+    /// A line over the cap is returned as soon as the cap is reached, so that its error is
+    /// seen at once; the rest of it is skipped by the next call.
+    pub fn next_line(&mut self) -> io::Result<Option<RawLine>> {
+        if std::mem::take(&mut self.skipping) {
+            self.skip_rest()?;
+        }
+        self.buf.clear();
+        let mut any = false;
+        let mut keeping = true;
+        let mut too_long = false;
+        loop {
+            let avail = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                if !any {
+                    return Ok(None);
+                }
+                break;
+            }
+            any = true;
+            let newline = avail.iter().position(|&b| b == b'\n');
+            let chunk = &avail[..newline.unwrap_or(avail.len())];
+            if keeping {
+                let mut keep = chunk;
+                if let Some(j) = self.comment.and_then(|c| keep.iter().position(|&b| b == c)) {
+                    keep = &keep[..j];
+                    keeping = false;
+                }
+                let room = self.cap - self.buf.len();
+                if keep.len() > room {
+                    self.buf.extend_from_slice(&keep[..room]);
+                    self.input.consume(room);
+                    too_long = true;
+                    self.skipping = true;
+                    break;
+                }
+                self.buf.extend_from_slice(keep);
+            }
+            let used = chunk.len() + usize::from(newline.is_some());
+            self.input.consume(used);
+            if newline.is_some() {
+                break;
+            }
+        }
+        self.line_no += 1;
+        let bytes = self.buf.strip_prefix(BOM).unwrap_or(&self.buf);
+        let (text, problem) = match std::str::from_utf8(bytes) {
+            Ok(t) if !too_long => (t.to_string(), None),
+            Ok(t) => (t.to_string(), Some(BoardError::LineTooLong(self.cap))),
+            Err(_) => (
+                String::from_utf8_lossy(bytes).into_owned(),
+                Some(if too_long {
+                    BoardError::LineTooLong(self.cap)
+                } else {
+                    BoardError::NotUtf8
+                }),
+            ),
+        };
+        Ok(Some(RawLine {
+            no: self.line_no,
+            text,
+            problem,
+        }))
+    }
+
+    /// Consumes the rest of a line that was too long, through its `\n`.
+    fn skip_rest(&mut self) -> io::Result<()> {
+        loop {
+            let avail = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                return Ok(());
+            }
+            match avail.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    self.input.consume(i + 1);
+                    return Ok(());
+                }
+                None => {
+                    let n = avail.len();
+                    self.input.consume(n);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn all(input: &[u8], cap: usize, comment: Option<u8>) -> Vec<RawLine> {
+        // A tiny buffer, so that lines span many `fill_buf` calls.
+        let mut r = ByteLines::new(io::BufReader::with_capacity(3, input), cap, comment);
+        std::iter::from_fn(|| r.next_line().unwrap()).collect()
+    }
+
+    fn line(no: usize, text: &str, problem: Option<BoardError>) -> RawLine {
+        RawLine {
+            no,
+            text: text.into(),
+            problem,
+        }
+    }
+
+    #[test]
+    fn lines_are_numbered_and_bad_bytes_stay_in_their_line() {
+        let got = all(b"a b\n\xff\xfe 1\r\n\nlast", 100, None);
+        assert_eq!(
+            got,
+            [
+                line(1, "a b", None),
+                line(2, "\u{fffd}\u{fffd} 1\r", Some(BoardError::NotUtf8)),
+                line(3, "", None),
+                line(4, "last", None),
+            ]
+        );
+        assert_eq!(all(b"", 100, None), []);
+        assert_eq!(all(b"\n", 100, None), [line(1, "", None)]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_starting_a_line_is_skipped() {
+        let got = all(b"\xEF\xBB\xBF1 2\n\xEF\xBB\xBF3\n4 \xEF\xBB\xBF", 100, None);
+        assert_eq!(
+            got,
+            [
+                line(1, "1 2", None),
+                line(2, "3", None),
+                // Inside a line it is a character like any other (the reader refuses it).
+                line(3, "4 \u{feff}", None),
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_are_skipped_unread_and_lines_are_capped() {
+        let mut input = b"1 2 # caf\xe9, ".to_vec();
+        input.extend(vec![b'9'; 1000]);
+        input.extend(b"\n12345678901\n123456789\n");
+        let got = all(&input, 10, Some(b'#'));
+        assert_eq!(
+            got,
+            [
+                line(1, "1 2 ", None),
+                line(2, "1234567890", Some(BoardError::LineTooLong(10))),
+                line(3, "123456789", None),
+            ]
+        );
+        // Without comments, `#` is text (JSON strings may hold it).
+        assert_eq!(all(b"{\"#\"}", 10, None), [line(1, "{\"#\"}", None)]);
+    }
+
+    #[test]
+    fn endless_input_without_a_newline_is_read_in_bounded_memory() {
+        let endless = io::BufReader::new(io::repeat(b'7').take(50_000_000));
+        let mut r = ByteLines::new(endless, 64, None);
+        let l = r.next_line().unwrap().unwrap();
+        assert_eq!(l.problem, Some(BoardError::LineTooLong(64)));
+        assert_eq!(l.text.len(), 64);
+        assert!(r.buf.capacity() < 1024, "{}", r.buf.capacity());
+        assert_eq!(r.next_line().unwrap(), None);
+    }
+}
