@@ -244,3 +244,9 @@ fn output_lost_to_a_full_disk_is_an_error_for_every_command() {
         );
     }
 }
+
+// Options: ranges, kinds, completions
+// (in tests/edges/options.rs: every option's range, failure kinds, tables and check options,
+// --quiet and progress, completions and man pages)
+#[path = "edges/options.rs"]
+mod options;

@@ -28,7 +28,7 @@ use crate::Shape;
 #[command(name = "build-pdb", version, verbatim_doc_comment)]
 struct Args {
     /// Board size: N for NxN, or RxC.
-    #[arg(long, default_value = "4", value_parser = args::shape)]
+    #[arg(long, default_value = "4", value_parser = args::shape, allow_negative_numbers = true)]
     size: Shape,
     /// The goal's blank cell (0 = top-left, up to cells - 1). Tables serve every goal with
     /// the blank there or in a mirror image of that cell; the standard goal (blank
@@ -56,12 +56,16 @@ struct Args {
     quiet: bool,
     /// Print a completion script for this shell (bash, zsh, fish, elvish, powershell) and
     /// exit.
-    #[arg(long, value_name = "SHELL", exclusive = true)]
+    // Not `exclusive`: clap counts --out's value from FIFTEEN_TABLES as given.
+    #[arg(long, value_name = "SHELL", conflicts_with_all = BUILD_OPTIONS)]
     completions: Option<clap_complete::Shell>,
     /// Print the manual page (roff, for `man -l -`) and exit.
-    #[arg(long, exclusive = true)]
+    #[arg(long, conflicts_with_all = BUILD_OPTIONS, conflicts_with = "completions")]
     man: bool,
 }
+
+/// The options that ask for a build, which --completions and --man refuse beside them.
+const BUILD_OPTIONS: [&str; 5] = ["size", "blank", "partition", "force", "threads"];
 
 /// The `build-pdb` command: exit status 0 when the tables are there, 1 otherwise (with
 /// the error on one line, never a backtrace).

@@ -34,7 +34,7 @@ pub struct CheckArgs {
     format: Format,
     /// The shape of the board given with --moves: RxC (e.g. 3x4) or N. Square boards follow
     /// from their count; results lines say their own ("size").
-    #[arg(long, value_name = "RxC", value_parser = args::shape)]
+    #[arg(long, value_name = "RxC", value_parser = args::shape, allow_negative_numbers = true)]
     size: Option<Shape>,
 }
 

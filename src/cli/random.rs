@@ -22,7 +22,7 @@ pub struct RandomArgs {
     #[arg(long, value_parser = args::whole::<u64>(0, u64::MAX), allow_negative_numbers = true)]
     seed: Option<u64>,
     /// Board size: N for NxN, or RxC.
-    #[arg(long, default_value = "4", value_parser = args::shape)]
+    #[arg(long, default_value = "4", value_parser = args::shape, allow_negative_numbers = true)]
     size: Shape,
     /// The goal the boards must be able to reach.
     #[arg(long, default_value = "standard", value_parser = args::goal)]

@@ -24,7 +24,7 @@ pub struct PlayArgs {
     /// The starting board (default: a random one), as for solve.
     board: Vec<String>,
     /// Board shape (RxC or N) for a random board, or for a non-square BOARD.
-    #[arg(long, value_name = "RxC", value_parser = args::shape)]
+    #[arg(long, value_name = "RxC", value_parser = args::shape, allow_negative_numbers = true)]
     size: Option<Shape>,
     /// The goal: standard, blank-first, or the goal's numbers.
     #[arg(long, default_value = "standard", value_parser = args::goal)]

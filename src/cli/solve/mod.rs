@@ -61,7 +61,7 @@ pub struct SearchOpts {
     #[arg(long, value_name = "N", value_parser = args::whole::<u64>(1, MAX_NODES), allow_negative_numbers = true)]
     max_nodes: Option<u64>,
     /// Give up on an instance after this many seconds (fractions allowed; at most a year).
-    #[arg(long, value_name = "SECONDS", value_parser = args::timeout, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECONDS", value_parser = args::timeout, allow_hyphen_values = true)]
     timeout: Option<Duration>,
     /// Pattern-database partition (default: 7-8 for 4x4, one exact table up to 8 tiles,
     /// 6-6-6-6 blocks for 5x5), as pattern sizes (8-7, 6-6-3) or label groups
@@ -74,12 +74,12 @@ pub struct SearchOpts {
     split: bool,
     /// The shape of the boards: RxC (e.g. 3x4: 3 rows of 4) or N. Square boards follow from
     /// their count; other shapes need this (or a `size: RxC` line in the input).
-    #[arg(long, value_name = "RxC", value_parser = args::shape)]
+    #[arg(long, value_name = "RxC", value_parser = args::shape, allow_negative_numbers = true)]
     size: Option<Shape>,
     /// Bounded-suboptimal search (weighted IDA*, f = g + W*h): much faster, and the solution
     /// is at most W times the optimal length (W from 1 to 100; 1 is the optimal search).
     /// Random 5x5 boards take milliseconds with the tables at W = 2, 6x6 seconds at 2 to 3.
-    #[arg(long, value_name = "W", value_parser = args::weight, allow_negative_numbers = true)]
+    #[arg(long, value_name = "W", value_parser = args::weight, allow_hyphen_values = true)]
     weight: Option<Weight>,
 }
 
