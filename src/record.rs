@@ -9,6 +9,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::error::BoardError;
+use crate::search::{StopReason, Stopped};
+use crate::solver::SolveError;
+
 /// One instance's result (or failure), field for field as it stands on its line.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -44,6 +48,73 @@ pub struct Record {
     pub ok: Option<bool>,
     /// Why the instance was not solved; a record with an error has no solution.
     pub error: Option<String>,
+    /// With `error`: what kind of failure, for programs ([`FailureKind::name`]). A string,
+    /// not the enum, so that records of newer versions with new kinds still read.
+    pub kind: Option<String>,
+}
+
+/// Why an instance failed, as the `kind` field of its record says it. A small, stable set:
+/// programs branch on it (retry with a larger limit, fix the input, rebuild the tables),
+/// so kinds are only ever added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FailureKind {
+    /// The line is not an instance: bad numbers, a wrong count, a bad `goal:` or `size:`
+    /// line, a goal of another shape.
+    Parse,
+    /// A well-formed board that cannot reach its goal (the tile parity is wrong); found
+    /// before any search.
+    Unsolvable,
+    /// The node limit or the time limit ended the search; the record carries the proven
+    /// `lower_bound` and the `nodes` spent.
+    Limit,
+    /// The pattern databases this instance needs are unusable (corrupt, of another
+    /// version, or cannot be built); the batch stops there.
+    Tables,
+}
+
+impl FailureKind {
+    /// Every kind, in the order of the documentation.
+    pub const ALL: [FailureKind; 4] = [
+        FailureKind::Parse,
+        FailureKind::Unsolvable,
+        FailureKind::Limit,
+        FailureKind::Tables,
+    ];
+
+    /// The kind as the record spells it: `parse`, `unsolvable`, `limit`, `tables`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FailureKind::Parse => "parse",
+            FailureKind::Unsolvable => "unsolvable",
+            FailureKind::Limit => "limit",
+            FailureKind::Tables => "tables",
+        }
+    }
+}
+
+impl From<&BoardError> for FailureKind {
+    /// Unsolvable boards are their own kind; everything else wrong with the text is `parse`.
+    fn from(e: &BoardError) -> FailureKind {
+        match e {
+            BoardError::Unsolvable => FailureKind::Unsolvable,
+            _ => FailureKind::Parse,
+        }
+    }
+}
+
+impl From<&SolveError> for FailureKind {
+    /// A search that ran out of nodes or time is a `limit`. One that stopped with every
+    /// node within the threshold proved the goal unreachable (`unsolvable`); an
+    /// interruption by the user is not a failure of the instance and is never recorded.
+    fn from(e: &SolveError) -> FailureKind {
+        match e {
+            SolveError::Board(b) => b.into(),
+            SolveError::Stopped(Stopped { reason, .. }) => match reason {
+                StopReason::MaxNodes | StopReason::Timeout => FailureKind::Limit,
+                StopReason::Interrupted => FailureKind::Unsolvable,
+            },
+        }
+    }
 }
 
 impl Record {
@@ -53,6 +124,22 @@ impl Record {
             id: id_value(id),
             error: Some(error.into()),
             ..Record::default()
+        }
+    }
+
+    /// A record for a failed instance, with its kind; a search stopped by a limit adds
+    /// the `lower_bound` it proved and the `nodes` it spent.
+    pub fn failed(
+        id: &str,
+        kind: FailureKind,
+        error: impl Into<String>,
+        stopped: Option<&Stopped>,
+    ) -> Record {
+        Record {
+            kind: Some(kind.name().to_string()),
+            lower_bound: stopped.map(|s| u64::from(s.lower_bound)),
+            nodes: stopped.map(|s| s.nodes),
+            ..Record::failure(id, error)
         }
     }
 
@@ -96,6 +183,47 @@ mod tests {
         assert!(line.starts_with(r#"{"id":7,"size":"3x3","#), "{line}");
         assert!(!line.contains("error"), "{line}");
         assert_eq!(serde_json::from_str::<Record>(&line).unwrap(), r);
+    }
+
+    #[test]
+    fn failures_carry_their_kind_and_what_a_limit_proved() {
+        let stopped = Stopped {
+            reason: StopReason::Timeout,
+            lower_bound: 40,
+            nodes: 1234,
+        };
+        let e = SolveError::Stopped(stopped.clone());
+        let r = Record::failed("3", (&e).into(), e.to_string(), Some(&stopped));
+        let line = r.to_line();
+        assert!(
+            line.starts_with(r#"{"id":3,"nodes":1234,"lower_bound":40,"error":"search stopped"#),
+            "{line}"
+        );
+        assert!(line.ends_with(r#","kind":"limit"}"#), "{line}");
+        assert_eq!(serde_json::from_str::<Record>(&line).unwrap(), r);
+
+        let kind = |e: SolveError| FailureKind::from(&e).name();
+        assert_eq!(
+            kind(SolveError::Board(BoardError::Unsolvable)),
+            "unsolvable"
+        );
+        let goal_size = BoardError::GoalSize { board: 16, goal: 9 };
+        assert_eq!(kind(SolveError::Board(goal_size)), "parse");
+        let nodes = Stopped {
+            reason: StopReason::MaxNodes,
+            ..stopped.clone()
+        };
+        assert_eq!(kind(SolveError::Stopped(nodes)), "limit");
+        assert_eq!(
+            FailureKind::from(&BoardError::Repeated(3)),
+            FailureKind::Parse
+        );
+        let names: Vec<&str> = FailureKind::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(names, ["parse", "unsolvable", "limit", "tables"]);
+
+        // A record of a newer version, with a kind this one does not know, still reads.
+        let r: Record = serde_json::from_str(r#"{"id":1,"error":"x","kind":"new"}"#).unwrap();
+        assert_eq!(r.kind.as_deref(), Some("new"));
     }
 
     #[test]

@@ -251,3 +251,9 @@ fn output_lost_to_a_full_disk_is_an_error_for_every_command() {
 /// keep this one short (not `tests/input.rs`: cargo would build that as a test of its own).
 #[path = "edges/input.rs"]
 mod input;
+
+// Options: ranges, kinds, completions
+// (in tests/edges/options.rs: every option's range, failure kinds, tables and check options,
+// --quiet and progress, completions and man pages)
+#[path = "edges/options.rs"]
+mod options;

@@ -1,11 +1,17 @@
 //! Argument types that several commands (and `build-pdb`) share, each declared once: the
-//! board size, the goal, the tables directory, the output format and the thread count.
+//! board size, the goal, the tables directory, the output format and the thread count; and
+//! the range of every numeric option, checked by clap before any work starts (a usage
+//! error, exit status 2, whose message gives the range).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 
+use crate::pdb::Partition;
+use crate::rank::Ranker;
+use crate::search::Weight;
 use crate::{GoalSpec, Shape};
 
 /// The environment variable that names the tables directory, for every command.
@@ -64,6 +70,150 @@ pub fn parse<T: clap::Parser>() -> T {
     }
 }
 
+/// The most worker threads `--threads` may ask for: far more than the cores of any machine
+/// this runs on, yet few enough to start at once (`--threads 100000` used to hang).
+pub const MAX_THREADS: u64 = 1024;
+
+/// The longest `--timeout`, in seconds: a year.
+pub const MAX_TIMEOUT_SECS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// The most entries one table may have: 2^31, a 1 GiB file whose build needs 7 to 27 GiB of
+/// memory. The largest default table (4x4's 8-tile pattern) has 519 million; `9-6` on 4x4
+/// would have 4.2 billion (a 15 GB build).
+pub const MAX_TABLE_ENTRIES: u64 = 1 << 31;
+
+/// A clap value parser for a whole number from `lo` to `hi`: anything else (negative, a
+/// fraction, text, empty, too large) gets the same message, with the range.
+pub fn whole<T: TryFrom<u64>>(
+    lo: u64,
+    hi: u64,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |text| {
+        text.trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (lo..=hi).contains(n))
+            .and_then(|n| T::try_from(n).ok())
+            .ok_or_else(|| format!("give a whole number from {lo} to {hi}"))
+    }
+}
+
+/// Parses `--timeout`: seconds, more than 0 and at most a year (fractions allowed). NaN,
+/// infinities and negative numbers are refused here rather than panicking later.
+pub fn timeout(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= MAX_TIMEOUT_SECS => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "give seconds, more than 0 and at most {MAX_TIMEOUT_SECS} (a year)"
+        )),
+    }
+}
+
+/// Parses `--weight`: a factor from 1 to 100 (1 is the optimal search).
+pub fn weight(text: &str) -> Result<Weight, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(Weight::from_factor)
+        .ok_or_else(|| "give a number from 1 to 100 (1 is the optimal search)".to_string())
+}
+
+/// The partition asked for (`--partition`), or the default one, refused when one of its
+/// tables would have more than [`MAX_TABLE_ENTRIES`] entries: such a build takes tens of
+/// gigabytes, and used to abort on its first allocation.
+///
+/// The pattern checks proper live in the library ([`Partition::parse`]); this adds the
+/// command line's size limit.
+pub fn partition(shape: Shape, blank: u8, text: Option<&str>) -> Result<Partition> {
+    let partition = match text {
+        Some(t) => Partition::parse(shape, blank, t)?,
+        None => Partition::default_for(shape, blank),
+    };
+    for p in &partition.patterns {
+        let entries = Ranker::checked_count(shape.cells(), p.len());
+        if entries.is_none_or(|e| e > MAX_TABLE_ENTRIES) {
+            let entries = entries.map_or("more than 2^64".to_string(), |e| e.to_string());
+            bail!(
+                "the {} partition's {}-tile pattern would make a table of {entries} entries \
+                 for {shape} boards; a table may have at most {MAX_TABLE_ENTRIES} (2^31) \
+                 entries: use smaller patterns",
+                partition.name(),
+                p.len()
+            );
+        }
+    }
+    Ok(partition)
+}
+
+/// About how many bytes building the partition's tables needs at its peak (tables are
+/// built one at a time): per placement of the largest pattern, the BFS keeps a mask of
+/// blank cells seen and one of the current layer (2 + 1 bytes while the pattern leaves at
+/// most 8 cells free, 4 + 2 up to 16, 8 + 4 beyond) and half a byte of the table itself.
+/// This mirrors `pdb::build`'s layout; it is an estimate for refusing hopeless builds.
+pub fn build_bytes(partition: &Partition) -> u64 {
+    let n = partition.shape.cells();
+    partition
+        .patterns
+        .iter()
+        .map(|p| {
+            let count = Ranker::checked_count(n, p.len()).unwrap_or(u64::MAX);
+            let half_bytes: u64 = match n - p.len() {
+                0..=8 => 7,
+                9..=16 => 13,
+                _ => 25,
+            };
+            count.saturating_mul(half_bytes) / 2
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Refuses a build that needs more memory than `have` bytes (the machine's, when known):
+/// it would abort on an allocation, or push everything else out to swap.
+pub fn check_build_memory(partition: &Partition, have: Option<u64>) -> Result<()> {
+    let need = build_bytes(partition);
+    if let Some(have) = have.filter(|&h| need > h) {
+        bail!(
+            "building the {} tables for {} boards needs about {:.1} GB of memory, more than \
+             this machine's {:.1} GB: use smaller patterns",
+            partition.name(),
+            partition.shape,
+            need as f64 / 1e9,
+            have as f64 / 1e9
+        );
+    }
+    Ok(())
+}
+
+/// The memory this process may use, in bytes: the physical memory, or less when a control
+/// group limits it; `None` when it cannot be told.
+pub fn machine_memory() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf has no preconditions; a failure returns -1, refused below.
+        let (pages, size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        let physical = (pages > 0 && size > 0).then(|| pages as u64 * size as u64)?;
+        // cgroup v2, then v1; "max" or an unlimited v1 value does not parse or is larger.
+        let limit = [
+            "/sys/fs/cgroup/memory.max",
+            "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+        ]
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok()?.trim().parse::<u64>().ok())
+        .min();
+        Some(limit.map_or(physical, |l| l.min(physical)))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
 /// The worker threads asked for, or all cores.
 pub fn threads(asked: Option<usize>) -> usize {
     asked.unwrap_or_else(|| {
@@ -87,4 +237,80 @@ pub fn clock_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_numbers_outside_the_range_are_refused_with_it() {
+        let p = whole::<usize>(1, 1024);
+        assert_eq!(p("8"), Ok(8));
+        assert_eq!(p(" 1024 "), Ok(1024));
+        for bad in ["0", "1025", "-1", "1.5", "", "x", "99999999999999999999999"] {
+            assert_eq!(
+                p(bad),
+                Err("give a whole number from 1 to 1024".into()),
+                "{bad}"
+            );
+        }
+        // A range wider than the type: the type's limit holds too.
+        assert!(whole::<u8>(0, 1000)("300").is_err());
+    }
+
+    #[test]
+    fn timeouts_are_finite_positive_and_at_most_a_year() {
+        assert_eq!(timeout("1.5"), Ok(Duration::from_millis(1500)));
+        assert!(timeout("31536000").is_ok());
+        for bad in [
+            "0", "-1", "nan", "NaN", "inf", "-inf", "1e300", "31536001", "", "soon",
+        ] {
+            assert!(timeout(bad).unwrap_err().contains("a year"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn weights_are_from_1_to_100() {
+        assert_eq!(weight("1"), Ok(Weight::ONE));
+        assert!(weight("100").is_ok());
+        for bad in ["0.99", "100.5", "nan", "inf", "-2", ""] {
+            assert!(weight(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn tables_too_large_are_refused_before_any_work() {
+        let s4 = Shape::new(4, 4).unwrap();
+        assert!(partition(s4, 0, None).is_ok());
+        assert!(partition(s4, 0, Some("8-7")).is_ok());
+        let e = partition(s4, 0, Some("9-6")).unwrap_err().to_string();
+        assert!(
+            e.contains("4151347200 entries") && e.contains("2^31"),
+            "{e}"
+        );
+        let s5 = Shape::new(5, 5).unwrap();
+        assert!(partition(s5, 0, Some("12-12")).is_err());
+        // The library's own checks still come first.
+        let e = partition(s4, 0, Some("9-9")).unwrap_err().to_string();
+        assert!(!e.contains("2^31"), "{e}");
+    }
+
+    #[test]
+    fn build_memory_follows_the_bfs_layout() {
+        let s4 = Shape::new(4, 4).unwrap();
+        // 7-8: the 8-tile table, 518,918,400 placements at 3.5 bytes (README: 1.8 GB).
+        let p = partition(s4, 0, None).unwrap();
+        assert_eq!(build_bytes(&p), 518_918_400 * 7 / 2);
+        assert!(check_build_memory(&p, Some(4 << 30)).is_ok());
+        assert!(check_build_memory(&p, None).is_ok());
+        let e = check_build_memory(&p, Some(1 << 30))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("1.8 GB") && e.contains("1.1 GB"), "{e}");
+        // 5x5 6-6-6-6: 127,512,000 placements, 19 cells free: 12.5 bytes each.
+        let p = partition(Shape::new(5, 5).unwrap(), 0, None).unwrap();
+        assert_eq!(build_bytes(&p), 127_512_000 * 25 / 2);
+        assert!(machine_memory().is_none_or(|m| m > 1 << 28));
+    }
 }

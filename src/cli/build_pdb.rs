@@ -6,10 +6,10 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 use clap::Parser;
 
-use super::args::{self, DEFAULT_TABLES, TABLES_ENV};
-use super::output::{emit, note};
+use super::args::{self, DEFAULT_TABLES, MAX_THREADS, TABLES_ENV};
+use super::output::{emit, inform, note};
 use super::progress::build_with_bar;
-use crate::pdb::{self, Partition, TableDir};
+use crate::pdb::{self, TableDir};
 use crate::Shape;
 
 /// Build additive disjoint pattern databases by parallel backward breadth-first search.
@@ -28,16 +28,18 @@ use crate::Shape;
 #[command(name = "build-pdb", version, verbatim_doc_comment)]
 struct Args {
     /// Board size: N for NxN, or RxC.
-    #[arg(long, default_value = "4", value_parser = args::shape)]
+    #[arg(long, default_value = "4", value_parser = args::shape, allow_negative_numbers = true)]
     size: Shape,
-    /// The goal's blank cell (0 = top-left). Tables serve every goal with the blank there
-    /// or in a mirror image of that cell; the standard goal (blank bottom-right) uses cell 0.
-    #[arg(long, default_value_t = 0)]
+    /// The goal's blank cell (0 = top-left, up to cells - 1). Tables serve every goal with
+    /// the blank there or in a mirror image of that cell; the standard goal (blank
+    /// bottom-right) uses cell 0.
+    #[arg(long, default_value_t = 0, value_parser = args::whole::<usize>(0, 35), allow_negative_numbers = true)]
     blank: usize,
     /// Pattern sizes (`7-8`, `6-6-3`, `5-5-5`) or explicit label groups (`1,2,3/4,5,...`),
     /// labels being goal cells. Default: 7-8 for 4x4, one exact table up to 8 tiles, four
     /// compact 6-tile blocks for 5x5 (Korf and Felner's), otherwise groups of at most 6.
-    /// Boards of at most 32 cells.
+    /// Boards of at most 32 cells; tables of at most 2^31 entries (a 9-tile 4x4 pattern
+    /// has 4.2 billion), and builds that fit in the machine's memory.
     #[arg(long)]
     partition: Option<String>,
     /// Directory to write the tables to.
@@ -46,10 +48,24 @@ struct Args {
     /// Rebuild tables that already exist.
     #[arg(long)]
     force: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = args::whole::<usize>(1, MAX_THREADS), allow_negative_numbers = true)]
     threads: Option<usize>,
+    /// No progress bar and no notes on stderr (errors are still printed).
+    #[arg(long, short)]
+    quiet: bool,
+    /// Print a completion script for this shell (bash, zsh, fish, elvish, powershell) and
+    /// exit.
+    // Not `exclusive`: clap counts --out's value from FIFTEEN_TABLES as given.
+    #[arg(long, value_name = "SHELL", conflicts_with_all = BUILD_OPTIONS)]
+    completions: Option<clap_complete::Shell>,
+    /// Print the manual page (roff, for `man -l -`) and exit.
+    #[arg(long, conflicts_with_all = BUILD_OPTIONS, conflicts_with = "completions")]
+    man: bool,
 }
+
+/// The options that ask for a build, which --completions and --man refuse beside them.
+const BUILD_OPTIONS: [&str; 5] = ["size", "blank", "partition", "force", "threads"];
 
 /// The `build-pdb` command: exit status 0 when the tables are there, 1 otherwise (with
 /// the error on one line, never a backtrace).
@@ -63,27 +79,38 @@ pub fn main() -> ! {
 }
 
 fn run(args: Args) -> Result<()> {
+    super::output::set_quiet(args.quiet);
+    if let Some(shell) = args.completions {
+        return super::docs::completions::<Args>(shell, "build-pdb");
+    }
+    if args.man {
+        return super::docs::man::<Args>(None);
+    }
     let shape = args.size;
     if args.blank >= shape.cells() {
-        bail!("--blank {} is not a cell of a {} board", args.blank, shape);
+        bail!(
+            "--blank {} is not a cell of a {shape} board (give 0 to {})",
+            args.blank,
+            shape.cells() - 1
+        );
     }
     let blank = pdb::canonical_blank(shape, args.blank);
     if blank as usize != args.blank {
-        note!(
+        inform!(
             "note: the blank in cell {} is a mirror image of cell {blank}; building for cell {blank}",
             args.blank
         );
     }
-    let partition = match &args.partition {
-        Some(p) => Partition::parse(shape, blank, p)?,
-        None => Partition::default_for(shape, blank),
-    };
+    let partition = args::partition(shape, blank, args.partition.as_deref())?;
+    let dir = TableDir::new(&args.out);
+    if args.force || !dir.missing(&partition).is_empty() {
+        args::check_build_memory(&partition, args::machine_memory())?;
+    }
     if let Some(t) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build_global()?;
     }
-    let dir = TableDir::new(&args.out);
     if args.force {
         for spec in partition.specs() {
             let path = dir.path(&spec);
@@ -97,7 +124,7 @@ fn run(args: Args) -> Result<()> {
         }
     }
     if dir.missing(&partition).is_empty() {
-        note!(
+        inform!(
             "all {} tables of the {} partition are already in {} (use --force to rebuild)",
             partition.patterns.len(),
             partition.name(),
@@ -107,7 +134,7 @@ fn run(args: Args) -> Result<()> {
     }
     let t0 = Instant::now();
     let built = build_with_bar(&dir, &partition, true)?;
-    note!("done in {:.1} s", t0.elapsed().as_secs_f64());
+    inform!("done in {:.1} s", t0.elapsed().as_secs_f64());
     let mut text = String::new();
     for (spec, b) in built {
         text += &format!("pattern {:?}: {} layers\n", spec.tiles, b.layers.len());

@@ -12,7 +12,7 @@ use super::output::{emit, note};
 use super::{input, INTERRUPTED};
 use crate::board::parse_moves;
 use crate::check::{replay, CheckError, Lines, Replay};
-use crate::{Board, GoalSpec};
+use crate::{Board, GoalSpec, Shape};
 
 /// Arguments of `fifteen check`.
 #[derive(clap::Args, Debug)]
@@ -32,6 +32,10 @@ pub struct CheckArgs {
     /// Output: text for people, json for programs (one JSON object per line).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// The shape of the board given with --moves: RxC (e.g. 3x4) or N. Square boards follow
+    /// from their count; results lines say their own ("size").
+    #[arg(long, value_name = "RxC", value_parser = args::shape, allow_negative_numbers = true)]
+    size: Option<Shape>,
 }
 
 /// Checks what was given; exit status 0 all check, 1 some do not.
@@ -42,14 +46,23 @@ pub fn run(a: CheckArgs) -> Result<i32> {
             if a.input.is_some() {
                 bail!("give either a board with --moves or a results file, not both");
             }
-            one_board(&a.args, &moves, &a.goal, json)
+            one_board(&a.args, &moves, &a.goal, a.size, json)
+        }
+        None if a.size.is_some() => {
+            bail!("--size is for a board given with --moves (results lines carry their \"size\")")
         }
         None => results_file(a.input, &a.args, a.goal, json),
     }
 }
 
 /// One board, given as arguments like `solve` takes it, and its moves.
-fn one_board(args: &[String], moves: &str, goal: &GoalSpec, json: bool) -> Result<i32> {
+fn one_board(
+    args: &[String],
+    moves: &str,
+    goal: &GoalSpec,
+    size: Option<Shape>,
+    json: bool,
+) -> Result<i32> {
     let text = match args.len() {
         0 => {
             bail!("--moves needs the board it starts from: fifteen check \"1 2 3 ...\" --moves ...")
@@ -58,7 +71,11 @@ fn one_board(args: &[String], moves: &str, goal: &GoalSpec, json: bool) -> Resul
         _ if args.iter().all(|a| a.trim().parse::<u64>().is_ok()) => args.join(" "),
         _ => bail!("give one board (one quoted argument) with --moves"),
     };
-    let board = Board::parse(&text).context("bad board")?;
+    let board = match size {
+        Some(shape) => Board::parse_as(&text, shape),
+        None => Board::parse(&text),
+    }
+    .context("bad board")?;
     let goal = goal.for_shape(board.shape()).context("bad --goal")?;
     let moves = parse_moves(moves).context("bad --moves")?;
     let result = replay(&board, &goal, &moves);

@@ -9,6 +9,7 @@
 mod args;
 pub mod build_pdb;
 mod check;
+mod docs;
 mod input;
 mod output;
 mod play;
@@ -53,6 +54,9 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// No progress and no notes on stderr; errors are still printed.
+    #[arg(long, short, global = true)]
+    quiet: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -82,6 +86,16 @@ enum Command {
     Play(play::PlayArgs),
     /// Inspect pattern-database files.
     Tables(tables::TablesArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    ///
+    /// For example: fifteen completions bash > ~/.local/share/bash-completion/completions/fifteen
+    #[command(verbatim_doc_comment)]
+    Completions(docs::CompletionsArgs),
+    /// Print a manual page (roff): fifteen(1), or fifteen-COMMAND(1) for a command.
+    ///
+    /// For example: fifteen man | man -l -    or    fifteen man solve > fifteen-solve.1
+    #[command(verbatim_doc_comment)]
+    Man(docs::ManArgs),
 }
 
 /// The `fifteen` command: parses the arguments, runs the command, exits with its status
@@ -89,6 +103,7 @@ enum Command {
 pub fn fifteen_main() -> ! {
     output::end_quietly_on_closed_pipes();
     let cli: Cli = args::parse();
+    output::set_quiet(cli.quiet);
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let result = match cli.command {
         Command::Solve(a) => solve::solve(a),
@@ -97,6 +112,8 @@ pub fn fifteen_main() -> ! {
         Command::Check(a) => check::run(a),
         Command::Tables(a) => tables::run(a),
         Command::Play(a) => play::run(a),
+        Command::Completions(a) => docs::run_completions::<Cli>(a),
+        Command::Man(a) => docs::run_man::<Cli>(a),
     };
     std::process::exit(match result {
         Ok(code) => code,

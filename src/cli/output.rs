@@ -8,8 +8,22 @@
 //! when stderr cannot be written there is nobody left to tell.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
+
+/// Set by `--quiet`: no progress and no notes on stderr, only errors.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Silences progress and notes for the rest of the run (`--quiet`).
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// Whether `--quiet` was given: progress bars and notes stay off.
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
 
 /// Lets a write to a closed pipe end the process quietly (the default Unix behaviour).
 pub fn end_quietly_on_closed_pipes() {
@@ -37,3 +51,14 @@ macro_rules! note {
     }};
 }
 pub(crate) use note;
+
+/// Prints a note on stderr (what is being built, what is used instead), unless `--quiet`.
+/// Errors use [`note!`]: `--quiet` never hides why something failed.
+macro_rules! inform {
+    ($($arg:tt)*) => {{
+        if !$crate::cli::output::quiet() {
+            $crate::cli::output::note!($($arg)*);
+        }
+    }};
+}
+pub(crate) use inform;

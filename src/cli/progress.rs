@@ -9,14 +9,14 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::pdb::{BuildEvent, Built, Partition, PatternSpec, TableDir};
 
 /// Builds the partition's missing tables into `dir`, with one bar per breadth-first layer
-/// on stderr when it is a terminal (and `show` is set), and a line for each table written.
+/// on stderr when it is a terminal (and `show` is set, and not `--quiet`), and a line for each table written.
 pub fn build_with_bar(
     dir: &TableDir,
     partition: &Partition,
     show: bool,
 ) -> Result<Vec<(PatternSpec, Built)>> {
     let bar = ProgressBar::new(0);
-    if !show || !std::io::stderr().is_terminal() {
+    if !show || super::output::quiet() || !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
     bar.set_style(

@@ -9,23 +9,27 @@ use super::output::emit;
 use crate::random::{random_board, random_walk, Rng};
 use crate::{Goal, GoalSpec, Shape};
 
+/// The longest `--walk`: a million moves take milliseconds; longer walks add nothing.
+const MAX_WALK: u64 = 1_000_000;
+
 /// Arguments of `fifteen random`.
 #[derive(clap::Args, Debug)]
 pub struct RandomArgs {
-    /// How many boards.
-    #[arg(long, default_value_t = 1)]
+    /// How many boards (0 to 2^64 - 1).
+    #[arg(long, default_value_t = 1, value_parser = args::whole::<u64>(0, u64::MAX), allow_negative_numbers = true)]
     count: u64,
-    /// Seed for reproducible boards (default: from the clock).
-    #[arg(long)]
+    /// Seed for reproducible boards, 0 to 2^64 - 1 (default: from the clock).
+    #[arg(long, value_parser = args::whole::<u64>(0, u64::MAX), allow_negative_numbers = true)]
     seed: Option<u64>,
     /// Board size: N for NxN, or RxC.
-    #[arg(long, default_value = "4", value_parser = args::shape)]
+    #[arg(long, default_value = "4", value_parser = args::shape, allow_negative_numbers = true)]
     size: Shape,
     /// The goal the boards must be able to reach.
     #[arg(long, default_value = "standard", value_parser = args::goal)]
     goal: GoalSpec,
-    /// Instead of uniform boards, random walks of this many moves from the goal.
-    #[arg(long)]
+    /// Instead of uniform boards, random walks of this many moves from the goal (0 to
+    /// 1,000,000; a walk much longer than the board is wide gives nearly uniform boards).
+    #[arg(long, value_name = "MOVES", value_parser = args::whole::<usize>(0, MAX_WALK), allow_negative_numbers = true)]
     walk: Option<usize>,
 }
 

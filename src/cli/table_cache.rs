@@ -9,7 +9,8 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::output::note;
+use super::args;
+use super::output::inform;
 use super::progress::build_with_bar;
 use crate::pdb::{self, Partition, PdbHeuristic, TableDir};
 use crate::rank::Ranker;
@@ -78,10 +79,7 @@ impl TableCache {
             );
             return Ok(None);
         }
-        let partition = match &self.partition {
-            Some(text) => Partition::parse(shape, blank, text)?,
-            None => Partition::default_for(shape, blank),
-        };
+        let partition = args::partition(shape, blank, self.partition.as_deref())?;
         if partition.patterns.len() > pdb::MAX_PATTERNS {
             self.tell(
                 shape,
@@ -113,6 +111,7 @@ impl TableCache {
                 );
                 return Ok(None);
             }
+            args::check_build_memory(&partition, args::machine_memory())?;
             let t = Instant::now();
             self.build(&partition)?;
             self.build_secs += t.elapsed().as_secs_f64();
@@ -135,13 +134,13 @@ impl TableCache {
             return;
         }
         self.told.push((shape, blank));
-        note!("note: {why}; solving {shape} boards with linear conflict instead");
+        inform!("note: {why}; solving {shape} boards with linear conflict instead");
     }
 
     /// Builds the missing tables, saying what and where first.
     fn build(&self, partition: &Partition) -> Result<()> {
         let t0 = Instant::now();
-        note!(
+        inform!(
             "building the pattern databases ({} partition) for {} boards (goal blank in cell {}) \
              into {}; this happens once",
             partition.name(),
@@ -150,7 +149,7 @@ impl TableCache {
             self.dir.dir.display()
         );
         build_with_bar(&self.dir, partition, !self.quiet)?;
-        note!("tables built in {:.1} s", t0.elapsed().as_secs_f64());
+        inform!("tables built in {:.1} s", t0.elapsed().as_secs_f64());
         Ok(())
     }
 }

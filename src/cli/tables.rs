@@ -5,8 +5,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
-use super::args::TablesArg;
-use super::output::emit;
+use super::args::{Format, TablesArg};
+use super::output::{emit, inform};
 use crate::pdb;
 
 /// Arguments of `fifteen tables`.
@@ -16,6 +16,10 @@ pub struct TablesArgs {
     action: Action,
     #[command(flatten)]
     tables: TablesArg,
+    /// Output: text for people, json for programs (one JSON object per table: path, size,
+    /// blank, tiles, entries, bytes, clamped, status "ok" or "bad", error).
+    #[arg(long, value_enum, default_value = "text", global = true)]
+    format: Format,
 }
 
 #[derive(clap::Subcommand, Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,8 +47,14 @@ pub fn run(a: TablesArgs) -> Result<i32> {
         .collect();
     files.sort();
     let mut out = std::io::stdout();
+    let json = a.format == Format::Json;
     if files.is_empty() {
-        emit(&mut out, &format!("no tables in {}\n", dir.display()))?;
+        if json {
+            // No objects: the output is empty, and people are told why.
+            inform!("no tables in {}", dir.display());
+        } else {
+            emit(&mut out, &format!("no tables in {}\n", dir.display()))?;
+        }
         return Ok(0);
     }
     let mut bad = 0;
@@ -58,7 +68,33 @@ pub fn run(a: TablesArgs) -> Result<i32> {
             }
             Ok((spec, t))
         });
+        let millis = t0.elapsed().as_secs_f64() * 1000.0;
+        if checked.is_err() {
+            bad += 1;
+        }
         let line = match checked {
+            Ok((spec, t)) if json => Row {
+                path: path.display().to_string(),
+                size: Some(spec.shape.to_string()),
+                blank: Some(spec.blank),
+                tiles: Some(spec.tiles),
+                entries: Some(t.header.entries),
+                bytes: Some(t.header.payload_len + pdb::PAYLOAD_OFFSET),
+                clamped: Some(t.header.clamped),
+                status: "ok",
+                checked: Some(if verify { "checksum" } else { "header" }),
+                error: None,
+                millis: (millis * 1000.0).round() / 1000.0,
+            }
+            .line(),
+            Err(e) if json => Row {
+                path: path.display().to_string(),
+                status: "bad",
+                error: Some(e.to_string()),
+                millis: (millis * 1000.0).round() / 1000.0,
+                ..Row::default()
+            }
+            .line(),
             Ok((spec, t)) => format!(
                 "{}  {} tiles {:?}  {} entries  {:.1} MB  clamped {}  {}  {:.1} ms\n",
                 path.display(),
@@ -68,14 +104,46 @@ pub fn run(a: TablesArgs) -> Result<i32> {
                 (t.header.payload_len + pdb::PAYLOAD_OFFSET) as f64 / 1e6,
                 t.header.clamped,
                 if verify { "checksum ok" } else { "header ok" },
-                t0.elapsed().as_secs_f64() * 1000.0
+                millis
             ),
-            Err(e) => {
-                bad += 1;
-                format!("{}  BAD: {e}\n", path.display())
-            }
+            Err(e) => format!("{}  BAD: {e}\n", path.display()),
         };
         emit(&mut out, &line)?;
     }
     Ok(if bad > 0 { 1 } else { 0 })
+}
+
+/// One table as `tables list --format json` prints it (fields in this order; a bad table
+/// has only `path`, `status`, `error` and `millis`).
+#[derive(serde::Serialize, Default)]
+struct Row {
+    path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    size: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blank: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tiles: Option<Vec<u8>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    entries: Option<u64>,
+    /// The file's size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bytes: Option<u64>,
+    /// Entries clamped to the 4-bit maximum (they read as 15, still a lower bound).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clamped: Option<u64>,
+    /// `ok` or `bad`.
+    status: &'static str,
+    /// What was checked: `header` (list) or `checksum` (verify).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    checked: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    millis: f64,
+}
+
+impl Row {
+    fn line(&self) -> String {
+        serde_json::to_string(self).expect("a row always serializes") + "\n"
+    }
 }

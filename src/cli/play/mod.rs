@@ -24,7 +24,7 @@ pub struct PlayArgs {
     /// The starting board (default: a random one), as for solve.
     board: Vec<String>,
     /// Board shape (RxC or N) for a random board, or for a non-square BOARD.
-    #[arg(long, value_name = "RxC", value_parser = args::shape)]
+    #[arg(long, value_name = "RxC", value_parser = args::shape, allow_negative_numbers = true)]
     size: Option<Shape>,
     /// The goal: standard, blank-first, or the goal's numbers.
     #[arg(long, default_value = "standard", value_parser = args::goal)]
@@ -33,11 +33,11 @@ pub struct PlayArgs {
     /// conflict.
     #[command(flatten)]
     tables: TablesArg,
-    /// Seed for random boards (default: from the clock).
-    #[arg(long)]
+    /// Seed for random boards, 0 to 2^64 - 1 (default: from the clock).
+    #[arg(long, value_parser = args::whole::<u64>(0, u64::MAX), allow_negative_numbers = true)]
     seed: Option<u64>,
-    /// Milliseconds between moves when `s` plays a solution back.
-    #[arg(long, default_value_t = 300)]
+    /// Milliseconds between moves when `s` plays a solution back (0 to 10000).
+    #[arg(long, value_name = "MS", default_value_t = 300, value_parser = args::whole::<u64>(0, 10_000), allow_negative_numbers = true)]
     pace: u64,
 }
 

@@ -1,6 +1,7 @@
 //! `fifteen solve` and `fifteen bench`: instances from arguments, files or stdin, solved on
 //! a thread pool, printed in input order as each is done ([`report`] says how).
 
+mod progress;
 mod report;
 
 use std::io::{BufRead, IsTerminal, Write};
@@ -8,18 +9,23 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::ValueEnum;
 
-use self::report::{Outcome, Report};
+use self::progress::BatchBar;
+use self::report::{Failure, Outcome, Report};
 use super::args::{self, Format, TablesArg};
-use super::output::{emit, note};
+use super::output::{emit, note, quiet};
 use super::table_cache::TableCache;
 use super::{input, INTERRUPTED};
 use crate::batch::run_ordered;
 use crate::instances::{BadInstance, Reader};
+use crate::record::FailureKind;
 use crate::search::{Iteration, Limits, StopReason, Weight};
 use crate::{GoalSpec, HeuristicKind, Instance, Shape, SolveError, Solver};
+
+/// The largest `--max-nodes`: 10^18 nodes are decades of search; more is surely a typo.
+const MAX_NODES: u64 = 1_000_000_000_000_000_000;
 
 /// The estimate that guides the search, as `--heuristic` names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -41,8 +47,8 @@ pub struct SearchOpts {
     goal: GoalSpec,
     #[command(flatten)]
     tables: TablesArg,
-    /// Worker threads (default: all cores). Instances run in parallel.
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: all cores). Instances run in parallel.
+    #[arg(long, value_parser = args::whole::<usize>(1, args::MAX_THREADS), allow_negative_numbers = true)]
     threads: Option<usize>,
     /// Output: text for people, json for programs (one JSON object per line).
     #[arg(long, value_enum, default_value = "text")]
@@ -50,15 +56,16 @@ pub struct SearchOpts {
     /// The estimate guiding the search; all three give optimal solutions.
     #[arg(long, value_enum, default_value = "pdb")]
     heuristic: HeuristicArg,
-    /// Give up on an instance after this many nodes (it is reported as failed).
-    #[arg(long)]
+    /// Give up on an instance after this many nodes, 1 to 10^18 (it is reported as
+    /// failed, with the lower bound proven so far).
+    #[arg(long, value_name = "N", value_parser = args::whole::<u64>(1, MAX_NODES), allow_negative_numbers = true)]
     max_nodes: Option<u64>,
-    /// Give up on an instance after this many seconds.
-    #[arg(long)]
-    timeout: Option<f64>,
+    /// Give up on an instance after this many seconds (fractions allowed; at most a year).
+    #[arg(long, value_name = "SECONDS", value_parser = args::timeout, allow_hyphen_values = true)]
+    timeout: Option<Duration>,
     /// Pattern-database partition (default: 7-8 for 4x4, one exact table up to 8 tiles,
     /// 6-6-6-6 blocks for 5x5), as pattern sizes (8-7, 6-6-3) or label groups
-    /// (1,2,3/4,5,...), at most 8 patterns.
+    /// (1,2,3/4,5,...), at most 8 patterns, tables of at most 2^31 entries.
     #[arg(long)]
     partition: Option<String>,
     /// Search each instance on all threads, one instance at a time (the default for boards
@@ -67,13 +74,13 @@ pub struct SearchOpts {
     split: bool,
     /// The shape of the boards: RxC (e.g. 3x4: 3 rows of 4) or N. Square boards follow from
     /// their count; other shapes need this (or a `size: RxC` line in the input).
-    #[arg(long, value_name = "RxC", value_parser = args::shape)]
+    #[arg(long, value_name = "RxC", value_parser = args::shape, allow_negative_numbers = true)]
     size: Option<Shape>,
     /// Bounded-suboptimal search (weighted IDA*, f = g + W*h): much faster, and the solution
     /// is at most W times the optimal length (W from 1 to 100; 1 is the optimal search).
     /// Random 5x5 boards take milliseconds with the tables at W = 2, 6x6 seconds at 2 to 3.
-    #[arg(long, value_name = "W")]
-    weight: Option<f64>,
+    #[arg(long, value_name = "W", value_parser = args::weight, allow_hyphen_values = true)]
+    weight: Option<Weight>,
 }
 
 /// Arguments of `fifteen solve`.
@@ -160,8 +167,8 @@ fn sources(
 enum Item {
     Solve(Instance, Solver),
     Bad(BadInstance),
-    /// The tables could not be had: the batch stops.
-    Fatal,
+    /// The tables for this instance (its id; why) could not be had: the batch stops.
+    Fatal(String, String),
 }
 
 fn run(
@@ -171,14 +178,20 @@ fn run(
     opts: SearchOpts,
     bench: bool,
 ) -> Result<i32> {
-    let weight = match opts.weight {
-        None => Weight::ONE,
-        Some(w) => Weight::from_factor(w)
-            .with_context(|| format!("bad --weight {w}: give a number from 1 to 100"))?,
-    };
+    let weight = opts.weight.unwrap_or(Weight::ONE);
     let threads = args::threads(opts.threads);
     let pool = Arc::new(args::pool(threads)?);
+    // Progress is for batches: from a file (whose instances can be counted), or piped in.
+    let from_terminal = (input.as_deref() == Some("-") || boards.iter().any(|b| b == "-"))
+        && std::io::stdin().is_terminal();
+    let file = input.clone().filter(|_| boards.is_empty());
     let (input, arguments_only) = sources(boards, input)?;
+    let bar = BatchBar::new(
+        !arguments_only && !from_terminal,
+        file.as_deref(),
+        &opts.goal,
+        opts.size,
+    );
     let split = opts.split || arguments_only;
     let mut reader = Reader::new(input, opts.goal.clone()).with_size(opts.size);
     let kind = match opts.heuristic {
@@ -187,7 +200,7 @@ fn run(
         HeuristicArg::Manhattan => HeuristicKind::Manhattan,
     };
     let mut cache = TableCache::new(&opts.tables.tables, opts.partition.clone(), true, false);
-    let timeout = opts.timeout.map(Duration::from_secs_f64);
+    let timeout = opts.timeout;
     let max_nodes = opts.max_nodes;
 
     // Solving an instance needs its tables; a missing one is built by the item iterator
@@ -206,7 +219,7 @@ fn run(
                         Ok(None) => Solver::new(HeuristicKind::LinearConflict),
                         Err(e) => {
                             fatal = Some(format!("{e:#}"));
-                            return Some(Item::Fatal);
+                            return Some(Item::Fatal(inst.id, format!("{e:#}")));
                         }
                     }
                 } else {
@@ -223,24 +236,29 @@ fn run(
         })
     });
 
-    let work = |item: Item| -> Option<Outcome> {
+    let failed = |id: String, message: String, kind: FailureKind| Outcome {
+        interrupted: false,
+        id,
+        board: None,
+        goal: None,
+        known: None,
+        result: Err(Failure {
+            message,
+            kind,
+            stopped: None,
+        }),
+    };
+    let work = |item: Item| -> Outcome {
         match item {
-            Item::Fatal => None,
-            Item::Bad(bad) => Some(Outcome {
-                interrupted: false,
-                id: bad.id.clone(),
-                board: None,
-                goal: None,
-                known: None,
-                result: Err(bad.to_string()),
-            }),
+            Item::Fatal(id, why) => failed(id, why, FailureKind::Tables),
+            Item::Bad(bad) => failed(bad.id.clone(), bad.to_string(), (&bad.error).into()),
             Item::Solve(inst, solver) => {
                 let limits = Limits {
                     max_nodes,
                     deadline: timeout.map(|t| Instant::now() + t),
                     stop: Some(&INTERRUPTED),
                 };
-                Some(solve_one(inst, &solver, limits, split, weight))
+                solve_one(inst, &solver, limits, split, weight, &bar)
             }
         }
     };
@@ -253,14 +271,6 @@ fn run(
         steps,
         ..Report::default()
     };
-    let bar = indicatif::ProgressBar::new_spinner();
-    if !bench || !std::io::stderr().is_terminal() {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {pos} solved, {msg} ({elapsed})")
-            .expect("a valid template"),
-    );
     let t0 = Instant::now();
     if let Some(h) = report.header() {
         emit(&mut out, &h)?;
@@ -270,25 +280,28 @@ fn run(
     // Set at the first instance stopped by Ctrl-C: nothing after it is printed, so the
     // printed results are always the first ones of the input, without gaps.
     let mut cut = false;
-    run_ordered(&pool, items, window, work, |_, outcome| {
-        let Some(o) = outcome else { return false };
+    run_ordered(&pool, items, window, work, |_, o| {
         if cut || o.interrupted {
             // Stopped by Ctrl-C: neither solved nor failed; nothing to print.
             cut = true;
             return false;
         }
-        let line = report.line(&o);
-        if let Err(e) = emit(&mut out, &line) {
+        let tables = matches!(&o.result, Err(f) if f.kind == FailureKind::Tables);
+        if tables && !report.json {
+            // The batch stops; the error is said once, below.
+            return false;
+        }
+        let written = bar.suspend(|| emit(&mut out, &report.line(&o)));
+        if let Err(e) = written {
             // Output is lost: stop taking instances; the running ones stop too.
             lost = Some(e);
             INTERRUPTED.store(true, Ordering::Relaxed);
             return false;
         }
-        bar.set_position(report.solved);
-        bar.set_message(format!("{} failed, {} nodes", report.failed, report.nodes));
-        !INTERRUPTED.load(Ordering::Relaxed)
+        bar.update(report.solved + report.failed, report.failed);
+        !tables && !INTERRUPTED.load(Ordering::Relaxed)
     });
-    bar.finish_and_clear();
+    bar.finish();
     // Building tables is a one-off; the solving time is what is reported.
     let build_secs = cache.build_secs;
     let wall = t0.elapsed().as_secs_f64() - build_secs;
@@ -324,22 +337,23 @@ fn run(
     })
 }
 
-/// Solves one instance; a long search on all threads shows its iterations on a terminal.
+/// Solves one instance; a long search on all threads shows its iterations on a terminal
+/// (in the batch's progress line when there is one).
 fn solve_one(
     inst: Instance,
     solver: &Solver,
     limits: Limits,
     split: bool,
     weight: Weight,
+    bar: &BatchBar,
 ) -> Outcome {
     let started = Instant::now();
-    let show = split && std::io::stderr().is_terminal();
+    let show = split && !quiet() && std::io::stderr().is_terminal();
     let hook = |it: Iteration| {
         let secs = started.elapsed().as_secs_f64();
         if secs > 0.5 {
-            let _ = write!(
-                std::io::stderr(),
-                "\r\x1b[Kinstance {}: threshold {} done, {} nodes, {:.1} M nodes/s, {:.1} s",
+            let text = format!(
+                "instance {}: threshold {} done, {} nodes, {:.1} M nodes/s, {:.1} s",
                 inst.id,
                 // In moves (a weighted search's thresholds are scaled).
                 weight.moves_at_least(it.threshold),
@@ -347,10 +361,15 @@ fn solve_one(
                 it.nodes as f64 / secs / 1e6,
                 secs
             );
+            if bar.visible() {
+                bar.note(text);
+            } else {
+                let _ = write!(std::io::stderr(), "\r\x1b[K{text}");
+            }
         }
     };
     let result = solver.solve(&inst.board, &inst.goal, limits, show.then_some(&hook as _));
-    if show && started.elapsed().as_secs_f64() > 0.5 {
+    if show && !bar.visible() && started.elapsed().as_secs_f64() > 0.5 {
         let _ = write!(std::io::stderr(), "\r\x1b[K");
     }
     let interrupted = matches!(
@@ -359,7 +378,14 @@ fn solve_one(
     ) && INTERRUPTED.load(Ordering::Relaxed);
     Outcome {
         interrupted,
-        result: result.map_err(|e| format!("instance {}: {e}", inst.id)),
+        result: result.map_err(|e| Failure {
+            message: format!("instance {}: {e}", inst.id),
+            kind: (&e).into(),
+            stopped: match e {
+                SolveError::Stopped(s) => Some(s),
+                SolveError::Board(_) => None,
+            },
+        }),
         id: inst.id,
         board: Some(inst.board),
         goal: Some(inst.goal),

@@ -2,8 +2,8 @@
 //! Lines ([`Record`]) for programs, `bench`'s aligned rows and its closing summary.
 
 use super::super::output::note;
-use crate::record::{id_value, Record};
-use crate::search::Weight;
+use crate::record::{id_value, FailureKind, Record};
+use crate::search::{Stopped, Weight};
 use crate::{board, Board, Goal, HeuristicKind, Solution, Solver};
 
 /// One instance's outcome.
@@ -14,7 +14,15 @@ pub struct Outcome {
     pub board: Option<Board>,
     pub goal: Option<Goal>,
     pub known: Option<u32>,
-    pub result: Result<Solution, String>,
+    pub result: Result<Solution, Failure>,
+}
+
+/// Why an instance was not solved: the message for people, the kind for programs, and
+/// what a search stopped by a limit proved.
+pub struct Failure {
+    pub message: String,
+    pub kind: FailureKind,
+    pub stopped: Option<Stopped>,
 }
 
 /// The running tallies of a batch, and how its lines look.
@@ -46,12 +54,13 @@ impl Report {
     pub fn line(&mut self, o: &Outcome) -> String {
         let sol = match &o.result {
             Ok(sol) => sol,
-            Err(e) => {
+            Err(f) => {
                 self.failed += 1;
                 if self.json {
-                    return Record::failure(&o.id, e.as_str()).to_line() + "\n";
+                    let r = Record::failed(&o.id, f.kind, &f.message, f.stopped.as_ref());
+                    return r.to_line() + "\n";
                 }
-                note!("error: {e}");
+                note!("error: {}", f.message);
                 return String::new();
             }
         };
@@ -87,6 +96,7 @@ impl Report {
                 known: o.known.map(u64::from),
                 ok: o.known.map(|_| ok),
                 error: None,
+                kind: None,
             };
             return r.to_line() + "\n";
         }
