@@ -367,9 +367,11 @@ mod signals {
         let out = io::stdout().lock();
         restore();
         set_action(libc::SIGTSTP, libc::SIG_DFL);
-        // SAFETY: kill(2) on our own process; the process stops here until SIGCONT.
+        // raise, not kill: sent to this thread, the signal is taken before raise returns,
+        // so the process stops here (until SIGCONT) before the handler is put back.
+        // SAFETY: raise(3) has no memory-safety preconditions.
         unsafe {
-            libc::kill(libc::getpid(), libc::SIGTSTP);
+            libc::raise(libc::SIGTSTP);
         }
         set_action(libc::SIGTSTP, handler());
         drop(out);
