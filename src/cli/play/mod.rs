@@ -1,7 +1,12 @@
-//! `fifteen play`: the game in a terminal. The screen and keys are in [`app`]; this part
+//! `fifteen play`: the game in a terminal. The keys and the main loop are in [`app`], the
+//! searches behind the distance, hints and solutions in [`analysis`], the drawing in
+//! [`screen`], the terminal and every way of giving it back in [`terminal`]; this part
 //! turns the arguments into a game and a solver for its hints.
 
+mod analysis;
 mod app;
+mod screen;
+mod terminal;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -39,9 +44,25 @@ pub struct PlayArgs {
     /// Milliseconds between moves when `s` plays a solution back (0 to 10000).
     #[arg(long, value_name = "MS", default_value_t = 300, value_parser = args::whole::<u64>(0, 10_000), allow_negative_numbers = true)]
     pace: u64,
+    /// Seconds the solver may spend proving the optimal distance of each board (0.1 to
+    /// 3600). Beyond that the game shows a proven lower bound ("at least 84") and looks,
+    /// for as long again, for a solution that may not be optimal (weighted search), said
+    /// to be so; or says the board is too hard to compute here.
+    #[arg(long, value_name = "SECONDS", default_value = "3", value_parser = think)]
+    think: Duration,
 }
 
-/// Plays until the player quits, then prints a one-line summary.
+/// Parses `--think`: seconds, in range.
+fn think(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if (0.1..=3600.0).contains(&s) => Ok(Duration::from_secs_f64(s)),
+        _ => Err("give seconds from 0.1 to 3600".into()),
+    }
+}
+
+/// Plays until the player quits, then prints a one-line summary. Exit status 0; a signal
+/// that ends the game ends the process with 128 + its number, the terminal restored (see
+/// [`terminal`]).
 pub fn run(a: PlayArgs) -> Result<i32> {
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         bail!("play needs a terminal (use solve for pipes and files)");
@@ -84,14 +105,15 @@ pub fn run(a: PlayArgs) -> Result<i32> {
     } else {
         solver
     };
-    let summary = app::run(app::Setup {
+    let (summary, status) = app::run(app::Setup {
         game,
         solver,
         heuristic,
         rng,
         pace: Duration::from_millis(a.pace),
+        think: a.think,
         interrupted: &INTERRUPTED,
     })?;
     emit(&mut std::io::stdout(), &format!("{summary}\n"))?;
-    Ok(0)
+    Ok(status)
 }
