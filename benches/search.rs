@@ -2,7 +2,7 @@
 //! cost of mapping the tables, and of the wide (5x5, 6x6) board encoding.
 //!
 //! Run with `cargo bench --bench search`. The pattern-database groups need the 4x4 tables in
-//! `$FIFTEEN_TABLES` (or `data/pdb`); without them they are skipped with a message (build
+//! `$FIFTEEN_TABLES` (or the per-user default, `~/.local/share/fifteen`); without them they are skipped with a message (build
 //! them with `cargo run --release -p build-pdb` or any `fifteen solve` / `fifteen bench`).
 //!
 //! Throughput is in nodes (children generated), counted by a first solve of each instance,
@@ -48,7 +48,7 @@ fn pick(all: &[Instance], ids: &[&str]) -> Vec<Instance> {
 fn table_dir() -> Option<(PathBuf, Partition)> {
     let dir = std::env::var_os("FIFTEEN_TABLES")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/data/pdb")));
+        .or_else(fifteen::pdb::default_dir)?;
     let shape = Shape::new(4, 4).unwrap();
     let partition = Partition::default_for(shape, 0);
     if TableDir::new(&dir).missing(&partition).is_empty() {

@@ -11,11 +11,14 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
-/// What the calling thread waits for: the next item, the end of the items, or a result.
+/// What the calling thread waits for: the next item, the end of the items, a result, or
+/// the panic of a `work` call (re-raised on the calling thread, which would otherwise wait
+/// for that result for ever).
 enum Msg<T, R> {
     Item(T),
     End,
     Done(usize, R),
+    Panicked(Box<dyn std::any::Any + Send>),
 }
 
 /// Runs `work` on every item on `pool`, calling `emit` on the calling thread in input order.
@@ -25,6 +28,10 @@ enum Msg<T, R> {
 /// `items` is advanced on a scoped thread, so this returns only once its current `next`
 /// call has returned: an iterator that can block for ever (reading a pipe) must itself
 /// give up when the caller wants to stop.
+///
+/// # Panics
+/// A panic in `work` or `emit` ends this call with that panic (after the items already
+/// started have finished), instead of leaving it or the reading thread waiting.
 pub fn run_ordered<T, R, I, W, E>(
     pool: &rayon::ThreadPool,
     items: I,
@@ -66,6 +73,10 @@ pub fn run_ordered<T, R, I, W, E>(
             let _ = to_caller.send(Msg::End);
         });
         pool.in_place_scope(|scope| {
+            // Owned by this closure, so that a panic of `emit` drops them as it unwinds:
+            // the reader, waiting for a token or sending an item, then ends instead of
+            // holding up the scope's join for ever.
+            let (rx, slot_tx) = (rx, slot_tx);
             let mut pending: HashMap<usize, R> = HashMap::new();
             let mut started = 0usize;
             let mut next_out = 0usize;
@@ -80,12 +91,18 @@ pub fn run_ordered<T, R, I, W, E>(
                         let tx = tx.clone();
                         let i = started;
                         scope.spawn(move |_| {
-                            let r = work(item);
-                            let _ = tx.send(Msg::Done(i, r));
+                            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                work(item)
+                            }));
+                            let _ = tx.send(match r {
+                                Ok(r) => Msg::Done(i, r),
+                                Err(panic) => Msg::Panicked(panic),
+                            });
                         });
                         started += 1;
                     }
                     Msg::End => input_open = false,
+                    Msg::Panicked(panic) => std::panic::resume_unwind(panic),
                     Msg::Done(i, r) => {
                         pending.insert(i, r);
                         while let Some(r) = pending.remove(&next_out) {
@@ -157,6 +174,64 @@ mod tests {
             },
         );
         assert_eq!(*emitted.lock().unwrap(), 200);
+    }
+
+    /// Runs `f` on a thread of its own and returns its panic message; fails if it does
+    /// not panic, or if it is still running after ten seconds (the hang this guards against).
+    fn panic_message(f: impl FnOnce() + Send + 'static) -> String {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+            let _ = tx.send(r);
+        });
+        let r = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("run_ordered hung after a panic");
+        let panic = r.expect_err("the panic was swallowed");
+        panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_panic_in_emit_ends_the_batch_with_that_panic() {
+        // An endless input: the reader would wait for a token for ever.
+        let msg = panic_message(|| {
+            run_ordered(
+                &pool(),
+                0u64..,
+                4,
+                |i| i,
+                |i, _| {
+                    if i == 5 {
+                        panic!("boom in emit");
+                    }
+                    true
+                },
+            )
+        });
+        assert_eq!(msg, "boom in emit");
+    }
+
+    #[test]
+    fn a_panic_in_work_ends_the_batch_with_that_panic() {
+        let msg = panic_message(|| {
+            run_ordered(
+                &pool(),
+                0u64..100,
+                4,
+                |i| {
+                    if i == 7 {
+                        panic!("boom in work");
+                    }
+                    i
+                },
+                |_, _| true,
+            )
+        });
+        assert_eq!(msg, "boom in work");
     }
 
     #[test]

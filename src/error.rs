@@ -149,4 +149,8 @@ pub enum TableError {
     /// message.
     #[error("{0}")]
     Unsupported(String),
+    /// The build was stopped by its caller (Ctrl-C) before the table was complete. Nothing
+    /// of it was written: tables are saved whole or not at all.
+    #[error("table build interrupted; nothing partial was written")]
+    Interrupted,
 }

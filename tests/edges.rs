@@ -257,3 +257,266 @@ mod input;
 // --quiet and progress, completions and man pages)
 #[path = "edges/options.rs"]
 mod options;
+
+// Tables: where they live, when they are built
+
+/// A 4x4 board a few moves from the goal, whose 5-5-5 tables build in about a second.
+const NEAR4: &str = "1 2 3 4 5 6 7 8 9 10 0 11 13 14 15 12";
+
+/// A path under a plain file: no one, not even root, can create a directory there, so it
+/// stands for a read-only place on any machine.
+fn unwritable(tmp: &Path) -> String {
+    let file = tmp.join("a-file");
+    std::fs::write(&file, "not a directory").unwrap();
+    file.join("tables").to_str().unwrap().to_string()
+}
+
+#[test]
+fn an_unwritable_tables_directory_fails_at_once_with_its_path_and_a_hint() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = unwritable(tmp.path());
+    // (command, arguments, exit status, the hint's option)
+    let rows: Vec<(&str, Vec<&str>, i32, &str)> = vec![
+        (
+            "fifteen",
+            vec!["solve", "--tables", &dir, "--partition", "5-5-5", NEAR4],
+            2,
+            "--tables DIR",
+        ),
+        (
+            "fifteen",
+            vec![
+                "bench",
+                "data/korf100.txt",
+                "--tables",
+                &dir,
+                "--partition",
+                "5-5-5",
+            ],
+            2,
+            "--tables DIR",
+        ),
+        (
+            "build-pdb",
+            vec!["--partition", "5-5-5", "--out", &dir],
+            1,
+            "--out DIR",
+        ),
+    ];
+    for (bin, args, code, hint) in rows {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let what = format!("{bin} {args:?}");
+        let t0 = Instant::now();
+        let out = command(bin, &args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{what}: {err}");
+        assert!(
+            err.starts_with(&format!(
+                "error: cannot write tables to {dir}: Not a directory"
+            )),
+            "{what}: {err}"
+        );
+        assert!(err.contains(hint), "{what}: {err}");
+        assert!(!err.contains("building"), "{what}: nothing is built: {err}");
+        assert!(t0.elapsed() < Duration::from_secs(5), "{what}: not at once");
+    }
+}
+
+#[test]
+fn no_build_solves_without_tables_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("tables");
+    let d = dir.to_str().unwrap();
+    for (args, shape) in [
+        (
+            vec![
+                "solve",
+                "--no-build",
+                "--tables",
+                d,
+                "--format",
+                "json",
+                "8 6 7 2 5 4 3 0 1",
+            ],
+            "3x3",
+        ),
+        (
+            vec![
+                "solve",
+                "--no-build",
+                "--tables",
+                d,
+                "--format",
+                "json",
+                NEAR4,
+            ],
+            "4x4",
+        ),
+    ] {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let out = command("fifteen", &args).output().unwrap();
+        let (so, err) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!(
+                "note: no {shape} tables in {d}; build them with `build-pdb"
+            )),
+            "{args:?}: {err}"
+        );
+        assert!(so.contains("\"heuristic\":\"linear-conflict\""), "{so}");
+        assert!(so.contains("\"optimal\":true"), "{so}");
+        assert!(!dir.exists(), "--no-build created {d}");
+    }
+}
+
+/// `fifteen` run from `cwd` with a home of its own and no FIFTEEN_TABLES.
+fn with_home(cwd: &Path, home: &Path, xdg: Option<&str>, args: &[&str]) -> std::process::Output {
+    let mut cmd = command(
+        "fifteen",
+        &args.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+    );
+    cmd.current_dir(cwd)
+        .env_remove("FIFTEEN_TABLES")
+        .env("HOME", home);
+    match xdg {
+        Some(x) => cmd.env("XDG_DATA_HOME", x),
+        None => cmd.env_remove("XDG_DATA_HOME"),
+    };
+    cmd.output().unwrap()
+}
+
+#[test]
+fn tables_go_to_the_per_user_data_directory_not_the_current_one() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let xdg = h.join("xdg");
+    // (XDG_DATA_HOME, where the tables must go): XDG's rule, then ~/.local/share, also
+    // when XDG_DATA_HOME is relative (the XDG spec says to ignore it then).
+    let rows = [
+        (Some(xdg.to_str().unwrap()), xdg.join("fifteen")),
+        (None, h.join(".local/share/fifteen")),
+        (Some(""), h.join(".local/share/fifteen")),
+        (Some("relative/dir"), h.join(".local/share/fifteen")),
+    ];
+    for (i, (x, want)) in rows.iter().enumerate() {
+        let cwd = tempfile::tempdir().unwrap();
+        let out = with_home(cwd.path(), h, *x, &["solve", "8 6 7 2 5 4 3 0 1"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{x:?}: {err}");
+        // Built by the first run that uses the directory, found by the later ones.
+        let built = i == 0 || i == 1;
+        assert_eq!(
+            err.contains(&format!("into {}:", want.display())),
+            built,
+            "{x:?}: {err}"
+        );
+        assert!(want.join("3x3-b0-1.2.3.4.5.6.7.8.pdb").is_file(), "{x:?}");
+        assert_eq!(std::fs::read_dir(cwd.path()).unwrap().count(), 0, "{x:?}");
+    }
+    // The help says where, and the override's names.
+    let out = with_home(h, h, None, &["solve", "--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("~/.local/share/fifteen"), "{help}");
+    assert!(help.contains("FIFTEEN_TABLES"), "{help}");
+    assert!(help.contains("--no-build"), "{help}");
+}
+
+#[test]
+fn a_build_announces_what_where_how_long_and_how_big() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().to_str().unwrap();
+    let args: Vec<String> = ["solve", "--tables", d, "--partition", "5-5-5", NEAR4]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let out = command("fifteen", &args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    // 3 x 16!/11! = 3 x 524,160 placements: 786 kB of nibbles in all, plus a 4 kB header each.
+    let first = err.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!(
+            "building the pattern databases for 4x4 boards (5-5-5 partition, goal blank in \
+             cell 0) into {d}: about "
+        )) && first.ends_with(" of memory, 800 kB on disk; once"),
+        "{err}"
+    );
+}
+
+/// Sends SIGINT (what Ctrl-C sends) to a running child.
+fn interrupt(child: &Child) {
+    let ok = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -INT failed");
+}
+
+#[test]
+fn ctrl_c_stops_a_build_at_once_and_leaves_no_partial_table() {
+    let shape = Shape::new(4, 4).unwrap();
+    let partition = Partition::parse(shape, 0, "6-6-3").unwrap();
+    for bin in ["fifteen", "build-pdb"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path().to_str().unwrap().to_string();
+        let args: Vec<&str> = match bin {
+            "fifteen" => vec!["solve", "--tables", &d, "--partition", "6-6-3", NEAR4],
+            _ => vec!["--partition", "6-6-3", "--out", &d],
+        };
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let what = format!("{bin} {args:?}");
+        let mut child = command(bin, &args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        assert!(child.try_wait().unwrap().is_none(), "{what}: done in 0.5 s");
+        let t0 = Instant::now();
+        interrupt(&child);
+        let status = wait(&mut child, Duration::from_secs(10), &what);
+        let stopped_in = t0.elapsed();
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert_eq!(status.code(), Some(130), "{what}: {err}");
+        assert!(
+            stopped_in < Duration::from_secs(2),
+            "{what}: took {stopped_in:?}"
+        );
+        assert!(
+            err.contains("interrupted: the build stopped; no partial table was written"),
+            "{what}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{what}: {err}");
+        // What is there is whole: each file a finished table that loads; no temporary.
+        let names: Vec<String> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(
+            names.iter().all(|n| n.ends_with(".pdb")),
+            "{what}: {names:?}"
+        );
+        let specs = partition.specs();
+        assert!(
+            names.len() < specs.len(),
+            "{what}: finished before the signal"
+        );
+        for spec in &specs {
+            let path = tmp.path().join(spec.file_name());
+            if path.exists() {
+                let t = fifteen::pdb::Table::read(&path, spec).unwrap();
+                t.verify(spec).unwrap();
+            }
+        }
+    }
+}

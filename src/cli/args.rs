@@ -17,16 +17,25 @@ use crate::{GoalSpec, Shape};
 /// The environment variable that names the tables directory, for every command.
 pub const TABLES_ENV: &str = "FIFTEEN_TABLES";
 
-/// Where tables live when neither `--tables` nor `FIFTEEN_TABLES` says.
-pub const DEFAULT_TABLES: &str = "data/pdb";
+/// Where tables live when neither `--tables` nor `FIFTEEN_TABLES` says: the per-user data
+/// directory ([`crate::pdb::default_dir`]), so that `fifteen` finds its tables from any
+/// directory and never builds into the current one. Without a home directory in the
+/// environment (rare: some services), `fifteen-tables` in the current directory, which the
+/// build announces before it starts.
+pub fn default_tables() -> PathBuf {
+    crate::pdb::default_dir().unwrap_or_else(|| PathBuf::from("fifteen-tables"))
+}
 
 /// `--tables DIR`, with its environment variable and default, as every command takes it.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TablesArg {
-    /// Where the pattern databases live. Built there on first use when quick (up to 16 cells
-    /// or seconds of work); 5x5 tables need `build-pdb --size 5 --out DIR` (3 minutes).
-    /// Boards without tables are solved with linear conflict, with a note saying so.
-    #[arg(long, env = TABLES_ENV, default_value = DEFAULT_TABLES, global = true)]
+    /// Where the pattern databases live: by default the per-user data directory
+    /// ($XDG_DATA_HOME/fifteen, else ~/.local/share/fifteen; ~/Library/Application
+    /// Support/fifteen on macOS). Built there on first use when quick (up to 16 cells: 4x4
+    /// takes about 2 minutes once, said before it starts); 5x5 tables need
+    /// `build-pdb --size 5 --out DIR` (3 minutes). Boards without tables are solved with
+    /// linear conflict, with a note saying so.
+    #[arg(long, env = TABLES_ENV, default_value_os_t = default_tables(), global = true)]
     pub tables: PathBuf,
 }
 

@@ -1,14 +1,17 @@
 //! `build-pdb`: the one-off generator of the pattern databases that `fifteen` maps in.
 
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
 use clap::Parser;
 
-use super::args::{self, DEFAULT_TABLES, MAX_THREADS, TABLES_ENV};
+use super::args::{self, MAX_THREADS, TABLES_ENV};
 use super::output::{emit, inform, note};
-use super::progress::build_with_bar;
+use super::progress::{announce, build_with_bar};
+use super::INTERRUPTED;
+use crate::error::TableError;
 use crate::pdb::{self, TableDir};
 use crate::Shape;
 
@@ -19,7 +22,7 @@ use crate::Shape;
 /// themselves on first use; run this to build them ahead of time or to try other partitions.
 ///
 /// Examples:
-///   build-pdb                          # 4x4, 7-8 partition, blank-first goal, into data/pdb
+///   build-pdb                          # 4x4, 7-8 partition, into ~/.local/share/fifteen
 ///   build-pdb --size 3                 # the 3x3 table (exact, 181,440 states)
 ///   build-pdb --size 5                 # 5x5, four 6-tile blocks: 3 minutes, 1.8 GB, 255 MB
 ///   build-pdb --partition 5-5-5 --out /tmp/t
@@ -42,8 +45,10 @@ struct Args {
     /// has 4.2 billion), and builds that fit in the machine's memory.
     #[arg(long)]
     partition: Option<String>,
-    /// Directory to write the tables to.
-    #[arg(long, default_value = DEFAULT_TABLES, env = TABLES_ENV)]
+    /// Directory to write the tables to: by default the per-user data directory where
+    /// `fifteen` looks for them ($XDG_DATA_HOME/fifteen, else ~/.local/share/fifteen;
+    /// ~/Library/Application Support/fifteen on macOS).
+    #[arg(long, default_value_os_t = args::default_tables(), env = TABLES_ENV)]
     out: PathBuf,
     /// Rebuild tables that already exist.
     #[arg(long)]
@@ -67,11 +72,17 @@ struct Args {
 /// The options that ask for a build, which --completions and --man refuse beside them.
 const BUILD_OPTIONS: [&str; 5] = ["size", "blank", "partition", "force", "threads"];
 
-/// The `build-pdb` command: exit status 0 when the tables are there, 1 otherwise (with
-/// the error on one line, never a backtrace).
+/// The `build-pdb` command: exit status 0 when the tables are there, 130 when Ctrl-C
+/// stopped the build (no partial table is left), 1 otherwise (with the error on one line,
+/// never a backtrace).
 pub fn main() -> ! {
     super::output::end_quietly_on_closed_pipes();
-    if let Err(e) = run(args::parse()) {
+    let args = args::parse();
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    if let Err(e) = run(args) {
+        if let Some(TableError::Interrupted) = e.downcast_ref() {
+            std::process::exit(130); // the message is out already
+        }
         note!("error: {e:#}");
         std::process::exit(1);
     }
@@ -132,8 +143,9 @@ fn run(args: Args) -> Result<()> {
         );
         return Ok(());
     }
+    announce(&dir, &partition, "choose another directory with --out DIR")?;
     let t0 = Instant::now();
-    let built = build_with_bar(&dir, &partition, true)?;
+    let built = build_with_bar(&dir, &partition, true, &INTERRUPTED)?;
     inform!("done in {:.1} s", t0.elapsed().as_secs_f64());
     let mut text = String::new();
     for (spec, b) in built {

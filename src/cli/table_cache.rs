@@ -11,7 +11,8 @@ use anyhow::Result;
 
 use super::args;
 use super::output::inform;
-use super::progress::build_with_bar;
+use super::progress::{announce, build_with_bar};
+use super::INTERRUPTED;
 use crate::pdb::{self, Partition, PdbHeuristic, TableDir};
 use crate::rank::Ranker;
 use crate::Shape;
@@ -137,18 +138,17 @@ impl TableCache {
         inform!("note: {why}; solving {shape} boards with linear conflict instead");
     }
 
-    /// Builds the missing tables, saying what and where first.
+    /// Builds the missing tables, saying what, where, how long and how big first (after
+    /// checking that the directory takes files, so a read-only one fails before the work).
+    /// Ctrl-C stops the build with [`crate::error::TableError::Interrupted`].
     fn build(&self, partition: &Partition) -> Result<()> {
         let t0 = Instant::now();
-        inform!(
-            "building the pattern databases ({} partition) for {} boards (goal blank in cell {}) \
-             into {}; this happens once",
-            partition.name(),
-            partition.shape,
-            partition.blank,
-            self.dir.dir.display()
-        );
-        build_with_bar(&self.dir, partition, !self.quiet)?;
+        announce(
+            &self.dir,
+            partition,
+            "choose another directory with --tables DIR (or FIFTEEN_TABLES=DIR)",
+        )?;
+        build_with_bar(&self.dir, partition, !self.quiet, &INTERRUPTED)?;
         inform!("tables built in {:.1} s", t0.elapsed().as_secs_f64());
         Ok(())
     }

@@ -1,12 +1,13 @@
 //! A directory of tables: where each file goes, which are missing, building those, and
 //! opening a partition's tables as one heuristic.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use crate::error::TableError;
 
-use super::build::{build, BuildEvent, Built};
+use super::build::{build_or_stop, BuildEvent, Built};
 use super::heuristic::PdbHeuristic;
 use super::partition::{Partition, PatternSpec};
 use super::table::{save, Table};
@@ -47,14 +48,48 @@ impl TableDir {
         partition: &Partition,
         progress: &(dyn Fn(usize, &PatternSpec, BuildEvent) + Sync),
     ) -> Result<Vec<(PatternSpec, Built)>, TableError> {
+        self.build_missing_or_stop(partition, progress, &AtomicBool::new(false))
+    }
+
+    /// [`TableDir::build_missing`] that gives up when `stop` is set (by a Ctrl-C handler,
+    /// say): within a fraction of a second, leaving the tables already saved (each one
+    /// complete) and no partial file.
+    ///
+    /// # Errors
+    /// A failed build or write; [`TableError::Interrupted`] when stopped.
+    pub fn build_missing_or_stop(
+        &self,
+        partition: &Partition,
+        progress: &(dyn Fn(usize, &PatternSpec, BuildEvent) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<Vec<(PatternSpec, Built)>, TableError> {
         let mut out = Vec::new();
         for (i, spec) in self.missing(partition).into_iter().enumerate() {
-            let built = build(&spec, &|e| progress(i, &spec, e))?;
+            let built = build_or_stop(&spec, &|e| progress(i, &spec, e), stop)?;
             let path = save(&self.dir, &spec, &built)?;
             progress(i, &spec, BuildEvent::Saved { path });
             out.push((spec, built));
         }
         Ok(out)
+    }
+
+    /// Makes sure tables can be saved here before any is built: creates the directory and
+    /// writes and removes a small file, so that a read-only place fails at once rather than
+    /// after minutes of building.
+    ///
+    /// # Errors
+    /// [`TableError::Io`] naming the directory (or the probe file) and the reason.
+    pub fn check_writable(&self) -> Result<(), TableError> {
+        let fail = |path: &Path| {
+            let path = path.to_path_buf();
+            move |error| TableError::Io { path, error }
+        };
+        std::fs::create_dir_all(&self.dir).map_err(fail(&self.dir))?;
+        let probe = self
+            .dir
+            .join(format!(".write-test.{}.tmp", std::process::id()));
+        std::fs::write(&probe, b"fifteen").map_err(fail(&self.dir))?;
+        std::fs::remove_file(&probe).map_err(fail(&probe))
     }
 
     /// Maps the partition's tables.
@@ -85,4 +120,29 @@ impl TableDir {
         }
         Ok(Arc::new(PdbHeuristic::new(partition.clone(), tables)?))
     }
+}
+
+/// The per-user tables directory, the platform's convention for application data:
+/// `$XDG_DATA_HOME/fifteen`, else `~/.local/share/fifteen` (Linux and other Unixes),
+/// `~/Library/Application Support/fifteen` (macOS), `%LOCALAPPDATA%\\fifteen` (Windows).
+/// One place per user, so that an installed `fifteen` finds its tables from any directory.
+/// `None` when the environment names no home (then the caller must be told where).
+pub fn default_dir() -> Option<PathBuf> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = if cfg!(windows) {
+        var("LOCALAPPDATA")?
+    } else if cfg!(target_os = "macos") {
+        var("HOME")?.join("Library/Application Support")
+    } else {
+        // XDG says a relative XDG_DATA_HOME is invalid and must be ignored.
+        match var("XDG_DATA_HOME").filter(|p| p.is_absolute()) {
+            Some(d) => d,
+            None => var("HOME")?.join(".local/share"),
+        }
+    };
+    Some(base.join("fifteen"))
 }

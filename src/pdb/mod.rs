@@ -29,9 +29,9 @@ mod heuristic;
 mod partition;
 mod table;
 
-pub use build::{build, BuildEvent, Built, MAX_TABLE_CELLS};
+pub use build::{build, build_or_stop, BuildEvent, Built, MAX_TABLE_CELLS};
 pub use command::{build_pdb_command, rebuild_command};
-pub use dir::TableDir;
+pub use dir::{default_dir, TableDir};
 pub use format::{Header, ENCODING_NIBBLE_EXCESS, FORMAT_VERSION, PAYLOAD_OFFSET};
 pub use heuristic::{Patterns, PdbHeuristic, PdbState, MAX_PATTERNS};
 pub use partition::{canonical_blank, Partition, PatternSpec};

@@ -19,6 +19,7 @@ use super::output::{emit, note, quiet};
 use super::table_cache::TableCache;
 use super::{input, INTERRUPTED};
 use crate::batch::run_ordered;
+use crate::error::TableError;
 use crate::instances::{BadInstance, Reader};
 use crate::record::FailureKind;
 use crate::search::{Iteration, Limits, StopReason, Weight};
@@ -81,6 +82,10 @@ pub struct SearchOpts {
     /// Random 5x5 boards take milliseconds with the tables at W = 2, 6x6 seconds at 2 to 3.
     #[arg(long, value_name = "W", value_parser = args::weight, allow_hyphen_values = true)]
     weight: Option<Weight>,
+    /// Never build tables: boards whose tables are missing are solved with linear conflict
+    /// (optimal too, slower), with a note naming the command that builds them.
+    #[arg(long)]
+    no_build: bool,
 }
 
 /// Arguments of `fifteen solve`.
@@ -199,13 +204,20 @@ fn run(
         HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
         HeuristicArg::Manhattan => HeuristicKind::Manhattan,
     };
-    let mut cache = TableCache::new(&opts.tables.tables, opts.partition.clone(), true, false);
+    let mut cache = TableCache::new(
+        &opts.tables.tables,
+        opts.partition.clone(),
+        !opts.no_build,
+        false,
+    );
     let timeout = opts.timeout;
     let max_nodes = opts.max_nodes;
 
     // Solving an instance needs its tables; a missing one is built by the item iterator
     // on this thread before the instance is handed out.
     let mut fatal: Option<String> = None;
+    // Ctrl-C during a table build: the build said so; nothing was solved.
+    let mut build_stopped = false;
     let items = std::iter::from_fn(|| {
         if INTERRUPTED.load(Ordering::Relaxed) || fatal.is_some() {
             return None;
@@ -218,6 +230,10 @@ fn run(
                         Ok(Some(p)) => Solver::with_pdb(p),
                         Ok(None) => Solver::new(HeuristicKind::LinearConflict),
                         Err(e) => {
+                            if let Some(TableError::Interrupted) = e.downcast_ref() {
+                                build_stopped = true;
+                                return None;
+                            }
                             fatal = Some(format!("{e:#}"));
                             return Some(Item::Fatal(inst.id, format!("{e:#}")));
                         }
@@ -302,6 +318,9 @@ fn run(
         !tables && !INTERRUPTED.load(Ordering::Relaxed)
     });
     bar.finish();
+    if build_stopped {
+        return Ok(130);
+    }
     // Building tables is a one-off; the solving time is what is reported.
     let build_secs = cache.build_secs;
     let wall = t0.elapsed().as_secs_f64() - build_secs;

@@ -1,7 +1,7 @@
 //! The backward breadth-first search itself: per placement of the pattern's tiles, a mask
 //! of the blank cells reached, one layer at a time, in parallel over chunks of placements.
 
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
@@ -279,10 +279,12 @@ impl<S: Slot> Bfs<'_, S> {
     }
 }
 
+/// The whole search; `None` when `stop` was set before it was done.
 pub(super) fn bfs<S: Slot, const PEXT: bool>(
     spec: &PatternSpec,
     progress: &(dyn Fn(BuildEvent) + Sync),
-) -> Built {
+    stop: &AtomicBool,
+) -> Option<Built> {
     let n = spec.shape.cells();
     let ranker = Ranker::new(n, spec.tiles.len());
     let count = ranker.count() as usize;
@@ -327,6 +329,10 @@ pub(super) fn bfs<S: Slot, const PEXT: bool>(
         let active: Vec<usize> = (0..chunks).filter(|&c| cur_active[c]).collect();
         let total = active.len() as u64;
         active.par_iter().for_each(|&ci| {
+            // Skipping the remaining chunks is enough: the half-done layer is thrown away.
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
             with_bmi2::<PEXT, _>(|| b.expand_chunk::<PEXT>(&cur, ci));
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
             if d.is_multiple_of(64) || d == total {
@@ -337,6 +343,9 @@ pub(super) fn bfs<S: Slot, const PEXT: bool>(
                 });
             }
         });
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         // Keep only what is new; record the placements reached for the first time.
         let d1 = depth + 1;
         let first = AtomicU64::new(0);
@@ -370,9 +379,9 @@ pub(super) fn bfs<S: Slot, const PEXT: bool>(
             placements: f,
         });
     }
-    Built {
+    Some(Built {
         payload,
         layers,
         clamped: b.clamped.load(Ordering::Relaxed),
-    }
+    })
 }

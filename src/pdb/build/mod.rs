@@ -2,7 +2,7 @@
 //! (in `bfs`) over cell bitmasks (in `grid`), compiled for BMI2 when the CPU has it.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64};
 
 use crate::error::TableError;
 
@@ -77,6 +77,21 @@ pub fn build(
     spec: &PatternSpec,
     progress: &(dyn Fn(BuildEvent) + Sync),
 ) -> Result<Built, TableError> {
+    build_or_stop(spec, progress, &AtomicBool::new(false))
+}
+
+/// [`build`] that gives up when `stop` is set: the flag is read between chunks of the
+/// search (16,384 placements each), so a build stops within milliseconds of it, however
+/// large the table. This is how a command line's Ctrl-C reaches a build without the library
+/// knowing of signals.
+///
+/// # Errors
+/// As [`build`]; [`TableError::Interrupted`] when `stop` was set before the table was done.
+pub fn build_or_stop(
+    spec: &PatternSpec,
+    progress: &(dyn Fn(BuildEvent) + Sync),
+    stop: &AtomicBool,
+) -> Result<Built, TableError> {
     let n = spec.shape.cells();
     let k = spec.tiles.len();
     let too_large = || {
@@ -106,14 +121,15 @@ pub fn build(
     }
     let free = n - k;
     let bmi2 = has_bmi2();
-    Ok(match (free <= 8, free <= 16, bmi2) {
-        (true, _, true) => bfs::<AtomicU16, true>(spec, progress),
-        (true, _, false) => bfs::<AtomicU16, false>(spec, progress),
-        (false, true, true) => bfs::<AtomicU32, true>(spec, progress),
-        (false, true, false) => bfs::<AtomicU32, false>(spec, progress),
-        (false, false, true) => bfs::<AtomicU64, true>(spec, progress),
-        (false, false, false) => bfs::<AtomicU64, false>(spec, progress),
-    })
+    match (free <= 8, free <= 16, bmi2) {
+        (true, _, true) => bfs::<AtomicU16, true>(spec, progress, stop),
+        (true, _, false) => bfs::<AtomicU16, false>(spec, progress, stop),
+        (false, true, true) => bfs::<AtomicU32, true>(spec, progress, stop),
+        (false, true, false) => bfs::<AtomicU32, false>(spec, progress, stop),
+        (false, false, true) => bfs::<AtomicU64, true>(spec, progress, stop),
+        (false, false, false) => bfs::<AtomicU64, false>(spec, progress, stop),
+    }
+    .ok_or(TableError::Interrupted)
 }
 
 /// Whether the BFS may use its BMI2 + POPCNT code (pext/pdep masks, one-instruction counts).
