@@ -147,6 +147,16 @@ const AFTER: &str = "echo \"exit status $?\"; \
 /// The modes stty reports, on or off: all three in cooked mode, none in raw mode.
 const MODES: [&str; 3] = ["icanon", "echo", "isig"];
 
+/// Whether the shell has printed play's exit status: a line `exit status N`. (The typed
+/// command line holds the words "exit status" too, so matching them alone races.)
+fn exited(pane: &str) -> bool {
+    pane.lines().any(|l| {
+        l.trim()
+            .strip_prefix("exit status ")
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+    })
+}
+
 /// Whether stty's answer (a line `icanon` or `-icanon`, and so on) is on the screen yet.
 fn stty_done(pane: &str) -> bool {
     MODES.iter().all(|m| {
@@ -291,7 +301,7 @@ fn play_a_3x3_board_to_the_end_and_quit() {
     });
 
     tmux.keys(&["q"]);
-    let p = tmux.wait("the shell again", |p| p.contains("exit status"));
+    let p = tmux.wait("the shell again", exited);
     assert!(p.contains("exit status 0"), "{p}");
     assert!(p.contains("not solved; 0 moves made"), "{p}");
     let p = tmux.wait("stty", stty_done);
@@ -312,9 +322,7 @@ fn ctrl_c_quits_and_restores_the_terminal() {
     // No tables in that directory: play says it uses linear conflict.
     assert!(p.contains("heuristic: linear conflict"), "{p}");
     tmux.keys(&["C-c"]);
-    let p = tmux.wait("the shell again", |p| {
-        p.contains("exit status") && stty_done(p)
-    });
+    let p = tmux.wait("the shell again", |p| exited(p) && stty_done(p));
     assert!(p.contains("exit status 0"), "{p}");
     assert_all_restored(&tmux, &p);
     assert!(Path::new(none.path()).read_dir().unwrap().next().is_none());
@@ -375,7 +383,7 @@ fn signals_from_another_process_restore_the_terminal() {
         assert_eq!(tmux.modes(), (true, false), "the game's screen, no cursor");
         kill(signal, read_pid(&pid_file));
         let p = tmux.wait(&format!("the shell after SIG{signal}"), |p| {
-            p.contains("exit status") && stty_done(p)
+            exited(p) && stty_done(p)
         });
         let status = format!("exit status {}", 128 + number);
         assert!(p.contains(&status), "SIG{signal}: want {status}:\n{p}");
@@ -565,9 +573,7 @@ fn a_5x5_board_gets_a_bounded_answer_not_computing_for_ever() {
     tmux.keys(&["x"]);
     tmux.wait("stopped", |p| p.contains("keys: "));
     tmux.keys(&["q"]);
-    let p = tmux.wait("the shell again", |p| {
-        p.contains("exit status") && stty_done(p)
-    });
+    let p = tmux.wait("the shell again", |p| exited(p) && stty_done(p));
     assert!(p.contains("exit status 0"), "{p}");
     assert_all_restored(&tmux, &p);
 }
@@ -604,9 +610,7 @@ fn a_window_too_small_says_the_size_it_needs() {
     });
     tmux.keys(&["q"]);
     tmux.resize(80, 30);
-    let p = tmux.wait("the shell again", |p| {
-        p.contains("exit status") && stty_done(p)
-    });
+    let p = tmux.wait("the shell again", |p| exited(p) && stty_done(p));
     assert!(p.contains("exit status 0"), "{p}");
     assert_all_restored(&tmux, &p);
 }
@@ -641,9 +645,7 @@ fn boards_from_2x2_to_6x6_fit_80x24_and_a_solved_board_says_so() {
         p.contains("already solved!  already solved")
     });
     tmux.keys(&["q"]);
-    let p = tmux.wait("the shell again", |p| {
-        p.contains("exit status") && stty_done(p)
-    });
+    let p = tmux.wait("the shell again", |p| exited(p) && stty_done(p));
     assert!(p.contains("solved, 0 moves made"), "{p}");
     assert_all_restored(&tmux, &p);
 }
