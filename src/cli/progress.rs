@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::output::note;
+use super::output::{inform, note};
 use crate::error::TableError;
 use crate::pdb::{BuildEvent, Built, Partition, PatternSpec, TableDir, PAYLOAD_OFFSET};
 use crate::rank::Ranker;
@@ -97,7 +97,7 @@ pub fn announce(dir: &TableDir, partition: &Partition, hint: &str) -> Result<()>
         );
     }
     let e = estimate(&dir.missing(partition));
-    note!(
+    inform!(
         "building the pattern databases for {} boards ({} partition, goal blank in cell {}) \
          into {}: {}, {} of memory, {} on disk; once",
         partition.shape,
