@@ -135,6 +135,10 @@ impl Table {
         let mut file = File::open(path).map_err(io_error(path))?;
         let header = read_header(path, &mut file, spec)?;
         // SAFETY: the caller promises the file stays as it is (see above).
+        // Plain lazy mapping, no MAP_POPULATE or madvise: measured (warm page cache), the
+        // first lookups fault pages in cheaply (large page-cache folios: about 2,400 faults
+        // for the 288 MB 4x4 set), populating costs a single board 3x its CPU time and all
+        // 288 MB resident, and no advice changed the Korf 100's time.
         let map = unsafe { memmap2::MmapOptions::new().map(&file) }.map_err(io_error(path))?;
         Ok(Table {
             path: path.to_path_buf(),
