@@ -26,7 +26,8 @@ pub struct TablesArgs {
 enum Action {
     /// Show the tables present: pattern, entries, size, and whether the header checks out.
     List,
-    /// Recompute every table's checksum (reads each file in full).
+    /// Recompute every table's checksum (reads each file in full, whatever its
+    /// verification record says) and refresh the record.
     Verify,
 }
 
@@ -63,17 +64,21 @@ pub fn run(a: TablesArgs) -> Result<i32> {
         let checked = pdb::inspect(&path).and_then(|(spec, _)| {
             // SAFETY: table files are written once and replaced only by rename.
             let t = unsafe { pdb::Table::map(&path, &spec) }?;
-            if verify {
-                t.verify(&spec)?;
-            }
-            Ok((spec, t))
+            // The full pass always (a record is never trusted here), then the record
+            // refreshed so that the next `solve` may skip it.
+            let record = if verify {
+                Some(t.verify_and_record(&spec)?)
+            } else {
+                None
+            };
+            Ok((spec, t, record))
         });
         let millis = t0.elapsed().as_secs_f64() * 1000.0;
         if checked.is_err() {
             bad += 1;
         }
         let line = match checked {
-            Ok((spec, t)) if json => Row {
+            Ok((spec, t, record)) if json => Row {
                 path: path.display().to_string(),
                 size: Some(spec.shape.to_string()),
                 blank: Some(spec.blank),
@@ -83,6 +88,7 @@ pub fn run(a: TablesArgs) -> Result<i32> {
                 clamped: Some(t.header.clamped),
                 status: "ok",
                 checked: Some(if verify { "checksum" } else { "header" }),
+                record: record.map(record_word),
                 error: None,
                 millis: (millis * 1000.0).round() / 1000.0,
             }
@@ -95,8 +101,8 @@ pub fn run(a: TablesArgs) -> Result<i32> {
                 ..Row::default()
             }
             .line(),
-            Ok((spec, t)) => format!(
-                "{}  {} tiles {:?}  {} entries  {:.1} MB  clamped {}  {}  {:.1} ms\n",
+            Ok((spec, t, record)) => format!(
+                "{}  {} tiles {:?}  {} entries  {:.1} MB  clamped {}  {}{}  {:.1} ms\n",
                 path.display(),
                 spec.tiles.len(),
                 spec.tiles,
@@ -104,6 +110,7 @@ pub fn run(a: TablesArgs) -> Result<i32> {
                 (t.header.payload_len + pdb::PAYLOAD_OFFSET) as f64 / 1e6,
                 t.header.clamped,
                 if verify { "checksum ok" } else { "header ok" },
+                record.map_or(String::new(), |r| format!(", record {}", record_word(r))),
                 millis
             ),
             Err(e) => format!("{}  BAD: {e}\n", path.display()),
@@ -111,6 +118,16 @@ pub fn run(a: TablesArgs) -> Result<i32> {
         emit(&mut out, &line)?;
     }
     Ok(if bad > 0 { 1 } else { 0 })
+}
+
+/// What became of a table's verification record after `tables verify`, in a word or two.
+fn record_word(r: pdb::RecordOutcome) -> String {
+    match r {
+        pdb::RecordOutcome::Written => "written".into(),
+        pdb::RecordOutcome::TooRecent => "not written (file changed too recently)".into(),
+        pdb::RecordOutcome::NotWritten(kind) => format!("not written ({kind})"),
+        pdb::RecordOutcome::Unsupported => "not supported here".into(),
+    }
 }
 
 /// One table as `tables list --format json` prints it (fields in this order; a bad table
@@ -137,6 +154,10 @@ struct Row {
     /// What was checked: `header` (list) or `checksum` (verify).
     #[serde(skip_serializing_if = "Option::is_none")]
     checked: Option<&'static str>,
+    /// `verify` only: what became of the verification record that lets `solve` skip
+    /// the pass (`written`, or why not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    record: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
     millis: f64,

@@ -11,6 +11,16 @@ use super::build::{build_or_stop, BuildEvent, Built};
 use super::heuristic::PdbHeuristic;
 use super::partition::{Partition, PatternSpec};
 use super::table::{save, Table};
+use super::verified::Verified;
+
+/// A partition's tables, mapped and checked for searching ([`TableDir::open`]).
+pub struct Opened {
+    /// The tables as one estimate.
+    pub heuristic: Arc<PdbHeuristic>,
+    /// How each table (in the partition's order) was found sound: by its verification
+    /// record, or by the full checksum pass.
+    pub checks: Vec<Verified>,
+}
 
 /// Where tables live and how to get them: opened if present, built if not.
 #[derive(Clone, Debug)]
@@ -107,6 +117,28 @@ impl TableDir {
             tables.push(unsafe { Table::map(&self.path(&spec), &spec) }?);
         }
         Ok(Arc::new(PdbHeuristic::new(partition.clone(), tables)?))
+    }
+
+    /// Maps the partition's tables and makes sure each is sound before any search uses it
+    /// ([`Table::check`]): a table whose verification record matches the file as it is
+    /// now is trusted without reading it; any other is read in full and its checksum
+    /// compared (then recorded, where the directory allows).
+    ///
+    /// # Safety
+    /// As [`TableDir::map`].
+    ///
+    /// # Errors
+    /// Any missing, damaged or mismatched table.
+    pub unsafe fn open(&self, partition: &Partition) -> Result<Opened, TableError> {
+        // SAFETY: forwarded to our caller.
+        let heuristic = unsafe { self.map(partition) }?;
+        let checks = heuristic
+            .tables
+            .iter()
+            .zip(partition.specs())
+            .map(|(table, spec)| table.check(&spec))
+            .collect::<Result<_, _>>()?;
+        Ok(Opened { heuristic, checks })
     }
 
     /// Reads the partition's tables into memory, verifying checksums.

@@ -17,6 +17,8 @@
 //! - `build`: the backward BFS that computes one pattern's entries in memory;
 //! - `format`: the file header, its checksum, and the checks of a header read back;
 //! - `table`: writing a table file, and opening one (mapped or read) after those checks;
+//! - `verified`: the record beside a table that lets a run skip the checksum pass while
+//!   the file is provably unchanged since its last full pass;
 //! - `heuristic`: the opened tables combined into the search's heuristic;
 //! - `dir`: a directory of tables, opened if present, built if not;
 //! - `command`: the `build-pdb` command lines that errors and notes tell the user to run.
@@ -28,11 +30,13 @@ mod format;
 mod heuristic;
 mod partition;
 mod table;
+pub mod verified;
 
 pub use build::{build, build_or_stop, BuildEvent, Built, MAX_TABLE_CELLS};
 pub use command::{build_pdb_command, rebuild_command};
-pub use dir::{default_dir, TableDir};
+pub use dir::{default_dir, Opened, TableDir};
 pub use format::{Header, ENCODING_NIBBLE_EXCESS, FORMAT_VERSION, PAYLOAD_OFFSET};
 pub use heuristic::{Patterns, PdbHeuristic, PdbState, MAX_PATTERNS};
 pub use partition::{canonical_blank, Partition, PatternSpec};
 pub use table::{inspect, inspect_header, save, Storage, Table};
+pub use verified::{record_path, RecordOutcome, Verified, RECORD_MARGIN};
