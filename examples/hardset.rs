@@ -205,8 +205,8 @@ fn symmetric_candidates(shape: Shape) -> Vec<Candidate> {
                     continue;
                 }
                 out.push(Candidate {
-                    board: board.clone(),
-                    goal: goal.clone(),
+                    board,
+                    goal: *goal,
                     goal_name: name,
                     origin: format!("{src_name} goal, {}", sym_name(sym)),
                 });
@@ -266,7 +266,7 @@ fn perturb(rng: &mut Rng, board: &Board) -> Board {
             tiles.swap(c, d);
         }
         _ => {
-            let mut b = board.clone();
+            let mut b = *board;
             let k = 1 + rng.below(3);
             let mut done = 0;
             while done < k {
@@ -301,7 +301,7 @@ fn climb(
         }
         let next = Candidate {
             board,
-            goal: cur.goal.clone(),
+            goal: cur.goal,
             goal_name: cur.goal_name,
             origin: format!("climb seed {seed} step {step}"),
         };
@@ -347,7 +347,7 @@ fn main() {
     for c in &images_only {
         for w in 0..args.walks {
             let k = 2 + walk_rng.below(7);
-            let mut board = c.board.clone();
+            let mut board = c.board;
             let mut last: Option<Dir> = None;
             let mut done = 0;
             while done < k {
@@ -364,7 +364,7 @@ fn main() {
             if board != *c.goal.board() {
                 symmetric.push(Candidate {
                     board,
-                    goal: c.goal.clone(),
+                    goal: c.goal,
                     goal_name: c.goal_name,
                     origin: format!("{}, walk #{w} ({k} moves)", c.origin),
                 });
