@@ -25,8 +25,10 @@
 //!    gap), plus a tie-break below one: boards the budget did not solve first, then more
 //!    nodes in the finished iterations (more nodes for the same bound: a weaker estimate).
 //!
-//! Output (stdout): the `--keep` best distinct boards in the instance-file format with `?`
-//! lengths and a comment giving each one's origin, start estimate and score. Solve them
+//! Output (stdout): the `--keep` best distinct boards in the instance-file format, with the
+//! length where the budget sufficed to solve the board (those are too easy for the hard
+//! set) and `?` elsewhere, and a comment giving each one's origin, start estimate and
+//! score; stderr lists every symmetric image's figures and each climb's best score. Solve them
 //! optimally with `fifteen solve -i FILE --format json --timeout S` to fill in the lengths
 //! (see `data/hard4x4.md` for the commands that produced `data/hard4x4.txt`).
 //!
