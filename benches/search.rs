@@ -1,5 +1,6 @@
-//! Search benchmarks: IDA* with linear conflict, IDA* with the 7-8 pattern databases, the
-//! cost of mapping the tables, and of the wide (5x5, 6x6) board encoding.
+//! Search benchmarks: IDA* with linear conflict, IDA* with the 7-8 pattern databases (on
+//! Korf 100 boards and on boards of the hard set, `data/hard4x4.txt`), the cost of mapping
+//! the tables, and of the wide (5x5, 6x6) board encoding.
 //!
 //! Run with `cargo bench --bench search`. The pattern-database groups need the 4x4 tables in
 //! `$FIFTEEN_TABLES` (or the per-user default, `~/.local/share/fifteen`); without them they are skipped with a message (build
@@ -25,11 +26,22 @@ const LC_IDS: [&str; 5] = ["79", "12", "42", "55", "97"];
 /// The first ten Korf 100 instances: from 750 to 150,000 nodes with the 7-8 tables.
 const PDB_IDS: [&str; 10] = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
 
+/// Hard-set positions (`data/hard4x4.txt`) among the quickest there: 6 to 8 M nodes each
+/// with the 7-8 tables, where a Korf 100 board of the same length needs about 10^5.
+const HARD_IDS: [&str; 3] = ["H01", "H02", "H04"];
+
 fn korf100() -> Vec<Instance> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt");
+    read_instances(concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt"))
+}
+
+fn hard4x4() -> Vec<Instance> {
+    read_instances(concat!(env!("CARGO_MANIFEST_DIR"), "/data/hard4x4.txt"))
+}
+
+fn read_instances(path: &str) -> Vec<Instance> {
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
     Reader::new(std::io::BufReader::new(file), GoalSpec::BlankFirst)
-        .map(|r| r.expect("korf100.txt parses"))
+        .map(|r| r.unwrap_or_else(|e| panic!("{path}: {e}")))
         .collect()
 }
 
@@ -38,7 +50,7 @@ fn pick(all: &[Instance], ids: &[&str]) -> Vec<Instance> {
         .map(|id| {
             all.iter()
                 .find(|i| i.id == *id)
-                .unwrap_or_else(|| panic!("no instance {id} in korf100.txt"))
+                .unwrap_or_else(|| panic!("no instance {id} in the instance file"))
                 .clone()
         })
         .collect()
@@ -68,10 +80,12 @@ fn map_tables(dir: &PathBuf, partition: &Partition) -> Arc<PdbHeuristic> {
     unsafe { TableDir::new(dir).map(partition) }.expect("tables map")
 }
 
-/// Benchmarks each instance with `solver`, throughput in nodes.
+/// Benchmarks each instance with `solver`, throughput in nodes; each benchmark's id is
+/// `set/instance`.
 fn solve_group(
     c: &mut Criterion,
     name: &str,
+    set: &str,
     solver: &Solver,
     instances: &[Instance],
     samples: usize,
@@ -92,7 +106,7 @@ fn solve_group(
             inst.id
         );
         group.throughput(Throughput::Elements(first.nodes));
-        group.bench_with_input(BenchmarkId::new("korf", &inst.id), inst, |b, inst| {
+        group.bench_with_input(BenchmarkId::new(set, &inst.id), inst, |b, inst| {
             b.iter(|| {
                 let s = solver
                     .solve(black_box(&inst.board), &inst.goal, Limits::default(), None)
@@ -109,6 +123,7 @@ fn linear_conflict(c: &mut Criterion) {
     solve_group(
         c,
         "ida_linear_conflict",
+        "korf",
         &Solver::new(HeuristicKind::LinearConflict),
         &instances,
         10,
@@ -121,7 +136,19 @@ fn pdb_7_8(c: &mut Criterion) {
     };
     let instances = pick(&korf100(), &PDB_IDS);
     let solver = Solver::with_pdb(map_tables(&dir, &partition));
-    solve_group(c, "ida_pdb_7_8", &solver, &instances, 10);
+    solve_group(c, "ida_pdb_7_8", "korf", &solver, &instances, 10);
+}
+
+/// The 7-8 search on boards where its estimate is weakest (the hard set): seconds each
+/// where a Korf 100 board takes milliseconds, so this is where a stronger estimate shows.
+/// One thread per solve; each sample is one whole solve.
+fn pdb_7_8_hard(c: &mut Criterion) {
+    let Some((dir, partition)) = table_dir() else {
+        return;
+    };
+    let instances = pick(&hard4x4(), &HARD_IDS);
+    let solver = Solver::with_pdb(map_tables(&dir, &partition));
+    solve_group(c, "ida_pdb_7_8_hard", "hard", &solver, &instances, 10);
 }
 
 /// Mapping the two tables (about 290 MB) and answering one lookup: milliseconds, because
@@ -201,5 +228,12 @@ fn packing(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, linear_conflict, pdb_7_8, mapping, packing);
+criterion_group!(
+    benches,
+    linear_conflict,
+    pdb_7_8,
+    pdb_7_8_hard,
+    mapping,
+    packing
+);
 criterion_main!(benches);
