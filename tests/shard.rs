@@ -61,7 +61,10 @@ fn the_shards_of_random_are_the_unsharded_sequence() {
             let text = ok(&[&base[..], &["--shard", &shard]].concat());
             let lines: Vec<&str> = text.lines().collect();
             // Each shard reads back on its own: the same `size:` line first.
-            assert_eq!(lines[..header_lines], bare.lines().collect::<Vec<_>>()[..header_lines]);
+            assert_eq!(
+                lines[..header_lines],
+                bare.lines().collect::<Vec<_>>()[..header_lines]
+            );
             for l in &lines[header_lines..] {
                 let id: u64 = l.split(' ').next().unwrap().parse().unwrap();
                 assert_eq!((id - 1) % 4 + 1, k, "{l} in shard {shard}");
@@ -82,7 +85,9 @@ fn mixed_input(dir: &Path) -> String {
     let mut text = ok(&["random", "--count", "40", "--seed", "9", "--size", "3"]);
     text.push_str("1 2 3 4 5 6 8 7 0\n"); // unsolvable
     text.push_str("1 2 3 x 5 6 7 8 0\n"); // not a board
-    text.push_str(&ok(&["random", "--count", "17", "--seed", "10", "--size", "3"]));
+    text.push_str(&ok(&[
+        "random", "--count", "17", "--seed", "10", "--size", "3",
+    ]));
     let path = dir.join("boards.txt");
     std::fs::write(&path, text).unwrap();
     path.display().to_string()
@@ -100,7 +105,11 @@ fn the_shards_of_solve_and_bench_are_the_unsharded_batch() {
             _ => vec![command, &input],
         };
         let whole = run(&[&source[..], &lc].concat(), None);
-        assert_eq!(whole.code, 1, "an unsolvable and a bad line: {}", whole.stderr);
+        assert_eq!(
+            whole.code, 1,
+            "an unsolvable and a bad line: {}",
+            whole.stderr
+        );
         let whole: Vec<Value> = json_lines(&whole.stdout)
             .into_iter()
             .filter(|v| v.get("summary").is_none())
@@ -134,12 +143,23 @@ fn the_shards_of_solve_and_bench_are_the_unsharded_batch() {
 
     // The shards' output files, merged: the unsharded output, line for line.
     let whole = run(&[&["solve", "-i", &input][..], &lc].concat(), None);
-    let whole: Vec<Value> = json_lines(&whole.stdout).into_iter().map(timeless).collect();
+    let whole: Vec<Value> = json_lines(&whole.stdout)
+        .into_iter()
+        .map(timeless)
+        .collect();
     let mut parts = Vec::new();
     for k in [2, 3, 1] {
         let part = dir.path().join(format!("part-{k}.jsonl"));
         let shard = format!("{k}/3");
-        let args = ["solve", "-i", &input, "--shard", &shard, "-o", part.to_str().unwrap()];
+        let args = [
+            "solve",
+            "-i",
+            &input,
+            "--shard",
+            &shard,
+            "-o",
+            part.to_str().unwrap(),
+        ];
         let out = run(&[&args[..], &lc[..2]].concat(), None);
         assert!(out.stdout.is_empty(), "results go to the file");
         assert!(out.code <= 1, "{}", out.stderr);
@@ -147,11 +167,24 @@ fn the_shards_of_solve_and_bench_are_the_unsharded_batch() {
     }
     let merged = dir.path().join("merged.jsonl");
     let out = run(
-        &[&["merge", "-o", merged.to_str().unwrap()][..], &parts_refs(&parts)].concat(),
+        &[
+            &["merge", "-o", merged.to_str().unwrap()][..],
+            &parts_refs(&parts),
+        ]
+        .concat(),
         None,
     );
-    assert_eq!(out.code, 1, "the two failed instances do not check: {}", out.stderr);
-    assert!(out.stderr.contains("59 results in input order, 57 check, 2 do not"), "{}", out.stderr);
+    assert_eq!(
+        out.code, 1,
+        "the two failed instances do not check: {}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("59 results in input order, 57 check, 2 do not"),
+        "{}",
+        out.stderr
+    );
     let text = std::fs::read_to_string(&merged).unwrap();
     let merged: Vec<Value> = json_lines(&text).into_iter().map(timeless).collect();
     assert_eq!(merged, whole);
@@ -159,11 +192,19 @@ fn the_shards_of_solve_and_bench_are_the_unsharded_batch() {
     // One shard missing: refused, nothing written.
     let refused = dir.path().join("refused.jsonl");
     let out = run(
-        &[&["merge", "-o", refused.to_str().unwrap()][..], &parts_refs(&parts[..2])].concat(),
+        &[
+            &["merge", "-o", refused.to_str().unwrap()][..],
+            &parts_refs(&parts[..2]),
+        ]
+        .concat(),
         None,
     );
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("missing shard 1 of 3"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("missing shard 1 of 3"),
+        "{}",
+        out.stderr
+    );
     assert!(!refused.exists() && !dir.path().join("refused.jsonl.partial").exists());
 }
 
@@ -177,7 +218,17 @@ fn a_file_of_other_settings_or_another_input_is_refused_untouched() {
     let input = mixed_input(dir.path());
     let out_file = dir.path().join("out.jsonl");
     let out_path = out_file.to_str().unwrap();
-    let base = ["solve", "-i", &input, "--heuristic", "manhattan", "--shard", "2/2", "-o", out_path];
+    let base = [
+        "solve",
+        "-i",
+        &input,
+        "--heuristic",
+        "manhattan",
+        "--shard",
+        "2/2",
+        "-o",
+        out_path,
+    ];
     assert_eq!(run(&base, None).code, 1);
     let before = std::fs::read(&out_file).unwrap();
 
@@ -192,7 +243,11 @@ fn a_file_of_other_settings_or_another_input_is_refused_untouched() {
     other_shard[6] = "1/2";
     let out = run(&other_shard, None);
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains(r#"shard "2/2" in the file, "1/2" now"#), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(r#"shard "2/2" in the file, "1/2" now"#),
+        "{}",
+        out.stderr
+    );
 
     let other_input = dir.path().join("other.txt");
     std::fs::write(
@@ -229,12 +284,21 @@ fn file_lines(path: &Path) -> (Vec<String>, bool) {
 fn a_10000_board_batch_killed_five_times_ends_with_every_id_once_and_valid() {
     let dir = tempfile::tempdir().unwrap();
     let boards = dir.path().join("boards.txt");
-    let text = ok(&["random", "--count", "10000", "--seed", "1410", "--size", "3"]);
+    let text = ok(&[
+        "random", "--count", "10000", "--seed", "1410", "--size", "3",
+    ]);
     std::fs::write(&boards, &text).unwrap();
     let out_file = dir.path().join("out.jsonl");
     let start = || {
         Command::new(FIFTEEN)
-            .args(["solve", "--quiet", "--heuristic", "manhattan", "--threads", "2"])
+            .args([
+                "solve",
+                "--quiet",
+                "--heuristic",
+                "manhattan",
+                "--threads",
+                "2",
+            ])
             .arg("-i")
             .arg(&boards)
             .arg("-o")
@@ -251,7 +315,10 @@ fn a_10000_board_batch_killed_five_times_ends_with_every_id_once_and_valid() {
     let mut attempts = 0;
     while deaths < 5 {
         attempts += 1;
-        assert!(attempts < 50, "the batch kept finishing before it could be killed");
+        assert!(
+            attempts < 50,
+            "the batch kept finishing before it could be killed"
+        );
         let (lines, _) = file_lines(&out_file);
         let mut child = start();
         if deaths == 0 {
@@ -278,7 +345,10 @@ fn a_10000_board_batch_killed_five_times_ends_with_every_id_once_and_valid() {
         }
         child.kill().unwrap(); // SIGKILL
         let status = child.wait().unwrap();
-        assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(9));
+        assert_eq!(
+            std::os::unix::process::ExitStatusExt::signal(&status),
+            Some(9)
+        );
         deaths += 1;
         // What a kill leaves: whole lines, a prefix of the batch in input order, and at
         // most one torn line at the end.
@@ -299,7 +369,12 @@ fn a_10000_board_batch_killed_five_times_ends_with_every_id_once_and_valid() {
         .write_all(br#"{"id":99999,"size":"3x3","til"#)
         .unwrap();
     let out = start().wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     eprintln!(
         "killed {deaths} times ({torn_seen} torn lines seen after kills), {} results before the last run",
         lines_before.len() - 1
@@ -309,12 +384,19 @@ fn a_10000_board_batch_killed_five_times_ends_with_every_id_once_and_valid() {
     assert!(!torn);
     assert_eq!(lines.len(), 10_002, "header, 10,000 results, end line");
     assert!(lines[0].starts_with(r#"{"batch":"#));
-    assert_eq!(lines[10_001], r#"{"batch_end":{"items":10000,"results":10000}}"#);
+    assert_eq!(
+        lines[10_001],
+        r#"{"batch_end":{"items":10000,"results":10000}}"#
+    );
     let goal = Goal::standard(Shape::new(3, 3).unwrap());
     let (_, dist, _) = common::bfs(&goal);
     for (i, (l, board)) in lines[1..10_001].iter().zip(text.lines()).enumerate() {
         let v: Value = serde_json::from_str(l).unwrap();
-        assert_eq!(v["id"].as_u64(), Some(i as u64 + 1), "every id once, in order");
+        assert_eq!(
+            v["id"].as_u64(),
+            Some(i as u64 + 1),
+            "every id once, in order"
+        );
         let b = Board::parse(board).unwrap();
         let tiles: Vec<u64> = b.tiles().iter().map(|&t| t as u64).collect();
         assert_eq!(v["tiles"], serde_json::json!(tiles));
@@ -322,5 +404,7 @@ fn a_10000_board_batch_killed_five_times_ends_with_every_id_once_and_valid() {
     }
     let check = run(&["check", out_file.to_str().unwrap()], None);
     assert_eq!(check.code, 0);
-    assert!(check.stdout.ends_with("10000 results: 10000 ok, 0 failed\n"));
+    assert!(check
+        .stdout
+        .ends_with("10000 results: 10000 ok, 0 failed\n"));
 }
