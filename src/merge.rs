@@ -437,6 +437,7 @@ mod tests {
         let five = shards(other.path(), 10, 5, |i| i);
         let e = err(&[paths[0].clone(), five[1].clone()]);
         assert!(e.to_string().contains("4 shards and 5 shards"), "{e}");
+        let other = tempfile::tempdir().unwrap();
         let longer = shards(other.path(), 12, 4, |i| i);
         let e = err(&[paths[0].clone(), longer[1].clone()]);
         assert!(matches!(e, MergeError::Items { a: 10, b: 12, .. }), "{e}");

@@ -180,7 +180,7 @@ impl FileLine {
         if obj.len() == 1 {
             if let Some(h) = obj.get(HEADER_KEY) {
                 let version = h.get("version").cloned().unwrap_or(Value::Null);
-                if version != Value::from(FORMAT_VERSION) {
+                if version != FORMAT_VERSION {
                     return Err(LineError::Version(version));
                 }
                 return Ok(FileLine::Header(
