@@ -75,9 +75,19 @@ fn the_shards_of_random_are_the_unsharded_sequence() {
         let boards: Vec<String> = union.into_iter().map(|(_, l)| l).collect();
         assert_eq!(boards, numbered[header_lines..]);
     }
-    let out = run(&["random", "--shard", "5/4"], None);
+    // Out of range or malformed, for every command that takes it: a usage error, with the range.
+    for args in [
+        vec!["random", "--shard", "5/4"],
+        vec!["solve", "--shard", "0/4", "1 2 3 4 5 6 7 0 8"],
+        vec!["bench", "data/korf100.txt", "--shard", "9/8"],
+    ] {
+        let out = run(&args, None);
+        assert_eq!(out.code, 2, "{args:?}");
+        assert!(out.stderr.contains("K goes from 1 to"), "{}", out.stderr);
+    }
+    let out = run(&["solve", "--shard", "2", "1 2 3 4 5 6 7 0 8"], None);
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("K goes from 1 to 4"), "{}", out.stderr);
+    assert!(out.stderr.contains("'2' is not K/N"), "{}", out.stderr);
 }
 
 /// 3x3 boards with a bad line and an unsolvable board among them, as an instance file.

@@ -215,6 +215,7 @@ fn run(
         file.as_deref(),
         &opts.goal,
         opts.size,
+        opts.shard,
     );
     let split = opts.split || arguments_only;
     let mut reader = Reader::new(input, opts.goal.clone()).with_size(opts.size);
