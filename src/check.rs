@@ -166,8 +166,9 @@ impl LineCheck {
 /// `goal`; a non-square board needs a `size` field ("3x4"), as 12 numbers do not say
 /// which rectangle they fill.
 ///
-/// Returns `None` for lines that hold no result: blank ones and `bench`'s closing
-/// `{"summary": ...}`.
+/// Returns `None` for lines that hold no result: blank ones, `bench`'s closing
+/// `{"summary": ...}`, and the header and end lines of a `--output` results file
+/// (`{"batch": ...}`, `{"batch_end": ...}`).
 pub fn check_json_line(text: &str, line: usize, default_goal: &GoalSpec) -> Option<LineCheck> {
     let text = text.trim();
     if text.is_empty() {
@@ -194,7 +195,9 @@ pub fn check_json_line(text: &str, line: usize, default_goal: &GoalSpec) -> Opti
             return Some(out);
         }
     };
-    if obj.len() == 1 && obj.contains_key("summary") {
+    // `bench`'s summary, and a results file's header and end line (`crate::resume`).
+    let not_results = ["summary", crate::resume::HEADER_KEY, crate::resume::END_KEY];
+    if obj.len() == 1 && not_results.iter().any(|k| obj.contains_key(*k)) {
         return None;
     }
     out.id = obj.get("id").cloned();
@@ -374,6 +377,8 @@ mod tests {
         let g = GoalSpec::Standard;
         assert_eq!(check_json_line("  \r\n", 1, &g), None);
         assert_eq!(check_json_line(r#"{"summary":{"solved":1}}"#, 2, &g), None);
+        assert_eq!(check_json_line(r#"{"batch":{"version":1}}"#, 1, &g), None);
+        assert_eq!(check_json_line(r#"{"batch_end":{"items":3}}"#, 5, &g), None);
     }
 
     #[test]

@@ -12,6 +12,7 @@ use clap::ValueEnum;
 use crate::pdb::Partition;
 use crate::rank::Ranker;
 use crate::search::Weight;
+use crate::shard::Shard;
 use crate::{GoalSpec, Shape};
 
 /// The environment variable that names the tables directory, for every command.
@@ -116,6 +117,12 @@ pub fn timeout(text: &str) -> Result<Duration, String> {
             "give seconds, more than 0 and at most {MAX_TIMEOUT_SECS} (a year)"
         )),
     }
+}
+
+/// Parses `--shard K/N` (shards count from 1; see [`crate::shard`]), for `solve`, `bench`
+/// and `random` alike.
+pub fn shard(text: &str) -> Result<Shard, String> {
+    text.parse::<Shard>().map_err(|e| e.to_string())
 }
 
 /// Parses `--weight`: a factor from 1 to 100 (1 is the optimal search).
@@ -277,6 +284,16 @@ mod tests {
         ] {
             assert!(timeout(bad).unwrap_err().contains("a year"), "{bad}");
         }
+    }
+
+    #[test]
+    fn shards_are_k_of_n_from_1() {
+        assert_eq!(shard("2/8").unwrap().to_string(), "2/8");
+        for bad in ["0/8", "9/8", "8", "x/8", "1/0"] {
+            let e = shard(bad).unwrap_err();
+            assert!(e.contains("from 1 to") || e.contains("K/N"), "{bad}: {e}");
+        }
+        assert!(shard("9/8").unwrap_err().contains("K goes from 1 to 8"));
     }
 
     #[test]

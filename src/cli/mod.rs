@@ -11,6 +11,7 @@ pub mod build_pdb;
 mod check;
 mod docs;
 mod input;
+mod merge;
 mod output;
 mod play;
 mod progress;
@@ -68,6 +69,14 @@ enum Command {
     Bench(solve::BenchArgs),
     /// Print uniformly random solvable boards, one per line.
     Random(random::RandomArgs),
+    /// Join the results files of a sharded batch (solve --shard K/N --output FILE) into
+    /// one, in input order, checking every result.
+    ///
+    /// Refuses (exit status 2, nothing written) unless the files are all N shards of one
+    /// batch, each complete (its task ran to the end), with no id twice. Exit status 1
+    /// when some result does not check (each is named on stderr), as `fifteen check`.
+    #[command(verbatim_doc_comment)]
+    Merge(merge::MergeArgs),
     /// Replay solutions against their boards: does each reach the goal, in how many moves?
     ///
     /// Either one board and its moves (`--moves`), or a JSON Lines results file as
@@ -109,6 +118,7 @@ pub fn fifteen_main() -> ! {
         Command::Solve(a) => solve::solve(a),
         Command::Bench(a) => solve::bench(a),
         Command::Random(a) => random::run(a),
+        Command::Merge(a) => merge::run(a),
         Command::Check(a) => check::run(a),
         Command::Tables(a) => tables::run(a),
         Command::Play(a) => play::run(a),

@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use super::args;
 use super::output::emit;
 use crate::random::{random_board, random_walk, Rng};
+use crate::shard::Shard;
 use crate::{Goal, GoalSpec, Shape};
 
 /// The longest `--walk`: a million moves take milliseconds; longer walks add nothing.
@@ -31,6 +32,16 @@ pub struct RandomArgs {
     /// 1,000,000; a walk much longer than the board is wide gives nearly uniform boards).
     #[arg(long, value_name = "MOVES", value_parser = args::whole::<usize>(0, MAX_WALK), allow_negative_numbers = true)]
     walk: Option<usize>,
+    /// Print only shard K of N (K from 1 to N) of the very sequence printed without it:
+    /// board i (counted from 1) is shard ((i - 1) mod N) + 1's. Each line carries the
+    /// board's number as its id (`ID ? tiles`, as with --ids), so that the results of the
+    /// shards keep the ids of the whole sequence.
+    #[arg(long, value_name = "K/N", value_parser = args::shard)]
+    shard: Option<Shard>,
+    /// Start each line with the board's number and `?` (`ID ? tiles`, an instance line
+    /// whose optimal length is unknown), so that `solve` keeps these ids.
+    #[arg(long)]
+    ids: bool,
 }
 
 /// Prints the boards; a closed pipe (`| head`) ends it quietly.
@@ -50,12 +61,23 @@ pub fn run(a: RandomArgs) -> Result<i32> {
     if goal != Goal::standard(shape) {
         writeln!(out, "goal: {}", goal.board()).map_err(lost)?;
     }
-    for _ in 0..a.count {
+    let shard = a.shard.unwrap_or(Shard::WHOLE);
+    let ids = a.ids || a.shard.is_some();
+    for i in 1..=a.count {
+        // Every board is drawn, the other shards' too: each draw takes a varying amount
+        // of the generator's output, so board i can only be had after boards 1 to i - 1.
         let b = match a.walk {
             Some(k) => random_walk(&mut rng, &goal, k),
             None => random_board(&mut rng, &goal),
         };
-        writeln!(out, "{b}").map_err(lost)?;
+        if !shard.contains(i) {
+            continue;
+        }
+        if ids {
+            writeln!(out, "{i} ? {b}").map_err(lost)?;
+        } else {
+            writeln!(out, "{b}").map_err(lost)?;
+        }
     }
     emit(&mut out, "")?;
     Ok(0)

@@ -2,6 +2,8 @@
 //! pattern-database tables, the easiest Korf instances, and running the binary.
 #![allow(dead_code)]
 
+pub mod slurm;
+
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 

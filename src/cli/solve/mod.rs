@@ -3,8 +3,10 @@
 
 mod progress;
 mod report;
+mod slice;
 
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -14,8 +16,9 @@ use clap::ValueEnum;
 
 use self::progress::BatchBar;
 use self::report::{Failure, Outcome, Report};
+use self::slice::Slice;
 use super::args::{self, Format, TablesArg};
-use super::output::{emit, note, quiet};
+use super::output::{emit, inform, note, quiet};
 use super::table_cache::TableCache;
 use super::{input, INTERRUPTED};
 use crate::batch::run_ordered;
@@ -23,6 +26,7 @@ use crate::error::TableError;
 use crate::instances::{BadInstance, Reader};
 use crate::record::FailureKind;
 use crate::search::{Iteration, Limits, StopReason, Weight};
+use crate::shard::Shard;
 use crate::{GoalSpec, HeuristicKind, Instance, Shape, SolveError, Solver};
 
 /// The largest `--max-nodes`: 10^18 nodes are decades of search; more is surely a typo.
@@ -86,6 +90,18 @@ pub struct SearchOpts {
     /// (optimal too, slower), with a note naming the command that builds them.
     #[arg(long)]
     no_build: bool,
+    /// Solve only shard K of N (K from 1 to N): instance i of the input (counted from 1,
+    /// in input order, bad lines included) is shard ((i - 1) mod N) + 1's. For a job array:
+    /// --array=1-N and --shard $SLURM_ARRAY_TASK_ID/N (slurm/solve-array.sbatch).
+    #[arg(long, value_name = "K/N", value_parser = args::shard)]
+    shard: Option<Shard>,
+    /// Write the results to FILE (JSON Lines after a header line), each as soon as it is
+    /// known, instead of to stdout. Rerunning the same command resumes: the instances
+    /// already in FILE are skipped (a line cut short by a kill is redone), none is written
+    /// twice, and a FILE of other settings or another input is refused. A last line
+    /// {"batch_end": ...} marks it complete; `fifteen merge` joins the shards' files.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
 }
 
 /// Arguments of `fifteen solve`.
@@ -184,6 +200,9 @@ fn run(
     bench: bool,
 ) -> Result<i32> {
     let weight = opts.weight.unwrap_or(Weight::ONE);
+    if steps && opts.output.is_some() {
+        bail!("--steps prints boards for people; it does not go with --output (a JSON Lines file)");
+    }
     let threads = args::threads(opts.threads);
     let pool = Arc::new(args::pool(threads)?);
     // Progress is for batches: from a file (whose instances can be counted), or piped in.
@@ -196,6 +215,7 @@ fn run(
         file.as_deref(),
         &opts.goal,
         opts.size,
+        opts.shard,
     );
     let split = opts.split || arguments_only;
     let mut reader = Reader::new(input, opts.goal.clone()).with_size(opts.size);
@@ -204,6 +224,19 @@ fn run(
         HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
         HeuristicArg::Manhattan => HeuristicKind::Manhattan,
     };
+    // The results file, read back (and checked against these settings) before any work.
+    let (mut results, resume) = match &opts.output {
+        Some(path) => {
+            let command = if bench { "bench" } else { "solve" };
+            let settings = slice::settings(&opts, kind, weight);
+            let shard = opts.shard.unwrap_or(Shard::WHOLE);
+            let (file, resume) = slice::open(path, command, shard, settings)?;
+            (Some(file), Some(resume))
+        }
+        None => (None, None),
+    };
+    let already = resume.as_ref().map_or(0, |r| r.results() as u64);
+    let mut slice = Slice::new(opts.shard, resume);
     let mut cache = TableCache::new(
         &opts.tables.tables,
         opts.partition.clone(),
@@ -219,10 +252,16 @@ fn run(
     // Ctrl-C during a table build: the build said so; nothing was solved.
     let mut build_stopped = false;
     let items = std::iter::from_fn(|| {
-        if INTERRUPTED.load(Ordering::Relaxed) || fatal.is_some() {
-            return None;
-        }
-        Some(match reader.next()? {
+        let next = loop {
+            if INTERRUPTED.load(Ordering::Relaxed) || fatal.is_some() || slice.error.is_some() {
+                return None;
+            }
+            let next = reader.next()?;
+            if slice.take(&next) {
+                break next;
+            }
+        };
+        Some(match next {
             Err(bad) => Item::Bad(bad),
             Ok(inst) => {
                 let solver = if kind == HeuristicKind::Pdb {
@@ -288,7 +327,7 @@ fn run(
         ..Report::default()
     };
     let t0 = Instant::now();
-    if let Some(h) = report.header() {
+    if let Some(h) = report.header().filter(|_| results.is_none()) {
         emit(&mut out, &h)?;
     }
     let mut lost: Option<anyhow::Error> = None;
@@ -303,18 +342,22 @@ fn run(
             return false;
         }
         let tables = matches!(&o.result, Err(f) if f.kind == FailureKind::Tables);
-        if tables && !report.json {
-            // The batch stops; the error is said once, below.
+        if tables && (!report.json || results.is_some()) {
+            // The batch stops; the error is said once, below. (Not in the results file:
+            // the instance is solved when the rerun has its tables.)
             return false;
         }
-        let written = bar.suspend(|| emit(&mut out, &report.line(&o)));
+        let written = match results.as_mut() {
+            Some(file) => file.append(&report.record(&o)).map_err(anyhow::Error::from),
+            None => bar.suspend(|| emit(&mut out, &report.line(&o))),
+        };
         if let Err(e) = written {
             // Output is lost: stop taking instances; the running ones stop too.
             lost = Some(e);
             INTERRUPTED.store(true, Ordering::Relaxed);
             return false;
         }
-        bar.update(report.solved + report.failed, report.failed);
+        bar.update(already + report.solved + report.failed, report.failed);
         !tables && !INTERRUPTED.load(Ordering::Relaxed)
     });
     bar.finish();
@@ -328,6 +371,10 @@ fn run(
         note!("error: {msg}");
         return Ok(2);
     }
+    if let Some(e) = &slice.error {
+        note!("error: {e}");
+        return Ok(2);
+    }
     if let Some(e) = reader.take_io_error() {
         note!("error: reading input: {e}");
         return Ok(2);
@@ -339,21 +386,45 @@ fn run(
     if let Some(e) = lost {
         return Err(e);
     }
+    let interrupted = INTERRUPTED.load(Ordering::Relaxed);
+    if let (Some(file), Some(path), false) = (results.as_mut(), &opts.output, interrupted) {
+        // The whole input was read and every result written: the shard is complete.
+        if let Err(e) = slice.finish() {
+            note!("error: {e}");
+            return Ok(2);
+        }
+        let end = file.finish(slice.items())?;
+        let shard = opts
+            .shard
+            .map_or(String::new(), |s| format!(" (shard {s})"));
+        inform!(
+            "{}: complete{shard}: {} results, {} of them solved now; {} instances in the input",
+            path.display(),
+            end.results,
+            end.results - slice.skipped.results,
+            end.items
+        );
+    }
     if bench {
         emit(
             &mut out,
             &report.summary(wall, build_secs, threads, kind, weight),
         )?;
     }
-    if INTERRUPTED.load(Ordering::Relaxed) {
-        note!("interrupted: the results above are complete; the rest were not solved");
+    if interrupted {
+        match &opts.output {
+            Some(path) => note!(
+                "interrupted: {} holds every result up to here; rerun the same command to resume",
+                path.display()
+            ),
+            None => note!("interrupted: the results above are complete; the rest were not solved"),
+        }
         return Ok(130);
     }
-    Ok(if report.failed > 0 || report.mismatched > 0 {
-        1
-    } else {
-        0
-    })
+    // A resumed run answers for the results it skipped too.
+    let failed = report.failed + slice.skipped.failed;
+    let mismatched = report.mismatched + slice.skipped.mismatched;
+    Ok(if failed > 0 || mismatched > 0 { 1 } else { 0 })
 }
 
 /// Solves one instance; a long search on all threads shows its iterations on a terminal

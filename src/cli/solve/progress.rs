@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use super::super::output;
 use crate::instances::Reader;
+use crate::shard::Shard;
 use crate::{GoalSpec, Shape};
 
 /// Not counted yet (or not countable: stdin).
@@ -30,7 +31,14 @@ impl BatchBar {
     /// A bar for a batch read from `file` (counted on a thread of its own so that solving
     /// starts at once; `None` for stdin, whose total cannot be known), shown when `show`
     /// and stderr is a terminal and `--quiet` was not given.
-    pub fn new(show: bool, file: Option<&str>, goal: &GoalSpec, size: Option<Shape>) -> BatchBar {
+    /// With a `shard`, the total is that shard's part of the file.
+    pub fn new(
+        show: bool,
+        file: Option<&str>,
+        goal: &GoalSpec,
+        size: Option<Shape>,
+        shard: Option<Shard>,
+    ) -> BatchBar {
         let visible = show && !output::quiet() && std::io::stderr().is_terminal();
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         let total = Arc::new(AtomicU64::new(UNKNOWN));
@@ -44,7 +52,8 @@ impl BatchBar {
                 std::thread::spawn(move || {
                     if let Ok(f) = std::fs::File::open(path) {
                         let n = Reader::new(BufReader::new(f), goal).with_size(size).count();
-                        total.store(n as u64, Ordering::Relaxed);
+                        let n = shard.map_or(n as u64, |s| s.items_of(n as u64));
+                        total.store(n, Ordering::Relaxed);
                     }
                 });
             }

@@ -49,21 +49,42 @@ impl Report {
         })
     }
 
-    /// Counts the outcome and returns what goes to stdout for it (possibly nothing; a
-    /// failure in text mode goes to stderr here).
-    pub fn line(&mut self, o: &Outcome) -> String {
+    /// Counts the outcome and returns its JSON record (what `--format json` prints and
+    /// `--output` writes).
+    pub fn record(&mut self, o: &Outcome) -> Record {
         let sol = match &o.result {
             Ok(sol) => sol,
             Err(f) => {
                 self.failed += 1;
-                if self.json {
-                    let r = Record::failed(&o.id, f.kind, &f.message, f.stopped.as_ref());
-                    return r.to_line() + "\n";
-                }
-                note!("error: {}", f.message);
-                return String::new();
+                return Record::failed(&o.id, f.kind, &f.message, f.stopped.as_ref());
             }
         };
+        let ok = self.count_solved(o, sol);
+        let board = o.board.as_ref().expect("a solved outcome has its board");
+        let goal = o.goal.as_ref().expect("a solved outcome has its goal");
+        let w = sol.weight;
+        Record {
+            id: id_value(&o.id),
+            size: Some(board.shape().to_string()),
+            tiles: Some(board.tiles().iter().map(|&t| t as u64).collect()),
+            goal: Some(goal.board().tiles().iter().map(|&t| t as u64).collect()),
+            length: Some(sol.moves.len() as u64),
+            optimal: Some(w.is_one()),
+            moves: Some(board::moves_to_string(&sol.moves)),
+            nodes: Some(sol.nodes),
+            millis: Some((sol.millis * 1000.0).round() / 1000.0),
+            heuristic: Some(sol.heuristic.name().to_string()),
+            bound: (!w.is_one()).then(|| w.factor()),
+            lower_bound: (!w.is_one()).then_some(sol.lower_bound as u64),
+            known: o.known.map(u64::from),
+            ok: o.known.map(|_| ok),
+            error: None,
+            kind: None,
+        }
+    }
+
+    /// Counts a solved outcome; returns whether its length agrees with the known one.
+    fn count_solved(&mut self, o: &Outcome, sol: &Solution) -> bool {
         self.solved += 1;
         self.nodes += sol.nodes;
         self.total_len += sol.moves.len() as u64;
@@ -76,30 +97,29 @@ impl Report {
         if !ok {
             self.mismatched += 1;
         }
+        ok
+    }
+
+    /// Counts the outcome and returns what goes to stdout for it (possibly nothing; a
+    /// failure in text mode goes to stderr here).
+    pub fn line(&mut self, o: &Outcome) -> String {
+        if self.json {
+            return self.record(o).to_line() + "\n";
+        }
+        let sol = match &o.result {
+            Ok(sol) => sol,
+            Err(f) => {
+                self.failed += 1;
+                note!("error: {}", f.message);
+                return String::new();
+            }
+        };
+        let ok = self.count_solved(o, sol);
+        let len = sol.moves.len() as u32;
+        let w = sol.weight;
         let board = o.board.as_ref().expect("a solved outcome has its board");
         let goal = o.goal.as_ref().expect("a solved outcome has its goal");
         let moves = board::moves_to_string(&sol.moves);
-        if self.json {
-            let r = Record {
-                id: id_value(&o.id),
-                size: Some(board.shape().to_string()),
-                tiles: Some(board.tiles().iter().map(|&t| t as u64).collect()),
-                goal: Some(goal.board().tiles().iter().map(|&t| t as u64).collect()),
-                length: Some(len as u64),
-                optimal: Some(w.is_one()),
-                moves: Some(moves),
-                nodes: Some(sol.nodes),
-                millis: Some((sol.millis * 1000.0).round() / 1000.0),
-                heuristic: Some(sol.heuristic.name().to_string()),
-                bound: (!w.is_one()).then(|| w.factor()),
-                lower_bound: (!w.is_one()).then_some(sol.lower_bound as u64),
-                known: o.known.map(u64::from),
-                ok: o.known.map(|_| ok),
-                error: None,
-                kind: None,
-            };
-            return r.to_line() + "\n";
-        }
         if self.bench {
             let known = o.known.map_or("?".to_string(), |k| k.to_string());
             return format!(

@@ -1,0 +1,101 @@
+//! `fifteen merge`: the results files of a sharded batch (`solve --shard K/N --output
+//! FILE`) joined into one, in input order, every result checked ([`crate::merge`]).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use super::output::{emit, inform, note};
+use crate::check::LineCheck;
+use crate::merge::{merge, MergeError};
+
+/// Arguments of `fifteen merge`.
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The results files, one per shard (any order), as `solve --shard K/N --output FILE`
+    /// wrote them.
+    #[arg(required = true)]
+    parts: Vec<PathBuf>,
+    /// Write the merged results here (written to FILE.partial, renamed when complete);
+    /// default: stdout.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// Merges; exit status 0 all check, 1 some results do not (failed instances included),
+/// 2 the files are not the complete shards of one batch (nothing is written then).
+pub fn run(a: MergeArgs) -> Result<i32> {
+    let report_failure = |path: &Path, c: &LineCheck| {
+        let id =
+            c.id.as_ref()
+                .map_or(String::new(), |id| format!(" (id {id})"));
+        let why = match &c.result {
+            Err(e) => e.to_string(),
+            Ok(r) if !r.reaches_goal => "the moves do not reach the goal".to_string(),
+            Ok(r) => format!("{} moves, not the length claimed", r.length),
+        };
+        note!("{}, line {}{id}: FAIL: {why}", path.display(), c.line);
+    };
+    let (result, written) = match &a.output {
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            let r = merge(&a.parts, &mut out, report_failure);
+            (r, None)
+        }
+        Some(path) => {
+            let partial = partial_name(path);
+            let file = std::fs::File::create(&partial)
+                .with_context(|| format!("cannot write {}", partial.display()))?;
+            let mut out = std::io::BufWriter::new(file);
+            let r = merge(&a.parts, &mut out, report_failure).and_then(|r| {
+                let file = out
+                    .into_inner()
+                    .map_err(|e| MergeError::Write(e.into_error()))?;
+                file.sync_all().map_err(MergeError::Write)?;
+                Ok(r)
+            });
+            match &r {
+                Ok(_) => std::fs::rename(&partial, path)
+                    .with_context(|| format!("cannot rename {} to its name", partial.display()))?,
+                Err(_) => {
+                    let _ = std::fs::remove_file(&partial);
+                }
+            }
+            (r, Some(path))
+        }
+    };
+    let report = match result {
+        Ok(r) => r,
+        Err(MergeError::Write(e)) => {
+            return Err(anyhow::Error::new(e).context("cannot write the merged results"))
+        }
+        Err(e) => {
+            note!("error: {e}");
+            return Ok(2);
+        }
+    };
+    let into = written.map_or("stdout".to_string(), |p| p.display().to_string());
+    inform!(
+        "merged {} files into {into}: {} results in input order, {} check, {} do not; {} nodes, {:.1} s of search",
+        report.parts,
+        report.results,
+        report.passed,
+        report.failed,
+        report.nodes,
+        report.millis / 1000.0
+    );
+    // Flushed by `merge`; a closed stdout shows here at the latest.
+    emit(&mut std::io::stdout(), "")?;
+    let _ = std::io::stderr().flush();
+    Ok(if report.failed > 0 { 1 } else { 0 })
+}
+
+/// Where the merge is written before it is renamed to `path`: a merge refused halfway never
+/// leaves a file that looks complete.
+fn partial_name(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    path.with_file_name(name)
+}

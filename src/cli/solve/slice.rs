@@ -1,0 +1,152 @@
+//! `--shard K/N` and `--output FILE` for `solve` and `bench`: which instances of the input
+//! this run solves, and the results file it resumes. The rules are the library's
+//! ([`crate::shard`], [`crate::resume`]); this holds the command line's side: the settings
+//! a file is bound to, and the tally of what a resumed run skipped.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde_json::{Map, Value};
+
+use super::super::output::inform;
+use super::SearchOpts;
+use crate::instances::BadInstance;
+use crate::resume::{Header, ResultsFile, Resume, ResumeError};
+use crate::search::Weight;
+use crate::shard::Shard;
+use crate::{GoalSpec, HeuristicKind, Instance};
+
+/// The settings that decide a batch's results, as its results file's header records them:
+/// a rerun with any of them changed is refused. Threads, `--split` and `--tables` only
+/// decide speed or where tables are, and are left out, so a requeued task may run on a
+/// machine of another size.
+pub fn settings(opts: &SearchOpts, kind: HeuristicKind, weight: Weight) -> Map<String, Value> {
+    let mut s = Map::new();
+    let goal: Value = match &opts.goal {
+        GoalSpec::Standard => "standard".into(),
+        GoalSpec::BlankFirst => "blank-first".into(),
+        GoalSpec::Explicit(tiles) => tiles.clone().into(),
+    };
+    s.insert("goal".into(), goal);
+    s.insert("heuristic".into(), kind.name().into());
+    s.insert("weight".into(), weight.factor().into());
+    if let Some(size) = opts.size {
+        s.insert("size".into(), size.to_string().into());
+    }
+    if let Some(p) = &opts.partition {
+        s.insert("partition".into(), p.clone().into());
+    }
+    if let Some(n) = opts.max_nodes {
+        s.insert("max_nodes".into(), n.into());
+    }
+    if let Some(t) = opts.timeout {
+        s.insert("timeout".into(), t.as_secs_f64().into());
+    }
+    s
+}
+
+/// Opens (or creates) the results file for this batch and says on stderr what it holds.
+pub fn open(
+    path: &Path,
+    command: &str,
+    shard: Shard,
+    settings: Map<String, Value>,
+) -> Result<(ResultsFile, Resume)> {
+    let header = Header::new(command, shard, settings);
+    let (file, resume) = ResultsFile::open(path, &header).context("cannot use the output file")?;
+    let cut = match resume.cut_bytes() {
+        0 => String::new(),
+        n => format!(" (a last line cut short, {n} bytes, was removed and is redone)"),
+    };
+    match (resume.results(), resume.end()) {
+        (_, Some(end)) => inform!(
+            "{}: complete already ({} results); checking it against the input",
+            path.display(),
+            end.results
+        ),
+        (0, None) if cut.is_empty() => {}
+        (n, None) => inform!(
+            "{}: resuming after the {n} results it holds{cut}",
+            path.display()
+        ),
+    }
+    Ok((file, resume))
+}
+
+/// What a resumed run found already done, for its exit status.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Skipped {
+    /// Records skipped.
+    pub results: u64,
+    /// Of them, failed instances.
+    pub failed: u64,
+    /// Of them, lengths that disagree with the known ones.
+    pub mismatched: u64,
+}
+
+/// This run's slice of the input: the shard, and the results already in the output file.
+pub struct Slice {
+    shard: Shard,
+    /// Items read from the input so far, every shard's.
+    items: u64,
+    resume: Option<Resume>,
+    /// What was skipped as already in the file.
+    pub skipped: Skipped,
+    /// Why the batch stopped: the file does not belong to this input.
+    pub error: Option<ResumeError>,
+}
+
+impl Slice {
+    /// The slice of `shard` (the whole input when `None`), skipping what `resume` holds.
+    pub fn new(shard: Option<Shard>, resume: Option<Resume>) -> Slice {
+        Slice {
+            shard: shard.unwrap_or(Shard::WHOLE),
+            items: 0,
+            resume,
+            skipped: Skipped::default(),
+            error: None,
+        }
+    }
+
+    /// Takes the input's next item: whether this run solves it (it is in the shard and not
+    /// in the file). A mismatch with the file sets [`Slice::error`]; the batch must stop.
+    pub fn take(&mut self, item: &Result<Instance, BadInstance>) -> bool {
+        self.items += 1;
+        if !self.shard.contains(self.items) {
+            return false;
+        }
+        let Some(resume) = self.resume.as_mut() else {
+            return true;
+        };
+        let (id, tiles) = match item {
+            Ok(inst) => (&inst.id, Some(inst.board.tiles())),
+            Err(bad) => (&bad.id, None),
+        };
+        match resume.skip(id, tiles) {
+            Ok(None) => true,
+            Ok(Some(done)) => {
+                self.skipped.results += 1;
+                self.skipped.failed += u64::from(done.failed);
+                self.skipped.mismatched += u64::from(done.mismatched);
+                false
+            }
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
+        }
+    }
+
+    /// Items of the whole input read so far.
+    pub fn items(&self) -> u64 {
+        self.items
+    }
+
+    /// After the whole input was read: checks the file held no results beyond it.
+    pub fn finish(&self) -> Result<(), ResumeError> {
+        match &self.resume {
+            Some(r) => r.finish(self.items),
+            None => Ok(()),
+        }
+    }
+}

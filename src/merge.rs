@@ -1,0 +1,482 @@
+//! Merging the results files of a sharded batch ([`crate::resume`]) into one, in input
+//! order, checking every result on the way.
+//!
+//! Nothing but the files is needed: each header names its shard `K/N` and the settings,
+//! each end line the number of items of the whole input. So the merge proves that every
+//! shard is there once, complete, and run with the same settings on an input of the same
+//! length; that each holds exactly its slice's count of results; and that no id occurs
+//! twice. Round robin ([`crate::shard`]) puts item `i` at place `(i - 1) / N` of shard
+//! `((i - 1) mod N) + 1`, so taking the files' records in turn restores the input order:
+//! the merged file holds the very lines an unsharded `solve --format json` prints (the
+//! `nodes` equal too; only `millis` differ), which for numbered inputs is id order.
+//!
+//! Every record is replayed ([`crate::check::check_json_line`], what `fifteen check`
+//! does): a solution that does not reach its goal, or is not as long as it claims, and a
+//! record of a failed instance, are reported through a callback and counted.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use crate::check::{check_json_line, LineCheck};
+use crate::instances::GoalSpec;
+use crate::resume::{id_text, read_back, FileLine, Header, ResumeError};
+use crate::shard::Shard;
+
+/// One results file, surveyed.
+#[derive(Clone, Debug)]
+pub struct Part {
+    /// The file.
+    pub path: PathBuf,
+    /// Its header.
+    pub header: Header,
+    /// Its shard.
+    pub shard: Shard,
+    /// Items of the whole input, from its end line.
+    pub items: u64,
+    /// Records it holds.
+    pub results: u64,
+}
+
+/// Why the files cannot be merged. Nothing merged is valid when one of these is returned.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// No files were given.
+    #[error("no results files to merge")]
+    NoParts,
+    /// A file that cannot be read back as a results file (unreadable, not written by
+    /// `--output`, damaged, of another version).
+    #[error(transparent)]
+    Unreadable(#[from] ResumeError),
+    /// A file whose header names no valid shard.
+    #[error("{path}: the header's shard {shard:?} is not K/N")]
+    BadShard {
+        /// The file.
+        path: PathBuf,
+        /// The shard as written.
+        shard: String,
+    },
+    /// A file without its end line: its task stopped before the end of its slice.
+    #[error("{path} (shard {shard}) is incomplete: {results} results and no end line; rerun its task (it resumes where it stopped), then merge again")]
+    Incomplete {
+        /// The file.
+        path: PathBuf,
+        /// Its shard.
+        shard: Shard,
+        /// Records it holds.
+        results: u64,
+    },
+    /// Shards of the batch for which no file was given.
+    #[error("missing shard{} {list} of {count}: no file for {}; run {} task{} (it resumes if it started) and give all {count} files", if missing.len() == 1 { "" } else { "s" }, if missing.len() == 1 { "it" } else { "them" }, if missing.len() == 1 { "its" } else { "their" }, if missing.len() == 1 { "" } else { "s" })]
+    MissingShards {
+        /// The shard count.
+        count: u64,
+        /// The missing shard numbers.
+        missing: Vec<u64>,
+        /// `missing`, comma-separated (at most 20, then `...`).
+        list: String,
+    },
+    /// Two files of the same shard.
+    #[error("{first} and {second} are both shard {shard}: give each shard's file once")]
+    DuplicateShard {
+        /// The shard.
+        shard: Shard,
+        /// The file seen first.
+        first: PathBuf,
+        /// The other.
+        second: PathBuf,
+    },
+    /// Files of different batches: another shard count, command or setting.
+    #[error("{first} and {second} are not shards of one batch ({differences})")]
+    Settings {
+        /// The first file.
+        first: PathBuf,
+        /// A file that differs from it.
+        second: PathBuf,
+        /// What differs.
+        differences: String,
+    },
+    /// Files whose inputs had different numbers of items: not the same input.
+    #[error("{first} and {second} were run on different inputs ({a} and {b} instances)")]
+    Items {
+        /// The first file.
+        first: PathBuf,
+        /// A file that differs from it.
+        second: PathBuf,
+        /// The first file's item count.
+        a: u64,
+        /// The other's.
+        b: u64,
+    },
+    /// A file whose results are not its slice's count.
+    #[error("{path} (shard {shard}) holds {results} results, but its slice of {items} instances has {expected}")]
+    Count {
+        /// The file.
+        path: PathBuf,
+        /// Its shard.
+        shard: Shard,
+        /// Records it holds.
+        results: u64,
+        /// Records its slice has.
+        expected: u64,
+        /// Items of the whole input.
+        items: u64,
+    },
+    /// An id that occurs twice: the input had it twice, or files of different inputs.
+    #[error("id {id} occurs twice: {first} and {second}; every id must be unique for a merge")]
+    DuplicateId {
+        /// The id.
+        id: String,
+        /// Where it was first (`file:line`).
+        first: String,
+        /// Where it was again.
+        second: String,
+    },
+    /// Writing the merged file failed.
+    #[error("cannot write the merged results: {0}")]
+    Write(std::io::Error),
+}
+
+/// What a merge did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MergeReport {
+    /// Files merged.
+    pub parts: usize,
+    /// Results written.
+    pub results: u64,
+    /// Results that check (their moves reach the goal in the length claimed).
+    pub passed: u64,
+    /// Results that do not, failed instances included.
+    pub failed: u64,
+    /// Sum of the records' `nodes`.
+    pub nodes: u64,
+    /// Sum of the records' `millis` (search time, not wall time).
+    pub millis: f64,
+}
+
+/// Reads one results file back and checks it is complete.
+///
+/// # Errors
+/// The file cannot be read as a results file, names no valid shard, or has no end line.
+pub fn survey(path: &Path) -> Result<Part, MergeError> {
+    let io = |error| ResumeError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let mut file = File::open(path).map_err(io)?;
+    let read = read_back(path, &mut file)?;
+    let header = read.header.ok_or_else(|| ResumeError::NotOurs {
+        path: path.to_path_buf(),
+    })?;
+    let shard: Shard = header.shard.parse().map_err(|_| MergeError::BadShard {
+        path: path.to_path_buf(),
+        shard: header.shard.clone(),
+    })?;
+    let results = read.done.len() as u64;
+    let end = read.end.ok_or_else(|| MergeError::Incomplete {
+        path: path.to_path_buf(),
+        shard,
+        results,
+    })?;
+    Ok(Part {
+        path: path.to_path_buf(),
+        header,
+        shard,
+        items: end.items,
+        results,
+    })
+}
+
+/// Checks that `parts` are the complete shards of one batch, and returns them in shard
+/// order.
+///
+/// # Errors
+/// See [`MergeError`].
+pub fn plan(mut parts: Vec<Part>) -> Result<Vec<Part>, MergeError> {
+    let Some(first) = parts.first().cloned() else {
+        return Err(MergeError::NoParts);
+    };
+    let mut by_shard: HashMap<u64, &Part> = HashMap::new();
+    for p in &parts {
+        let mut same_shard = p.header.clone();
+        same_shard.shard = first.header.shard.clone();
+        let mut differences = first.header.differences(&same_shard);
+        if p.shard.count() != first.shard.count() {
+            differences.insert(
+                0,
+                format!(
+                    "{} shards and {} shards",
+                    first.shard.count(),
+                    p.shard.count()
+                ),
+            );
+        }
+        if !differences.is_empty() {
+            return Err(MergeError::Settings {
+                first: first.path.clone(),
+                second: p.path.clone(),
+                differences: differences.join("; "),
+            });
+        }
+        if p.items != first.items {
+            return Err(MergeError::Items {
+                first: first.path.clone(),
+                second: p.path.clone(),
+                a: first.items,
+                b: p.items,
+            });
+        }
+        if let Some(other) = by_shard.insert(p.shard.index(), p) {
+            return Err(MergeError::DuplicateShard {
+                shard: p.shard,
+                first: other.path.clone(),
+                second: p.path.clone(),
+            });
+        }
+        let expected = p.shard.items_of(p.items);
+        if p.results != expected {
+            return Err(MergeError::Count {
+                path: p.path.clone(),
+                shard: p.shard,
+                results: p.results,
+                expected,
+                items: p.items,
+            });
+        }
+    }
+    let count = first.shard.count();
+    let missing: Vec<u64> = (1..=count).filter(|k| !by_shard.contains_key(k)).collect();
+    if !missing.is_empty() {
+        let mut list: Vec<String> = missing.iter().take(20).map(u64::to_string).collect();
+        if missing.len() > 20 {
+            list.push("...".into());
+        }
+        return Err(MergeError::MissingShards {
+            count,
+            list: list.join(", "),
+            missing,
+        });
+    }
+    parts.sort_by_key(|p| p.shard.index());
+    Ok(parts)
+}
+
+/// Merges the files at `paths` into `out`, in input order, checking every result;
+/// `on_failure` hears of each result that does not check (with its file).
+///
+/// All files are open at once (one descriptor each): a batch of more shards than the
+/// process may open files needs a higher `ulimit -n`.
+///
+/// # Errors
+/// See [`MergeError`]; when one is returned, what was written to `out` is not a valid
+/// merge (write it to a temporary file and rename it only on success).
+pub fn merge(
+    paths: &[PathBuf],
+    out: &mut impl Write,
+    mut on_failure: impl FnMut(&Path, &LineCheck),
+) -> Result<MergeReport, MergeError> {
+    let parts = plan(
+        paths
+            .iter()
+            .map(|p| survey(p))
+            .collect::<Result<Vec<_>, _>>()?,
+    )?;
+    let mut readers = Vec::with_capacity(parts.len());
+    for p in &parts {
+        let io = |error| ResumeError::Io {
+            path: p.path.clone(),
+            error,
+        };
+        let mut r = BufReader::new(File::open(&p.path).map_err(io)?);
+        // The header, checked by the survey.
+        r.read_line(&mut String::new()).map_err(io)?;
+        readers.push((r, 1usize));
+    }
+    let mut report = MergeReport {
+        parts: parts.len(),
+        ..MergeReport::default()
+    };
+    // Where each id was: its file (by shard) and line, to name both places of a repeat.
+    let mut seen: HashMap<String, (usize, usize)> = HashMap::new();
+    let items = parts[0].items;
+    let n = parts.len() as u64;
+    let mut text = String::new();
+    for item in 1..=items {
+        let k = ((item - 1) % n) as usize;
+        let (reader, line) = &mut readers[k];
+        let path = &parts[k].path;
+        text.clear();
+        reader
+            .read_line(&mut text)
+            .map_err(|error| ResumeError::Io {
+                path: path.clone(),
+                error,
+            })?;
+        *line += 1;
+        let damaged = |reason: &str| ResumeError::Damaged {
+            path: path.clone(),
+            line: *line,
+            reason: reason.to_string(),
+        };
+        let body = text
+            .strip_suffix('\n')
+            .ok_or_else(|| damaged("changed while merging"))?;
+        let FileLine::Record(record) =
+            FileLine::parse(body).map_err(|e| damaged(&e.to_string()))?
+        else {
+            return Err(damaged("not a record").into());
+        };
+        if let Some((k0, line0)) = seen.insert(record.id.to_string(), (k, *line)) {
+            return Err(MergeError::DuplicateId {
+                id: id_text(&record.id),
+                first: format!("{}:{line0}", parts[k0].path.display()),
+                second: format!("{}:{line}", path.display()),
+            });
+        }
+        report.results += 1;
+        report.nodes += record.nodes.unwrap_or(0);
+        report.millis += record.millis.unwrap_or(0.0);
+        match check_json_line(body, *line, &GoalSpec::Standard) {
+            Some(c) if c.passed() => report.passed += 1,
+            Some(c) => {
+                report.failed += 1;
+                on_failure(path, &c);
+            }
+            None => return Err(damaged("not a record").into()),
+        }
+        out.write_all(text.as_bytes()).map_err(MergeError::Write)?;
+    }
+    out.flush().map_err(MergeError::Write)?;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Record;
+    use crate::resume::ResultsFile;
+    use serde_json::Map;
+
+    /// Writes the `n` complete shards of items `1..=items`: item `i` has id `ids(i)`, the
+    /// board one move from the goal and its solution `R`.
+    fn shards(dir: &Path, items: u64, n: u64, ids: impl Fn(u64) -> u64) -> Vec<PathBuf> {
+        (1..=n)
+            .map(|k| {
+                let shard = Shard::new(k, n).unwrap();
+                let path = dir.join(format!("part-{k}.jsonl"));
+                let (mut f, _) =
+                    ResultsFile::open(&path, &Header::new("solve", shard, Map::new())).unwrap();
+                for i in (1..=items).filter(|&i| shard.contains(i)) {
+                    f.append(&Record {
+                        id: ids(i).into(),
+                        tiles: Some(vec![1, 2, 3, 4, 5, 6, 7, 0, 8]),
+                        length: Some(1),
+                        moves: Some("R".into()),
+                        nodes: Some(i),
+                        ..Record::default()
+                    })
+                    .unwrap();
+                }
+                f.finish(items).unwrap();
+                path
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shards_merge_back_in_input_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut paths = shards(dir.path(), 11, 3, |i| i);
+        paths.reverse();
+        let mut out = Vec::new();
+        let report = merge(&paths, &mut out, |_, c| panic!("{c:?}")).unwrap();
+        let ids: Vec<u64> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<Record>(l)
+                    .unwrap()
+                    .id
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(ids, (1..=11).collect::<Vec<_>>());
+        assert_eq!((report.results, report.passed, report.failed), (11, 11, 0));
+        assert_eq!(report.nodes, (1..=11).sum::<u64>());
+    }
+
+    #[test]
+    fn missing_incomplete_foreign_and_repeated_parts_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = shards(dir.path(), 10, 4, |i| i);
+        let err = |paths: &[PathBuf]| merge(paths, &mut Vec::new(), |_, _| {}).unwrap_err();
+        let e = err(&[paths[0].clone(), paths[2].clone()]);
+        assert!(
+            matches!(&e, MergeError::MissingShards { missing, .. } if missing == &[2, 4]),
+            "{e}"
+        );
+        assert!(e.to_string().starts_with("missing shards 2, 4 of 4"), "{e}");
+        let e = err(&[paths[0].clone(), paths[0].clone()]);
+        assert!(matches!(e, MergeError::DuplicateShard { .. }), "{e}");
+        assert!(matches!(err(&[]), MergeError::NoParts));
+
+        // Shard 2 cut short: no end line.
+        let text = std::fs::read_to_string(&paths[1]).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        std::fs::write(&paths[1], lines[..2].join("\n") + "\n").unwrap();
+        let e = err(&paths);
+        assert!(
+            matches!(e, MergeError::Incomplete { results: 1, .. }),
+            "{e}"
+        );
+
+        // Another batch's shard, and an input of another length.
+        let other = tempfile::tempdir().unwrap();
+        let five = shards(other.path(), 10, 5, |i| i);
+        let e = err(&[paths[0].clone(), five[1].clone()]);
+        assert!(e.to_string().contains("4 shards and 5 shards"), "{e}");
+        let other = tempfile::tempdir().unwrap();
+        let longer = shards(other.path(), 12, 4, |i| i);
+        let e = err(&[paths[0].clone(), longer[1].clone()]);
+        assert!(matches!(e, MergeError::Items { a: 10, b: 12, .. }), "{e}");
+
+        // An id twice across shards.
+        let twice = tempfile::tempdir().unwrap();
+        let paths = shards(twice.path(), 6, 2, |i| if i == 6 { 1 } else { i });
+        let e = err(&paths);
+        assert!(
+            matches!(&e, MergeError::DuplicateId { id, .. } if id == "1"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn results_that_do_not_check_are_reported_and_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.jsonl");
+        let (mut f, _) =
+            ResultsFile::open(&path, &Header::new("solve", Shard::WHOLE, Map::new())).unwrap();
+        let good = Record {
+            id: 1.into(),
+            tiles: Some(vec![1, 2, 3, 4, 5, 6, 7, 0, 8]),
+            length: Some(1),
+            moves: Some("R".into()),
+            ..Record::default()
+        };
+        f.append(&good).unwrap();
+        f.append(&Record {
+            id: 2.into(),
+            moves: Some("L".into()),
+            ..good.clone()
+        })
+        .unwrap();
+        f.append(&Record::failure("3", "unsolvable")).unwrap();
+        f.finish(3).unwrap();
+        let mut bad = Vec::new();
+        let report = merge(&[path], &mut Vec::new(), |_, c| bad.push(c.line)).unwrap();
+        assert_eq!((report.passed, report.failed), (1, 2));
+        assert_eq!(bad, [3, 4]);
+    }
+}

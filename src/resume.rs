@@ -1,0 +1,839 @@
+//! The resumable results file (`--output FILE`): JSON Lines that survive the process being
+//! killed at any moment, and a rerun of the same command that picks up where it stopped.
+//!
+//! # Layout
+//!
+//! ```text
+//! {"batch":{"version":1,"command":"solve","shard":"2/4","settings":{...}}}   header
+//! {"id":2,"size":"3x3","tiles":[...],...}                                   one Record a line,
+//! {"id":6,...}                                                              in input order
+//! {"batch_end":{"items":200,"results":50}}                                  when complete
+//! ```
+//!
+//! The header says what wrote the file: a rerun with other settings (another weight,
+//! heuristic, limit, shard) is refused before anything is written, instead of mixing two
+//! batches' results. The end line says the shard is complete and how many items the whole
+//! input had, which is what lets [`crate::merge`] prove that no result is missing without
+//! reading the input again. `fifteen check` skips both lines.
+//!
+//! # Writing
+//!
+//! Each record is one `write(2)` of the whole line and its newline, straight to the file
+//! (no user-space buffer), as soon as it and every result before it are known. Once written,
+//! a line is in the kernel's page cache: a process killed outright (SIGKILL, the OOM killer,
+//! a preempted job) loses nothing already written. The only damage a kill can do is a line
+//! cut short at the very end, which the next open cuts off and redoes.
+//!
+//! **fsync policy.** Data reach the disk (`fdatasync`) after the header, at most every
+//! [`SYNC_EVERY`] while records are written, and after the end line. So a crash of the
+//! whole machine (or a network file system losing its client) costs at most the last ten
+//! seconds of results, which the rerun computes again; a tail of zero bytes that such a
+//! crash can leave is cut off like a torn line. Syncing every record would cost a disk
+//! round trip per instance (milliseconds on network file systems, more than solving an
+//! easy board) to save seconds of work after a crash.
+//!
+//! # Resuming
+//!
+//! A rerun reads the file back: the records form a prefix of this shard's instances in
+//! input order, since they are written in input order. Each instance the input gives is
+//! checked against the record at its position, id and board both ([`Resume::skip`]), and
+//! skipped; the first instance past the records is the first one solved. So an id is never
+//! written twice, and a file written for another input is refused at its first difference,
+//! without a table of all ids in memory.
+//!
+//! The file is locked (`flock`) while open: two runs of the same shard (a task requeued while
+//! the old one still runs) cannot interleave their lines. Where the file system does not
+//! support locks, none is taken.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::check::MAX_RESULT_LINE_BYTES;
+use crate::record::{id_value, Record};
+use crate::shard::Shard;
+
+/// The layout version the header carries; a file of another version is refused.
+pub const FORMAT_VERSION: u64 = 1;
+
+/// The longest time records are written without `fdatasync` (see the module doc).
+pub const SYNC_EVERY: Duration = Duration::from_secs(10);
+
+/// The key of the header line's only field.
+pub const HEADER_KEY: &str = "batch";
+
+/// The key of the end line's only field.
+pub const END_KEY: &str = "batch_end";
+
+/// What wrote a results file: the command, the shard, and every setting that decides the
+/// results (not those that only decide speed, such as the thread count).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// [`FORMAT_VERSION`] when written by this version.
+    pub version: u64,
+    /// The command: `solve` or `bench`.
+    pub command: String,
+    /// The shard, `K/N` (`1/1` for a whole batch).
+    pub shard: String,
+    /// The settings, by option name; compared as a whole on resuming.
+    pub settings: Map<String, Value>,
+}
+
+impl Header {
+    /// A header of the current version.
+    pub fn new(command: &str, shard: Shard, settings: Map<String, Value>) -> Header {
+        Header {
+            version: FORMAT_VERSION,
+            command: command.to_string(),
+            shard: shard.to_string(),
+            settings,
+        }
+    }
+
+    /// The header as its line, without the newline.
+    pub fn to_line(&self) -> String {
+        serde_json::json!({ HEADER_KEY: self }).to_string()
+    }
+
+    /// How this header differs from `other`, for people: `weight: 2 (file) vs 1 (now)`, one
+    /// item for each differing field or setting; empty when they are the same.
+    pub(crate) fn differences(&self, now: &Header) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut differ = |name: &str, file: Option<&Value>, now: Option<&Value>| {
+            if file != now {
+                let show = |v: Option<&Value>| v.map_or("unset".to_string(), |v| v.to_string());
+                out.push(format!(
+                    "{name} {} in the file, {} now",
+                    show(file),
+                    show(now)
+                ));
+            }
+        };
+        differ(
+            "command",
+            Some(&self.command.clone().into()),
+            Some(&now.command.clone().into()),
+        );
+        differ(
+            "shard",
+            Some(&self.shard.clone().into()),
+            Some(&now.shard.clone().into()),
+        );
+        let mut keys: Vec<&String> = self.settings.keys().chain(now.settings.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        for k in keys {
+            differ(k, self.settings.get(k), now.settings.get(k));
+        }
+        out
+    }
+}
+
+/// The end line's content: the shard is complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct End {
+    /// How many items the whole input had (every shard's, bad lines included).
+    pub items: u64,
+    /// How many records this file holds.
+    pub results: u64,
+}
+
+/// One line of a results file, as read back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FileLine {
+    /// The header.
+    Header(Header),
+    /// A result record.
+    Record(Box<Record>),
+    /// The end line.
+    End(End),
+}
+
+/// Why a line is not a results-file line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// Not a JSON object.
+    #[error("not a JSON object")]
+    NotAnObject,
+    /// A header of another layout version.
+    #[error("a header of layout version {0}, not {FORMAT_VERSION}")]
+    Version(Value),
+    /// A header, end line or record whose fields do not read (holds serde's message).
+    #[error("{0}")]
+    Fields(String),
+}
+
+impl FileLine {
+    /// Reads one line (without its newline).
+    ///
+    /// # Errors
+    /// Text that is not one of the three kinds of line.
+    pub fn parse(text: &str) -> Result<FileLine, LineError> {
+        let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(text) else {
+            return Err(LineError::NotAnObject);
+        };
+        let fields = |e: serde_json::Error| LineError::Fields(e.to_string());
+        if obj.len() == 1 {
+            if let Some(h) = obj.get(HEADER_KEY) {
+                let version = h.get("version").cloned().unwrap_or(Value::Null);
+                if version != FORMAT_VERSION {
+                    return Err(LineError::Version(version));
+                }
+                return Ok(FileLine::Header(
+                    serde_json::from_value(h.clone()).map_err(fields)?,
+                ));
+            }
+            if let Some(e) = obj.get(END_KEY) {
+                return Ok(FileLine::End(
+                    serde_json::from_value(e.clone()).map_err(fields)?,
+                ));
+            }
+        }
+        if !obj.contains_key("id") {
+            return Err(LineError::Fields("a record without an \"id\"".into()));
+        }
+        let r: Record = serde_json::from_value(Value::Object(obj)).map_err(fields)?;
+        Ok(FileLine::Record(Box::new(r)))
+    }
+}
+
+/// Why a results file cannot be opened, resumed or written. Each message says what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum ResumeError {
+    /// The operating system refused a read, write, lock or sync.
+    #[error("{path}: {error}")]
+    Io {
+        /// The results file.
+        path: PathBuf,
+        /// What the operating system said.
+        error: std::io::Error,
+    },
+    /// Another process holds the file's lock: the same shard is running twice.
+    #[error("{path} is being written by another fifteen (it holds the file's lock): wait for it to end, or give another output file")]
+    Locked {
+        /// The results file.
+        path: PathBuf,
+    },
+    /// The file has content but no header: not written by `--output`.
+    #[error("{path} was not written by --output (its first line is not a {{\"{HEADER_KEY}\": ...}} header): give another output file, or delete it")]
+    NotOurs {
+        /// The results file.
+        path: PathBuf,
+    },
+    /// A line before the end of the file that is not a results-file line: the file was
+    /// changed by something else. (A damaged *last* line is the mark of a kill, and is cut
+    /// off instead.)
+    #[error("{path}, line {line}: {reason}; the file was changed by something other than fifteen: keep the lines before it (head -n {} {path}) or give another output file", line - 1)]
+    Damaged {
+        /// The results file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with the line.
+        reason: String,
+    },
+    /// The header is of another layout version (written by another version of fifteen).
+    #[error("{path} was written by another version of fifteen (results-file layout {found}, this one writes {FORMAT_VERSION}): finish it with that version, or give another output file")]
+    Version {
+        /// The results file.
+        path: PathBuf,
+        /// The version the header gives.
+        found: String,
+    },
+    /// The file was written by another command or with other settings.
+    #[error("{path} holds the results of other settings ({differences}): rerun with the file's settings to resume it, or give another output file (or delete it to start over)")]
+    Settings {
+        /// The results file.
+        path: PathBuf,
+        /// What differs, `; `-separated.
+        differences: String,
+    },
+    /// A record that is not the instance at its position in this input: the file belongs to
+    /// another input (or another shard numbering).
+    #[error("{path}, line {line}: the result of instance {file_id}, but this input's instance at that place is {input_id}{what}: the file was written for another input; give another output file, or delete it")]
+    Mismatch {
+        /// The results file.
+        path: PathBuf,
+        /// 1-based line number of the record.
+        line: usize,
+        /// The record's id.
+        file_id: String,
+        /// The input's id at that position.
+        input_id: String,
+        /// `""`, or `" (another board)"` when the ids agree and the boards do not.
+        what: String,
+    },
+    /// The file is complete, and this input has more instances for the shard.
+    #[error("{path} is complete (an input of {items} instances) but this input has more: the file was written for another input; give another output file, or delete it")]
+    Grown {
+        /// The results file.
+        path: PathBuf,
+        /// The items of the input the file was completed for.
+        items: u64,
+    },
+    /// The file was completed for an input of another length.
+    #[error("{path} was completed for an input of {file_items} instances, but this one has {items}: the file was written for another input; give another output file, or delete it")]
+    Length {
+        /// The results file.
+        path: PathBuf,
+        /// Items of the input the file was completed for.
+        file_items: u64,
+        /// Items of this input.
+        items: u64,
+    },
+    /// The file holds more records than this input has instances for the shard.
+    #[error("{path} holds {results} results but this input gives the shard {instances}: the file was written for another input; give another output file, or delete it")]
+    Shrunk {
+        /// The results file.
+        path: PathBuf,
+        /// Records in the file.
+        results: u64,
+        /// The shard's instances in this input.
+        instances: u64,
+    },
+}
+
+/// A record read back on resuming: enough to check it against the input and to count it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Done {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// The record's id.
+    pub id: Value,
+    /// [`tiles_key`] of the record's board, when it has one.
+    tiles: Option<u64>,
+    /// The record reports a failure (`error`).
+    pub failed: bool,
+    /// The record's length disagrees with the known one (`"ok": false`).
+    pub mismatched: bool,
+}
+
+/// A 64-bit digest of a board's tiles, so that resuming compares boards without keeping them.
+pub fn tiles_key(tiles: impl IntoIterator<Item = u64>) -> u64 {
+    let bytes: Vec<u8> = tiles.into_iter().flat_map(u64::to_le_bytes).collect();
+    xxhash_rust::xxh3::xxh3_64(&bytes)
+}
+
+/// An id as people read it: text without quotes, numbers as they are.
+pub fn id_text(id: &Value) -> String {
+    match id {
+        Value::String(s) => s.clone(),
+        v => v.to_string(),
+    }
+}
+
+/// The records already in the file, handed out one at a time as the input reaches them.
+#[derive(Debug)]
+pub struct Resume {
+    path: PathBuf,
+    done: Vec<Done>,
+    next: usize,
+    end: Option<End>,
+    cut: u64,
+}
+
+impl Resume {
+    /// How many records the file held when opened.
+    pub fn results(&self) -> usize {
+        self.done.len()
+    }
+
+    /// The end line, when the file was already complete.
+    pub fn end(&self) -> Option<End> {
+        self.end
+    }
+
+    /// How many bytes of a torn last line were cut off on opening (0 when none).
+    pub fn cut_bytes(&self) -> u64 {
+        self.cut
+    }
+
+    /// The next instance of the shard, in input order: `Some` (its record) when the file
+    /// already holds its result, so it is skipped; `None` when it is to be solved. `tiles`
+    /// is the board, when the instance is one (a line that failed to parse has none).
+    ///
+    /// # Errors
+    /// The record at this place is another instance's ([`ResumeError::Mismatch`]), or the
+    /// file is complete and the input goes on ([`ResumeError::Grown`]).
+    pub fn skip(&mut self, id: &str, tiles: Option<&[u8]>) -> Result<Option<&Done>, ResumeError> {
+        let Some(d) = self.done.get(self.next) else {
+            if let Some(end) = self.end {
+                return Err(ResumeError::Grown {
+                    path: self.path.clone(),
+                    items: end.items,
+                });
+            }
+            self.next += 1;
+            return Ok(None);
+        };
+        let board = tiles.map(|t| tiles_key(t.iter().map(|&v| u64::from(v))));
+        let other_board = matches!((board, d.tiles), (Some(a), Some(b)) if a != b);
+        if d.id != id_value(id) || other_board {
+            return Err(ResumeError::Mismatch {
+                path: self.path.clone(),
+                line: d.line,
+                file_id: id_text(&d.id),
+                input_id: id.to_string(),
+                what: if other_board {
+                    " (another board)".into()
+                } else {
+                    String::new()
+                },
+            });
+        }
+        self.next += 1;
+        Ok(Some(d))
+    }
+
+    /// Checks, once the whole input was read, that it had as many instances for the shard
+    /// as the file holds results (and, for a complete file, `items` items in all).
+    ///
+    /// # Errors
+    /// [`ResumeError::Shrunk`]: the file holds results this input does not have.
+    pub fn finish(&self, items: u64) -> Result<(), ResumeError> {
+        if let Some(end) = self.end.filter(|e| e.items != items) {
+            return Err(ResumeError::Length {
+                path: self.path.clone(),
+                file_items: end.items,
+                items,
+            });
+        }
+        if self.next < self.done.len() {
+            return Err(ResumeError::Shrunk {
+                path: self.path.clone(),
+                results: self.done.len() as u64,
+                instances: self.next as u64,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The results file, open for appending records.
+#[derive(Debug)]
+pub struct ResultsFile {
+    path: PathBuf,
+    file: File,
+    results: u64,
+    complete: bool,
+    last_sync: Instant,
+}
+
+impl ResultsFile {
+    /// Opens `path` for `header`'s batch: creates it with its header, or reads back what it
+    /// holds, cuts off a torn last line, and checks that it was written with the same
+    /// settings. Returns the file, ready for appending, and the records it holds.
+    ///
+    /// # Errors
+    /// See [`ResumeError`]: nothing is written to a file refused.
+    pub fn open(path: &Path, header: &Header) -> Result<(ResultsFile, Resume), ResumeError> {
+        let io = |error| ResumeError::Io {
+            path: path.to_path_buf(),
+            error,
+        };
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(io)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(ResumeError::Locked {
+                    path: path.to_path_buf(),
+                })
+            }
+            // A file system without locks: go on without one.
+            Err(std::fs::TryLockError::Error(_)) => {}
+        }
+        let read = read_back(path, &mut file)?;
+        let (cut, keep) = (read.length - read.valid, read.valid);
+        if cut > 0 {
+            file.set_len(keep).map_err(io)?;
+        }
+        file.seek(SeekFrom::Start(keep)).map_err(io)?;
+        let mut results = ResultsFile {
+            path: path.to_path_buf(),
+            file,
+            results: read.done.len() as u64,
+            complete: read.end.is_some(),
+            last_sync: Instant::now(),
+        };
+        match &read.header {
+            None => {
+                results.write_line(&header.to_line())?;
+                results.sync()?;
+            }
+            Some(h) => {
+                let differences = h.differences(header);
+                if !differences.is_empty() {
+                    return Err(ResumeError::Settings {
+                        path: path.to_path_buf(),
+                        differences: differences.join("; "),
+                    });
+                }
+            }
+        }
+        let resume = Resume {
+            path: path.to_path_buf(),
+            done: read.done,
+            next: 0,
+            end: read.end,
+            cut,
+        };
+        Ok((results, resume))
+    }
+
+    /// Appends one record, as one write straight to the file.
+    ///
+    /// # Panics
+    /// When the file is complete (the caller must stop at [`Resume::skip`]'s
+    /// [`ResumeError::Grown`]).
+    ///
+    /// # Errors
+    /// A failed write or sync.
+    pub fn append(&mut self, record: &Record) -> Result<(), ResumeError> {
+        assert!(!self.complete, "a record after the end line");
+        self.write_line(&record.to_line())?;
+        self.results += 1;
+        if self.last_sync.elapsed() >= SYNC_EVERY {
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    /// Records in the file (read back and appended).
+    pub fn results(&self) -> u64 {
+        self.results
+    }
+
+    /// Marks the shard complete: the input had `items` items in all. Writes the end line
+    /// (unless the file already had it) and syncs.
+    ///
+    /// # Errors
+    /// A failed write or sync.
+    pub fn finish(&mut self, items: u64) -> Result<End, ResumeError> {
+        let end = End {
+            items,
+            results: self.results,
+        };
+        if !self.complete {
+            self.write_line(&serde_json::json!({ END_KEY: end }).to_string())?;
+            self.complete = true;
+        }
+        self.sync()?;
+        Ok(end)
+    }
+
+    fn write_line(&mut self, line: &str) -> Result<(), ResumeError> {
+        debug_assert!(!line.contains('\n'));
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        self.file
+            .write_all(&bytes)
+            .map_err(|error| ResumeError::Io {
+                path: self.path.clone(),
+                error,
+            })
+    }
+
+    fn sync(&mut self) -> Result<(), ResumeError> {
+        self.last_sync = Instant::now();
+        self.file.sync_data().map_err(|error| ResumeError::Io {
+            path: self.path.clone(),
+            error,
+        })
+    }
+}
+
+/// What [`read_back`] found.
+pub(crate) struct ReadBack {
+    pub(crate) header: Option<Header>,
+    pub(crate) done: Vec<Done>,
+    pub(crate) end: Option<End>,
+    /// Bytes in the file.
+    length: u64,
+    /// Bytes of whole, valid lines: the rest is a torn tail.
+    valid: u64,
+}
+
+/// Reads a results file from its start: the header, the records, the end line; and where
+/// the valid part ends. A last line without its newline, or a tail of zero bytes (what a
+/// machine crash can leave after the last sync), is a torn tail; any other bad line is
+/// [`ResumeError::Damaged`].
+pub(crate) fn read_back(path: &Path, file: &mut File) -> Result<ReadBack, ResumeError> {
+    let io = |error| ResumeError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let damaged = |line: usize, reason: String| ResumeError::Damaged {
+        path: path.to_path_buf(),
+        line,
+        reason,
+    };
+    let length = file.seek(SeekFrom::End(0)).map_err(io)?;
+    file.seek(SeekFrom::Start(0)).map_err(io)?;
+    let mut reader = BufReader::new(&mut *file);
+    let mut out = ReadBack {
+        header: None,
+        done: Vec::new(),
+        end: None,
+        length,
+        valid: 0,
+    };
+    let mut buf = Vec::new();
+    let mut line = 0usize;
+    loop {
+        buf.clear();
+        let n = (&mut reader)
+            .take(MAX_RESULT_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        line += 1;
+        if buf.last() != Some(&b'\n') {
+            if n > MAX_RESULT_LINE_BYTES {
+                return Err(damaged(line, "a line too long to be a result".into()));
+            }
+            break; // torn: cut off
+        }
+        let parsed = match std::str::from_utf8(&buf[..n - 1]) {
+            Err(_) => Err(None),
+            Ok(text) => FileLine::parse(text).map_err(Some),
+        };
+        let item = match parsed {
+            Ok(item) => item,
+            Err(e) => {
+                // Crash debris (zero bytes to the end) is a torn tail; anything else is not.
+                let mut rest = Vec::new();
+                reader.read_to_end(&mut rest).map_err(io)?;
+                let zeros = |b: &[u8]| b.iter().all(|&c| c == 0 || c == b'\n');
+                if zeros(&buf) && zeros(&rest) {
+                    break;
+                }
+                return Err(match e {
+                    Some(LineError::Version(found)) => ResumeError::Version {
+                        path: path.to_path_buf(),
+                        found: found.to_string(),
+                    },
+                    _ if line == 1 => ResumeError::NotOurs {
+                        path: path.to_path_buf(),
+                    },
+                    Some(e) => damaged(line, e.to_string()),
+                    None => damaged(line, "not UTF-8".into()),
+                });
+            }
+        };
+        if out.end.is_some() {
+            return Err(damaged(line, "a line after the end line".into()));
+        }
+        match item {
+            FileLine::Header(h) if line == 1 => out.header = Some(h),
+            FileLine::Header(_) => return Err(damaged(line, "a second header".into())),
+            _ if line == 1 => {
+                return Err(ResumeError::NotOurs {
+                    path: path.to_path_buf(),
+                })
+            }
+            FileLine::Record(r) => out.done.push(Done {
+                line,
+                tiles: r.tiles.as_ref().map(|t| tiles_key(t.iter().copied())),
+                id: r.id,
+                failed: r.error.is_some(),
+                mismatched: r.ok == Some(false),
+            }),
+            FileLine::End(e) => {
+                if e.results != out.done.len() as u64 {
+                    let reason = format!(
+                        "the end line counts {} results, the file holds {}",
+                        e.results,
+                        out.done.len()
+                    );
+                    return Err(damaged(line, reason));
+                }
+                out.end = Some(e);
+            }
+        }
+        out.valid += n as u64;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(shard: &str) -> Header {
+        let mut s = Map::new();
+        s.insert("weight".into(), 1.into());
+        Header::new("solve", shard.parse().unwrap(), s)
+    }
+
+    fn record(id: u64, tiles: &[u64]) -> Record {
+        Record {
+            id: id.into(),
+            tiles: Some(tiles.to_vec()),
+            moves: Some("R".into()),
+            ..Record::default()
+        }
+    }
+
+    fn lines(path: &Path) -> Vec<String> {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.jsonl");
+        let h = header("1/1");
+        {
+            let (mut f, mut r) = ResultsFile::open(&path, &h).unwrap();
+            assert_eq!(r.results(), 0);
+            assert_eq!(r.skip("1", Some(&[1, 2])).unwrap(), None);
+            f.append(&record(1, &[1, 2])).unwrap();
+            // The file is shared by another handle only when the lock allows it.
+            assert!(matches!(
+                ResultsFile::open(&path, &h),
+                Err(ResumeError::Locked { .. })
+            ));
+        }
+        assert_eq!(lines(&path).len(), 2);
+        let (mut f, mut r) = ResultsFile::open(&path, &h).unwrap();
+        assert_eq!(r.results(), 1);
+        assert_eq!(r.skip("1", Some(&[1, 2])).unwrap().map(|d| d.line), Some(2));
+        assert_eq!(r.skip("2", None).unwrap(), None);
+        f.append(&record(2, &[2, 1])).unwrap();
+        r.finish(2).unwrap();
+        assert_eq!(
+            f.finish(2).unwrap(),
+            End {
+                items: 2,
+                results: 2
+            }
+        );
+        drop(f);
+        let l = lines(&path);
+        assert_eq!(l.len(), 4);
+        assert_eq!(l[3], r#"{"batch_end":{"items":2,"results":2}}"#);
+
+        // Complete: a rerun skips everything and writes nothing.
+        let before = std::fs::read(&path).unwrap();
+        let (mut f, mut r) = ResultsFile::open(&path, &h).unwrap();
+        assert_eq!(
+            r.end(),
+            Some(End {
+                items: 2,
+                results: 2
+            })
+        );
+        assert!(r.skip("1", Some(&[1, 2])).unwrap().is_some());
+        assert!(r.skip("2", Some(&[2, 1])).unwrap().is_some());
+        assert!(matches!(
+            r.skip("3", None),
+            Err(ResumeError::Grown { items: 2, .. })
+        ));
+        f.finish(2).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+    }
+
+    #[test]
+    fn a_torn_last_line_or_a_zero_tail_is_cut_off_and_nothing_else_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.jsonl");
+        let h = header("2/3");
+        let good = format!("{}\n{}\n", h.to_line(), record(2, &[1]).to_line());
+        for tail in [
+            &b"{\"id\":5,\"til"[..],
+            b"\0\0\0\0",
+            b"\0\0\n\0\0\0\n",
+            b"{",
+        ] {
+            let mut bytes = good.clone().into_bytes();
+            bytes.extend_from_slice(tail);
+            std::fs::write(&path, &bytes).unwrap();
+            let (_, r) = ResultsFile::open(&path, &h).unwrap();
+            assert_eq!(r.results(), 1, "{tail:?}");
+            assert_eq!(r.cut_bytes(), tail.len() as u64);
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), good);
+        }
+        // A torn header: the file starts over.
+        std::fs::write(&path, &h.to_line()[..10]).unwrap();
+        let (_, r) = ResultsFile::open(&path, &h).unwrap();
+        assert_eq!(r.results(), 0);
+        assert_eq!(lines(&path), [h.to_line()]);
+
+        // A bad line with good ones after it is not a kill's doing.
+        std::fs::write(
+            &path,
+            format!("{good}garbage\n{}\n", record(5, &[1]).to_line()),
+        )
+        .unwrap();
+        let e = ResultsFile::open(&path, &h).unwrap_err();
+        assert!(matches!(e, ResumeError::Damaged { line: 3, .. }), "{e}");
+        assert!(e.to_string().contains("head -n 2"), "{e}");
+    }
+
+    #[test]
+    fn files_of_other_settings_inputs_or_writers_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.jsonl");
+        {
+            let (mut f, _) = ResultsFile::open(&path, &header("1/2")).unwrap();
+            f.append(&record(1, &[1, 2])).unwrap();
+        }
+        let before = std::fs::read(&path).unwrap();
+        let e = ResultsFile::open(&path, &header("2/2")).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains(r#"shard "1/2" in the file, "2/2" now"#),
+            "{e}"
+        );
+        let mut other = header("1/2");
+        other.settings.insert("weight".into(), 2.into());
+        other.settings.insert("timeout".into(), 5.into());
+        let e = ResultsFile::open(&path, &other).unwrap_err().to_string();
+        assert!(e.contains("timeout unset in the file, 5 now"), "{e}");
+        assert!(e.contains("weight 1 in the file, 2 now"), "{e}");
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+
+        // The same settings, another input: refused at the first difference.
+        let (_, mut r) = ResultsFile::open(&path, &header("1/2")).unwrap();
+        let e = r.skip("1", Some(&[2, 1])).unwrap_err().to_string();
+        assert!(e.contains("(another board)"), "{e}");
+        let (_, mut r) = ResultsFile::open(&path, &header("1/2")).unwrap();
+        let e = r.skip("7", Some(&[1, 2])).unwrap_err().to_string();
+        assert!(
+            e.contains("the result of instance 1") && e.contains("is 7"),
+            "{e}"
+        );
+        let (_, r) = ResultsFile::open(&path, &header("1/2")).unwrap();
+        assert!(matches!(
+            r.finish(0),
+            Err(ResumeError::Shrunk { results: 1, .. })
+        ));
+
+        // Output of `solve --format json` redirected by hand is not ours.
+        std::fs::write(&path, format!("{}\n", record(1, &[1]).to_line())).unwrap();
+        assert!(matches!(
+            ResultsFile::open(&path, &header("1/2")),
+            Err(ResumeError::NotOurs { .. })
+        ));
+        std::fs::write(&path, "{\"batch\":{\"version\":9}}\n").unwrap();
+        let e = ResultsFile::open(&path, &header("1/2")).unwrap_err();
+        assert!(matches!(e, ResumeError::Version { .. }), "{e}");
+    }
+}

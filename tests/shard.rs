@@ -1,0 +1,420 @@
+//! Sharded batches and resumable output, through the binary as a job array runs it:
+//!
+//! - the shards of `random` and of `solve`/`bench` put together are the unsharded output,
+//!   and `fifteen merge` of the shards' `--output` files is the unsharded `--format json`
+//!   output line for line (search times aside);
+//! - a 10,000-board batch with `--output`, SIGKILLed at random moments until it has died
+//!   five times, then run to its end: every id exactly once, every result replayed by
+//!   `fifteen check`, every length the breadth-first distance of its board;
+//! - a results file of other settings or of another input is refused, and so is a merge of
+//!   an incomplete set of shards.
+//!
+//! Boards are 3x3 (exact BFS distances for all 181,440 of them, none of our search code).
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{json_lines, run};
+use fifteen::random::Rng;
+use fifteen::{Board, Goal, Shape};
+use serde_json::Value;
+
+const FIFTEEN: &str = env!("CARGO_BIN_EXE_fifteen");
+
+/// A record without its search time, the one field that differs between two runs.
+fn timeless(mut v: Value) -> Value {
+    v.as_object_mut().unwrap().remove("millis");
+    v
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = run(args, None);
+    assert_eq!(out.code, 0, "{args:?}\n{}", out.stderr);
+    out.stdout
+}
+
+#[test]
+fn the_shards_of_random_are_the_unsharded_sequence() {
+    for size in ["3", "3x4"] {
+        let base = ["random", "--count", "103", "--seed", "5", "--size", size];
+        let bare = ok(&base);
+        let with_ids = ok(&[&base[..], &["--ids"]].concat());
+        // The numbered form is the bare one with `i ?` before board i.
+        let header_lines = bare.lines().take_while(|l| l.contains(':')).count();
+        let numbered: Vec<String> = bare
+            .lines()
+            .enumerate()
+            .map(|(i, l)| match i.checked_sub(header_lines) {
+                Some(b) => format!("{} ? {l}", b + 1),
+                None => l.to_string(),
+            })
+            .collect();
+        assert_eq!(with_ids.lines().collect::<Vec<_>>(), numbered);
+
+        let mut union: Vec<(u64, String)> = Vec::new();
+        for k in 1..=4 {
+            let shard = format!("{k}/4");
+            let text = ok(&[&base[..], &["--shard", &shard]].concat());
+            let lines: Vec<&str> = text.lines().collect();
+            // Each shard reads back on its own: the same `size:` line first.
+            assert_eq!(
+                lines[..header_lines],
+                bare.lines().collect::<Vec<_>>()[..header_lines]
+            );
+            for l in &lines[header_lines..] {
+                let id: u64 = l.split(' ').next().unwrap().parse().unwrap();
+                assert_eq!((id - 1) % 4 + 1, k, "{l} in shard {shard}");
+                union.push((id, l.to_string()));
+            }
+        }
+        union.sort();
+        let boards: Vec<String> = union.into_iter().map(|(_, l)| l).collect();
+        assert_eq!(boards, numbered[header_lines..]);
+    }
+    // Out of range or malformed, for every command that takes it: a usage error, with the range.
+    for args in [
+        vec!["random", "--shard", "5/4"],
+        vec!["solve", "--shard", "0/4", "1 2 3 4 5 6 7 0 8"],
+        vec!["bench", "data/korf100.txt", "--shard", "9/8"],
+    ] {
+        let out = run(&args, None);
+        assert_eq!(out.code, 2, "{args:?}");
+        assert!(out.stderr.contains("K goes from 1 to"), "{}", out.stderr);
+    }
+    let out = run(&["solve", "--shard", "2", "1 2 3 4 5 6 7 0 8"], None);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("'2' is not K/N"), "{}", out.stderr);
+}
+
+/// 3x3 boards with a bad line and an unsolvable board among them, as an instance file.
+fn mixed_input(dir: &Path) -> String {
+    let mut text = ok(&["random", "--count", "40", "--seed", "9", "--size", "3"]);
+    text.push_str("1 2 3 4 5 6 8 7 0\n"); // unsolvable
+    text.push_str("1 2 3 x 5 6 7 8 0\n"); // not a board
+    text.push_str(&ok(&[
+        "random", "--count", "17", "--seed", "10", "--size", "3",
+    ]));
+    let path = dir.join("boards.txt");
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn the_shards_of_solve_and_bench_are_the_unsharded_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = mixed_input(dir.path());
+    let lc = ["--heuristic", "linear-conflict", "--format", "json"];
+    for command in ["solve", "bench"] {
+        // `solve -i FILE`, `bench FILE`.
+        let source: Vec<&str> = match command {
+            "solve" => vec![command, "-i", &input],
+            _ => vec![command, &input],
+        };
+        let whole = run(&[&source[..], &lc].concat(), None);
+        assert_eq!(
+            whole.code, 1,
+            "an unsolvable and a bad line: {}",
+            whole.stderr
+        );
+        let whole: Vec<Value> = json_lines(&whole.stdout)
+            .into_iter()
+            .filter(|v| v.get("summary").is_none())
+            .map(timeless)
+            .collect();
+        assert_eq!(whole.len(), 59);
+
+        let mut union = Vec::new();
+        for k in 1..=3 {
+            let shard = format!("{k}/3");
+            let args = [&source[..], &["--shard", &shard], &lc].concat();
+            let out = run(&args, None);
+            let lines: Vec<Value> = json_lines(&out.stdout)
+                .into_iter()
+                .filter(|v| v.get("summary").is_none())
+                .map(timeless)
+                .collect();
+            // Instance i (from 1, bad lines included) is shard ((i - 1) mod 3) + 1's.
+            let mine: Vec<&Value> = whole.iter().skip(k - 1).step_by(3).collect();
+            assert_eq!(lines.iter().collect::<Vec<_>>(), mine, "{command} {shard}");
+            let failed = lines.iter().any(|v| v.get("error").is_some());
+            assert_eq!(out.code, if failed { 1 } else { 0 }, "{}", out.stderr);
+            union.extend(lines);
+        }
+        let key = |v: &Value| v["id"].to_string();
+        union.sort_by_key(key);
+        let mut sorted = whole.clone();
+        sorted.sort_by_key(key);
+        assert_eq!(union, sorted, "{command}");
+    }
+
+    // The shards' output files, merged: the unsharded output, line for line.
+    let whole = run(&[&["solve", "-i", &input][..], &lc].concat(), None);
+    let whole: Vec<Value> = json_lines(&whole.stdout)
+        .into_iter()
+        .map(timeless)
+        .collect();
+    let mut parts = Vec::new();
+    for k in [2, 3, 1] {
+        let part = dir.path().join(format!("part-{k}.jsonl"));
+        let shard = format!("{k}/3");
+        let args = [
+            "solve",
+            "-i",
+            &input,
+            "--shard",
+            &shard,
+            "-o",
+            part.to_str().unwrap(),
+        ];
+        let out = run(&[&args[..], &lc[..2]].concat(), None);
+        assert!(out.stdout.is_empty(), "results go to the file");
+        assert!(out.code <= 1, "{}", out.stderr);
+        parts.push(part.display().to_string());
+    }
+    let merged = dir.path().join("merged.jsonl");
+    let out = run(
+        &[
+            &["merge", "-o", merged.to_str().unwrap()][..],
+            &parts_refs(&parts),
+        ]
+        .concat(),
+        None,
+    );
+    assert_eq!(
+        out.code, 1,
+        "the two failed instances do not check: {}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("59 results in input order, 57 check, 2 do not"),
+        "{}",
+        out.stderr
+    );
+    let text = std::fs::read_to_string(&merged).unwrap();
+    let merged: Vec<Value> = json_lines(&text).into_iter().map(timeless).collect();
+    assert_eq!(merged, whole);
+
+    // One shard missing: refused, nothing written.
+    let refused = dir.path().join("refused.jsonl");
+    let out = run(
+        &[
+            &["merge", "-o", refused.to_str().unwrap()][..],
+            &parts_refs(&parts[..2]),
+        ]
+        .concat(),
+        None,
+    );
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("missing shard 1 of 3"),
+        "{}",
+        out.stderr
+    );
+    assert!(!refused.exists() && !dir.path().join("refused.jsonl.partial").exists());
+}
+
+fn parts_refs(parts: &[String]) -> Vec<&str> {
+    parts.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn a_file_of_other_settings_or_another_input_is_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = mixed_input(dir.path());
+    let out_file = dir.path().join("out.jsonl");
+    let out_path = out_file.to_str().unwrap();
+    let base = [
+        "solve",
+        "-i",
+        &input,
+        "--heuristic",
+        "manhattan",
+        "--shard",
+        "2/2",
+        "-o",
+        out_path,
+    ];
+    assert_eq!(run(&base, None).code, 1);
+    let before = std::fs::read(&out_file).unwrap();
+
+    let weighted = run(&[&base[..], &["--weight", "2"]].concat(), None);
+    assert_eq!(weighted.code, 2);
+    assert!(
+        weighted.stderr.contains("weight 1.0 in the file, 2.0 now"),
+        "{}",
+        weighted.stderr
+    );
+    let mut other_shard = base;
+    other_shard[6] = "1/2";
+    let out = run(&other_shard, None);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains(r#"shard "2/2" in the file, "1/2" now"#),
+        "{}",
+        out.stderr
+    );
+
+    let other_input = dir.path().join("other.txt");
+    std::fs::write(
+        &other_input,
+        ok(&["random", "--count", "59", "--seed", "11", "--size", "3"]),
+    )
+    .unwrap();
+    let mut other = base;
+    other[2] = other_input.to_str().unwrap();
+    let out = run(&other, None);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("(another board)"), "{}", out.stderr);
+    assert_eq!(std::fs::read(&out_file).unwrap(), before);
+
+    // The same command again: complete already, exit status as the first run's.
+    let out = run(&base, None);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(std::fs::read(&out_file).unwrap(), before);
+}
+
+/// Lines of a results file as they stand: complete lines, and whether a torn one follows.
+fn file_lines(path: &Path) -> (Vec<String>, bool) {
+    let bytes = std::fs::read(path).unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes);
+    let torn = !text.is_empty() && !text.ends_with('\n');
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    if torn {
+        lines.pop();
+    }
+    (lines, torn)
+}
+
+#[test]
+fn a_10000_board_batch_killed_five_times_ends_with_every_id_once_and_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards = dir.path().join("boards.txt");
+    let text = ok(&[
+        "random", "--count", "10000", "--seed", "1410", "--size", "3",
+    ]);
+    std::fs::write(&boards, &text).unwrap();
+    let out_file = dir.path().join("out.jsonl");
+    let start = || {
+        Command::new(FIFTEEN)
+            .args([
+                "solve",
+                "--quiet",
+                "--heuristic",
+                "manhattan",
+                "--threads",
+                "2",
+            ])
+            .arg("-i")
+            .arg(&boards)
+            .arg("-o")
+            .arg(&out_file)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut rng = Rng::new(14);
+    let mut deaths = 0;
+    let mut torn_seen = 0;
+    let mut attempts = 0;
+    while deaths < 5 {
+        attempts += 1;
+        assert!(
+            attempts < 50,
+            "the batch kept finishing before it could be killed"
+        );
+        let (lines, _) = file_lines(&out_file);
+        let mut child = start();
+        if deaths == 0 {
+            // The first kill comes right after the start: opening, reading back, the header.
+            std::thread::sleep(Duration::from_millis(rng.below(30)));
+        } else {
+            // The others at a random number of new results (up to 1,500 on from here), then
+            // a random moment within the next few milliseconds.
+            let target = lines.len() + 1 + rng.below(1500) as usize;
+            let t0 = Instant::now();
+            while file_lines(&out_file).0.len() < target
+                && child.try_wait().unwrap().is_none()
+                && t0.elapsed() < Duration::from_secs(60)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            std::thread::sleep(Duration::from_micros(rng.below(5000)));
+        }
+        if child.try_wait().unwrap().is_some() {
+            // It finished first: start over, so that all five kills hit one batch.
+            std::fs::remove_file(&out_file).unwrap();
+            deaths = 0;
+            continue;
+        }
+        child.kill().unwrap(); // SIGKILL
+        let status = child.wait().unwrap();
+        assert_eq!(
+            std::os::unix::process::ExitStatusExt::signal(&status),
+            Some(9)
+        );
+        deaths += 1;
+        // What a kill leaves: whole lines, a prefix of the batch in input order, and at
+        // most one torn line at the end.
+        let (lines, torn) = file_lines(&out_file);
+        torn_seen += usize::from(torn);
+        for (i, l) in lines.iter().enumerate().skip(1) {
+            let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"));
+            assert_eq!(v["id"].as_u64(), Some(i as u64), "{l}");
+        }
+    }
+    // A torn line for certain, as a kill in the middle of a write leaves it.
+    let (lines_before, _) = file_lines(&out_file);
+    assert!(lines_before.len() < 10_001, "the batch was not cut short");
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&out_file)
+        .unwrap()
+        .write_all(br#"{"id":99999,"size":"3x3","til"#)
+        .unwrap();
+    let out = start().wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    eprintln!(
+        "killed {deaths} times ({torn_seen} torn lines seen after kills), {} results before the last run",
+        lines_before.len() - 1
+    );
+
+    let (lines, torn) = file_lines(&out_file);
+    assert!(!torn);
+    assert_eq!(lines.len(), 10_002, "header, 10,000 results, end line");
+    assert!(lines[0].starts_with(r#"{"batch":"#));
+    assert_eq!(
+        lines[10_001],
+        r#"{"batch_end":{"items":10000,"results":10000}}"#
+    );
+    let goal = Goal::standard(Shape::new(3, 3).unwrap());
+    let (_, dist, _) = common::bfs(&goal);
+    for (i, (l, board)) in lines[1..10_001].iter().zip(text.lines()).enumerate() {
+        let v: Value = serde_json::from_str(l).unwrap();
+        assert_eq!(
+            v["id"].as_u64(),
+            Some(i as u64 + 1),
+            "every id once, in order"
+        );
+        let b = Board::parse(board).unwrap();
+        let tiles: Vec<u64> = b.tiles().iter().map(|&t| t as u64).collect();
+        assert_eq!(v["tiles"], serde_json::json!(tiles));
+        assert_eq!(v["length"].as_u64(), Some(u64::from(dist[&b])), "{l}");
+    }
+    let check = run(&["check", out_file.to_str().unwrap()], None);
+    assert_eq!(check.code, 0);
+    assert!(check
+        .stdout
+        .ends_with("10000 results: 10000 ok, 0 failed\n"));
+}
