@@ -58,7 +58,22 @@ fn the_shards_of_random_are_the_unsharded_sequence() {
         let mut union: Vec<(u64, String)> = Vec::new();
         for k in 1..=4 {
             let shard = format!("{k}/4");
+            // Bare: board i of the whole sequence is line (i - k) / 4 + 1 of shard k.
             let text = ok(&[&base[..], &["--shard", &shard]].concat());
+            let bare_lines: Vec<&str> = bare.lines().collect();
+            let slice: Vec<&str> = bare_lines[header_lines..]
+                .iter()
+                .skip(k - 1)
+                .step_by(4)
+                .copied()
+                .collect();
+            assert_eq!(
+                text.lines().collect::<Vec<_>>(),
+                [&bare_lines[..header_lines], &slice[..]].concat(),
+                "shard {shard}"
+            );
+            // Numbered: the lines carry the ids of the whole sequence.
+            let text = ok(&[&base[..], &["--shard", &shard, "--ids"]].concat());
             let lines: Vec<&str> = text.lines().collect();
             // Each shard reads back on its own: the same `size:` line first.
             assert_eq!(
@@ -67,7 +82,7 @@ fn the_shards_of_random_are_the_unsharded_sequence() {
             );
             for l in &lines[header_lines..] {
                 let id: u64 = l.split(' ').next().unwrap().parse().unwrap();
-                assert_eq!((id - 1) % 4 + 1, k, "{l} in shard {shard}");
+                assert_eq!((id - 1) % 4 + 1, k as u64, "{l} in shard {shard}");
                 union.push((id, l.to_string()));
             }
         }

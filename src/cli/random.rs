@@ -32,10 +32,9 @@ pub struct RandomArgs {
     /// 1,000,000; a walk much longer than the board is wide gives nearly uniform boards).
     #[arg(long, value_name = "MOVES", value_parser = args::whole::<usize>(0, MAX_WALK), allow_negative_numbers = true)]
     walk: Option<usize>,
-    /// Print only shard K of N (K from 1 to N) of the very sequence printed without it:
-    /// board i (counted from 1) is shard ((i - 1) mod N) + 1's. Each line carries the
-    /// board's number as its id (`ID ? tiles`, as with --ids), so that the results of the
-    /// shards keep the ids of the whole sequence.
+    /// Print only shard K of N (K from 1 to N) of the very lines printed without it:
+    /// board i (counted from 1) is shard ((i - 1) mod N) + 1's. Add --ids to number each
+    /// board as in the whole sequence, so that the shards' results keep those ids.
     #[arg(long, value_name = "K/N", value_parser = args::shard)]
     shard: Option<Shard>,
     /// Start each line with the board's number and `?` (`ID ? tiles`, an instance line
@@ -62,7 +61,6 @@ pub fn run(a: RandomArgs) -> Result<i32> {
         writeln!(out, "goal: {}", goal.board()).map_err(lost)?;
     }
     let shard = a.shard.unwrap_or(Shard::WHOLE);
-    let ids = a.ids || a.shard.is_some();
     for i in 1..=a.count {
         // Every board is drawn, the other shards' too: each draw takes a varying amount
         // of the generator's output, so board i can only be had after boards 1 to i - 1.
@@ -73,7 +71,7 @@ pub fn run(a: RandomArgs) -> Result<i32> {
         if !shard.contains(i) {
             continue;
         }
-        if ids {
+        if a.ids {
             writeln!(out, "{i} ? {b}").map_err(lost)?;
         } else {
             writeln!(out, "{b}").map_err(lost)?;
