@@ -3,6 +3,7 @@
 
 mod progress;
 mod report;
+mod study;
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::atomic::Ordering;
@@ -14,6 +15,7 @@ use clap::ValueEnum;
 
 use self::progress::BatchBar;
 use self::report::{Failure, Outcome, Report};
+use self::study::{Study, DEFAULT_STUDY};
 use super::args::{self, Format, TablesArg};
 use super::output::{emit, note, quiet};
 use super::table_cache::TableCache;
@@ -86,6 +88,10 @@ pub struct SearchOpts {
     /// (optimal too, slower), with a note naming the command that builds them.
     #[arg(long)]
     no_build: bool,
+    /// The heuristic study's knob (README, "Heuristic"): `+`-joined parts `pdb`, `pair`
+    /// or `pair=GROUPS` (a second partition), `wd` (walking distance), `eager`.
+    #[arg(long, hide = true, default_value = DEFAULT_STUDY)]
+    study: String,
 }
 
 /// Arguments of `fifteen solve`.
@@ -204,6 +210,11 @@ fn run(
         HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
         HeuristicArg::Manhattan => HeuristicKind::Manhattan,
     };
+    // A partition of one's own replaces the default study's second partition too.
+    let mut study = match &opts.partition {
+        Some(_) if opts.study == DEFAULT_STUDY => Study::default(),
+        _ => Study::parse(&opts.study)?,
+    };
     let mut cache = TableCache::new(
         &opts.tables.tables,
         opts.partition.clone(),
@@ -227,7 +238,16 @@ fn run(
             Ok(inst) => {
                 let solver = if kind == HeuristicKind::Pdb {
                     match cache.get(inst.board.shape(), inst.goal.blank()) {
-                        Ok(Some(p)) => Solver::with_pdb(p),
+                        Ok(Some(p)) => {
+                            let shape = inst.board.shape();
+                            match study.extras(&mut cache, shape, inst.goal.blank(), &p) {
+                                Ok(x) => Solver::with_pdb(p).with_extras(x),
+                                Err(e) => {
+                                    fatal = Some(format!("{e:#}"));
+                                    return Some(Item::Fatal(inst.id, format!("{e:#}")));
+                                }
+                            }
+                        }
                         Ok(None) => Solver::new(HeuristicKind::LinearConflict),
                         Err(e) => {
                             if let Some(TableError::Interrupted) = e.downcast_ref() {
