@@ -12,7 +12,7 @@ use crate::search::{Geometry, WalkingDistance};
 use crate::{Extras, Shape};
 
 /// What `solve` and `bench` use unless told otherwise: see README, "Heuristic".
-pub const DEFAULT_STUDY: &str = "pdb";
+pub const DEFAULT_STUDY: &str = "pdb+pair";
 
 /// A parsed `--study` value: `+`-joined parts, `pdb` (the first tables alone), `pair`
 /// (the second partition of [`Partition::second_for`]) or `pair=GROUPS`, `wd` (walking
