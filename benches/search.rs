@@ -17,8 +17,8 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use fifteen::instances::Reader;
 use fifteen::pdb::{Partition, PdbHeuristic, TableDir};
-use fifteen::search::{ida_star, Geometry, Limits, LinearConflict, Packed, Wide};
-use fifteen::{GoalSpec, HeuristicKind, Instance, Shape, Solver};
+use fifteen::search::{ida_star, Geometry, Limits, LinearConflict, Packed, WalkingDistance, Wide};
+use fifteen::{Extras, GoalSpec, HeuristicKind, Instance, Shape, Solver};
 
 /// Korf 100 ids that IDA* with Manhattan distance alone solves with few nodes (under
 /// ~1 M in Korf 1985, Table 1), so linear conflict takes milliseconds.
@@ -228,12 +228,105 @@ fn packing(c: &mut Criterion) {
     group.finish();
 }
 
+/// The heuristic study (README, "Heuristic"): the same Korf 100 instances solved with the
+/// 7-8 tables alone, with walking distance, with the second partition read lazily or
+/// eagerly, and with both; throughput in each candidate's own nodes. Needs the second
+/// partition's tables beside the 7-8 ones (`fifteen bench data/korf100.txt` builds them).
+fn heuristic_study(c: &mut Criterion) {
+    let Some((dir, partition)) = table_dir() else {
+        return;
+    };
+    let shape = partition.shape;
+    let Some(second) = Partition::second_for(shape, partition.blank) else {
+        return;
+    };
+    if !TableDir::new(&dir).missing(&second).is_empty() {
+        eprintln!(
+            "skipping heuristic_study: no second-partition tables in {}",
+            dir.display()
+        );
+        return;
+    }
+    let first = map_tables(&dir, &partition);
+    let second = map_tables(&dir, &second);
+    let wd = Arc::new(
+        WalkingDistance::new(&Geometry::new(shape, partition.blank)).expect("4x4 is small"),
+    );
+    let all = korf100();
+    let instances = pick(&all, &["3", "8", "12", "17", "60", "82", "88"]);
+    let candidates: [(&str, Extras); 5] = [
+        ("pdb", Extras::default()),
+        (
+            "pdb+wd",
+            Extras {
+                walking: Some(wd.clone()),
+                lazy: true,
+                ..Extras::default()
+            },
+        ),
+        (
+            "pdb+pair",
+            Extras {
+                second: Some(second.clone()),
+                lazy: true,
+                ..Extras::default()
+            },
+        ),
+        (
+            "pdb+pair+eager",
+            Extras {
+                second: Some(second.clone()),
+                lazy: false,
+                ..Extras::default()
+            },
+        ),
+        (
+            "pdb+pair+wd",
+            Extras {
+                second: Some(second.clone()),
+                walking: Some(wd.clone()),
+                lazy: true,
+            },
+        ),
+    ];
+    let mut group = c.benchmark_group("heuristic_study");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(3));
+    for (name, extras) in candidates {
+        let solver = Solver::with_pdb(first.clone()).with_extras(extras);
+        let nodes: u64 = instances
+            .iter()
+            .map(|i| {
+                solver
+                    .solve(&i.board, &i.goal, Limits::default(), None)
+                    .unwrap()
+                    .nodes
+            })
+            .sum();
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(BenchmarkId::new("korf7", name), |b| {
+            b.iter(|| {
+                for inst in &instances {
+                    let s = solver
+                        .solve(black_box(&inst.board), &inst.goal, Limits::default(), None)
+                        .unwrap();
+                    black_box(s.moves.len());
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     linear_conflict,
     pdb_7_8,
     pdb_7_8_hard,
     mapping,
-    packing
+    packing,
+    heuristic_study
 );
 criterion_main!(benches);

@@ -42,4 +42,4 @@ pub mod solver;
 pub use board::{Board, Dir, Goal, Labels, Shape, Symmetry};
 pub use error::{BoardError, TableError};
 pub use instances::{GoalSpec, Instance};
-pub use solver::{HeuristicKind, Solution, SolveError, Solver};
+pub use solver::{Extras, HeuristicKind, Solution, SolveError, Solver};

@@ -9,7 +9,7 @@ use crate::error::BoardError;
 use crate::pdb::{Patterns, PdbHeuristic};
 use crate::search::{
     ida_star_weighted, Found, Geometry, Heuristic, IterationHook, Limits, LinearConflict,
-    Manhattan, Packed, Stopped, Tiles, Weight, Wide, PACKED_CELLS,
+    Manhattan, Max, Packed, Stopped, Tiles, WalkingDistance, Weight, Wide, PACKED_CELLS,
 };
 
 /// Which estimate guides the search. All are admissible, so all give optimal lengths; they
@@ -89,6 +89,20 @@ pub struct Solver {
     /// When set, one instance is searched on all of this pool's threads.
     split: Option<Arc<rayon::ThreadPool>>,
     weight: Weight,
+    /// Estimates max'd with the pattern databases (see [`Solver::with_extras`]).
+    extras: Extras,
+}
+
+/// What the pattern-database search adds to the first partition's tables (the study of
+/// README's "Heuristic" section; each is admissible, so each max is too).
+#[derive(Clone, Default)]
+pub struct Extras {
+    /// A second partition's tables (with their own mirrored lookup), max'd with the first.
+    pub second: Option<Arc<PdbHeuristic>>,
+    /// Walking distance for the tables' shape and goal blank, max'd with the tables.
+    pub walking: Option<Arc<WalkingDistance>>,
+    /// Read the extras only for children the first tables do not cut.
+    pub lazy: bool,
 }
 
 impl Solver {
@@ -99,6 +113,7 @@ impl Solver {
             pdb: None,
             split: None,
             weight: Weight::ONE,
+            extras: Extras::default(),
         }
     }
 
@@ -109,7 +124,15 @@ impl Solver {
             pdb: Some(pdb),
             split: None,
             weight: Weight::ONE,
+            extras: Extras::default(),
         }
+    }
+
+    /// Adds estimates max'd with the pattern databases for the boards they serve. A
+    /// second partition whose shape or goal blank differs from the first's is ignored.
+    pub fn with_extras(mut self, extras: Extras) -> Solver {
+        self.extras = extras;
+        self
     }
 
     /// Searches each instance on every thread of `pool` (for single hard instances; for
@@ -192,7 +215,7 @@ impl Solver {
                 let geo = Geometry::new(l.shape, l.blank_label);
                 let found = if pdb.tables.len() <= 4 {
                     let h = Patterns::<4>(pdb.as_ref());
-                    search(&geo, &h, &l, self.weight, limits, hook, &self.split)?
+                    self.search_extras(h, &geo, &l, limits, hook)?
                 } else {
                     let h = pdb.as_ref();
                     search(&geo, h, &l, self.weight, limits, hook, &self.split)?
@@ -234,6 +257,60 @@ impl Solver {
             millis: t0.elapsed().as_secs_f64() * 1000.0,
             heuristic: used,
         })
+    }
+}
+
+impl Solver {
+    /// The search with the first tables `h` and whichever extras fit the tables.
+    fn search_extras<H: Heuristic>(
+        &self,
+        h: H,
+        geo: &Geometry,
+        l: &Labels,
+        limits: Limits,
+        hook: Option<IterationHook>,
+    ) -> Result<Found, SolveError> {
+        let x = &self.extras;
+        let lazy = x.lazy;
+        let second = x.second.as_deref().filter(|s| {
+            s.partition.shape == l.shape
+                && s.partition.blank == l.blank_label
+                && s.tables.len() <= 4
+        });
+        let (w, s) = (self.weight, &self.split);
+        match (second, x.walking.as_deref()) {
+            (None, None) => search(geo, &h, l, w, limits, hook, s),
+            (Some(p2), None) => {
+                let second = Patterns::<4>(p2);
+                let m = Max {
+                    first: h,
+                    second,
+                    lazy,
+                };
+                search(geo, &m, l, w, limits, hook, s)
+            }
+            (None, Some(wd)) => {
+                let m = Max {
+                    first: h,
+                    second: wd,
+                    lazy,
+                };
+                search(geo, &m, l, w, limits, hook, s)
+            }
+            (Some(p2), Some(wd)) => {
+                let first = Max {
+                    first: h,
+                    second: wd,
+                    lazy,
+                };
+                let m = Max {
+                    first,
+                    second: Patterns::<4>(p2),
+                    lazy,
+                };
+                search(geo, &m, l, w, limits, hook, s)
+            }
+        }
     }
 }
 
@@ -314,7 +391,18 @@ impl Solver {
                 let sym = pdb.symmetry_for(&labels).expect("fits");
                 let l = sym.labels(&labels);
                 let geo = Geometry::new(l.shape, l.blank_label);
-                pdb.evaluate(&geo, &geo.load::<Wide>(&l))
+                let p = geo.load::<Wide>(&l);
+                let x = &self.extras;
+                let second = x
+                    .second
+                    .as_deref()
+                    .filter(|s| s.partition.shape == l.shape && s.partition.blank == l.blank_label);
+                let wd = x
+                    .walking
+                    .as_deref()
+                    .map_or(0, |w| w.h(&mut w.root(&geo, &p)));
+                let e2 = second.map_or(0, |s| s.evaluate(&geo, &p));
+                pdb.evaluate(&geo, &p).max(wd).max(e2)
             }
             (HeuristicKind::Manhattan, _) => {
                 let geo = Geometry::new(labels.shape, labels.blank_label);

@@ -35,7 +35,7 @@ fn builds_by_itself(partition: &Partition) -> bool {
 /// Table sets opened so far, by (shape, blank cell of the tables).
 pub struct TableCache {
     dir: TableDir,
-    map: HashMap<(Shape, u8), Arc<PdbHeuristic>>,
+    map: HashMap<(Shape, u8, Option<String>), Arc<PdbHeuristic>>,
     /// No notes, no progress (for `play`, which owns the screen).
     quiet: bool,
     /// A partition asked for with `--partition`, instead of the default.
@@ -66,8 +66,20 @@ impl TableCache {
     /// The pattern databases for boards of this shape and goal blank, built if missing and
     /// quick to build; `None` when there are none (a note says so once).
     pub fn get(&mut self, shape: Shape, goal_blank: usize) -> Result<Option<Arc<PdbHeuristic>>> {
+        let partition = self.partition.clone();
+        self.get_partition(shape, goal_blank, partition)
+    }
+
+    /// [`TableCache::get`] for the partition named by `text` (`None`: the default one).
+    pub fn get_partition(
+        &mut self,
+        shape: Shape,
+        goal_blank: usize,
+        text: Option<String>,
+    ) -> Result<Option<Arc<PdbHeuristic>>> {
         let blank = pdb::canonical_blank(shape, goal_blank);
-        if let Some(p) = self.map.get(&(shape, blank)) {
+        let key = (shape, blank, text.clone());
+        if let Some(p) = self.map.get(&key) {
             return Ok(Some(p.clone()));
         }
         // Before the partition: a --partition for other boards must not stop a batch's
@@ -80,7 +92,7 @@ impl TableCache {
             );
             return Ok(None);
         }
-        let partition = args::partition(shape, blank, self.partition.as_deref())?;
+        let partition = args::partition(shape, blank, text.as_deref())?;
         if partition.patterns.len() > pdb::MAX_PATTERNS {
             self.tell(
                 shape,
@@ -99,7 +111,7 @@ impl TableCache {
                     false,
                     Some(shape),
                     (blank != 0).then_some(blank),
-                    self.partition.as_deref(),
+                    text.as_deref(),
                     &self.dir.dir,
                 );
                 self.tell(
@@ -122,7 +134,7 @@ impl TableCache {
         // A damaged payload would give wrong answers, so every table is checked before
         // use: by the full pass, or by a record that the file is unchanged since one.
         let p = unsafe { self.dir.open(&partition) }?.heuristic;
-        self.map.insert((shape, blank), p.clone());
+        self.map.insert(key, p.clone());
         Ok(Some(p))
     }
 

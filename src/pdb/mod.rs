@@ -37,6 +37,6 @@ pub use command::{build_pdb_command, rebuild_command};
 pub use dir::{default_dir, Opened, TableDir};
 pub use format::{Header, ENCODING_NIBBLE_EXCESS, FORMAT_VERSION, PAYLOAD_OFFSET};
 pub use heuristic::{Patterns, PdbHeuristic, PdbState, MAX_PATTERNS};
-pub use partition::{canonical_blank, Partition, PatternSpec};
+pub use partition::{canonical_blank, Partition, PatternSpec, SECOND_4X4};
 pub use table::{inspect, inspect_header, save, Storage, Table};
 pub use verified::{record_path, RecordOutcome, Verified, RECORD_MARGIN};

@@ -164,8 +164,10 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
         };
         self.nodes += n as u64;
         let mut hmax = 0;
+        // A child whose estimate exceeds this is cut; past it, a lazy estimate may stop.
+        let bound = self.threshold.saturating_sub(self.weight.g * (g + 1)) / self.weight.h;
         for k in kids.iter_mut() {
-            k.h = self.h.h(&mut k.st);
+            k.h = self.h.h_within(&mut k.st, bound);
             hmax = hmax.max(k.h);
         }
         // Bidirectional pathmax: this node is at least `hmax - 1` from the goal. Pattern

@@ -27,6 +27,42 @@ pub trait Heuristic: Sync {
     /// The estimate for a state: never more than the moves the board needs. Takes the state
     /// mutably so that a lookup prepared by [`Heuristic::child`] can finish and be kept.
     fn h(&self, st: &mut Self::State) -> u32;
+    /// The estimate, or any admissible value above `bound` when that is cheaper to find:
+    /// the search only needs to know that a child whose estimate exceeds `bound` is cut.
+    /// A combination of estimates ([`Max`](super::Max)) stops at the first part that cuts.
+    #[inline(always)]
+    fn h_within(&self, st: &mut Self::State, bound: u32) -> u32 {
+        let _ = bound;
+        self.h(st)
+    }
+}
+
+/// A shared estimate is the same estimate (so combinations can borrow theirs).
+impl<H: Heuristic> Heuristic for &H {
+    type State = H::State;
+    fn root<T: Tiles>(&self, geo: &Geometry, p: &T) -> Self::State {
+        (**self).root(geo, p)
+    }
+    #[inline(always)]
+    fn child<T: Tiles>(
+        &self,
+        geo: &Geometry,
+        parent: &Self::State,
+        p: &T,
+        label: usize,
+        from: usize,
+        to: usize,
+    ) -> Self::State {
+        (**self).child(geo, parent, p, label, from, to)
+    }
+    #[inline(always)]
+    fn h(&self, st: &mut Self::State) -> u32 {
+        (**self).h(st)
+    }
+    #[inline(always)]
+    fn h_within(&self, st: &mut Self::State, bound: u32) -> u32 {
+        (**self).h_within(st, bound)
+    }
 }
 
 /// Manhattan distance, updated by one table lookup a move.

@@ -12,11 +12,14 @@
 //! - `limits`, `weight`, `outcome`: what a search is asked ([`Limits`], [`Weight`]) and
 //!   what it answers ([`Found`], [`Stopped`], one [`Iteration`] at a time);
 //! - `seen`: [`Seen`], the boards a weighted search has met in one iteration;
+//! - `combine`: [`Max`], two estimates as one, the second read lazily;
+//! - `walking`: [`WalkingDistance`], row and column crossings counted on two small tables;
 //! - `dfs`: one iteration's depth-first search below a threshold, the hot loop;
 //! - `ida`: serial IDA*, threshold after threshold ([`ida_star`], [`ida_star_weighted`]);
 //! - `parallel`: the same, each iteration split into subtrees run on a Rayon pool
 //!   ([`ida_star_parallel`], [`ida_star_parallel_weighted`]).
 
+mod combine;
 mod dfs;
 mod geometry;
 mod heuristics;
@@ -26,8 +29,10 @@ mod outcome;
 mod parallel;
 mod seen;
 mod tiles;
+mod walking;
 mod weight;
 
+pub use combine::Max;
 pub use geometry::{Geometry, NONE};
 pub use heuristics::{Heuristic, LcState, LinearConflict, Manhattan};
 pub use ida::{ida_star, ida_star_weighted};
@@ -36,4 +41,5 @@ pub use outcome::{Found, Iteration, IterationHook, Stopped};
 pub use parallel::{ida_star_parallel, ida_star_parallel_weighted};
 pub use seen::Seen;
 pub use tiles::{Packed, Tiles, Wide, PACKED_CELLS};
+pub use walking::{WalkingDistance, WdState};
 pub use weight::Weight;

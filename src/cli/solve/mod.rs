@@ -4,6 +4,7 @@
 mod progress;
 mod report;
 mod slice;
+mod study;
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -17,6 +18,7 @@ use clap::ValueEnum;
 use self::progress::BatchBar;
 use self::report::{Failure, Outcome, Report};
 use self::slice::Slice;
+use self::study::{Study, DEFAULT_STUDY};
 use super::args::{self, Format, TablesArg};
 use super::output::{emit, inform, note, quiet};
 use super::table_cache::TableCache;
@@ -102,6 +104,10 @@ pub struct SearchOpts {
     /// {"batch_end": ...} marks it complete; `fifteen merge` joins the shards' files.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// The heuristic study's knob (README, "Heuristic"): `+`-joined parts `pdb`, `pair`
+    /// or `pair=GROUPS` (a second partition), `wd` (walking distance), `eager`.
+    #[arg(long, hide = true, default_value = DEFAULT_STUDY)]
+    study: String,
 }
 
 /// Arguments of `fifteen solve`.
@@ -237,6 +243,11 @@ fn run(
     };
     let already = resume.as_ref().map_or(0, |r| r.results() as u64);
     let mut slice = Slice::new(opts.shard, resume);
+    // A partition of one's own replaces the default study's second partition too.
+    let mut study = match &opts.partition {
+        Some(_) if opts.study == DEFAULT_STUDY => Study::default(),
+        _ => Study::parse(&opts.study)?,
+    };
     let mut cache = TableCache::new(
         &opts.tables.tables,
         opts.partition.clone(),
@@ -266,7 +277,16 @@ fn run(
             Ok(inst) => {
                 let solver = if kind == HeuristicKind::Pdb {
                     match cache.get(inst.board.shape(), inst.goal.blank()) {
-                        Ok(Some(p)) => Solver::with_pdb(p),
+                        Ok(Some(p)) => {
+                            let shape = inst.board.shape();
+                            match study.extras(&mut cache, shape, inst.goal.blank(), &p) {
+                                Ok(x) => Solver::with_pdb(p).with_extras(x),
+                                Err(e) => {
+                                    fatal = Some(format!("{e:#}"));
+                                    return Some(Item::Fatal(inst.id, format!("{e:#}")));
+                                }
+                            }
+                        }
                         Ok(None) => Solver::new(HeuristicKind::LinearConflict),
                         Err(e) => {
                             if let Some(TableError::Interrupted) = e.downcast_ref() {

@@ -1,0 +1,111 @@
+//! The hidden `--study` knob of `solve` and `bench`: which estimates join the pattern
+//! databases, so that README's heuristic study can be rerun candidate by candidate.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use anyhow::{bail, Result};
+
+use crate::cli::table_cache::TableCache;
+use crate::pdb::{Partition, PdbHeuristic};
+use crate::search::{Geometry, WalkingDistance};
+use crate::{Extras, Shape};
+
+/// What `solve` and `bench` use unless told otherwise: see README, "Heuristic".
+pub const DEFAULT_STUDY: &str = "pdb+pair";
+
+/// A parsed `--study` value: `+`-joined parts, `pdb` (the first tables alone), `pair`
+/// (the second partition of [`Partition::second_for`]) or `pair=GROUPS`, `wd` (walking
+/// distance), `eager` (every estimate read for every child, not only where the first
+/// tables do not cut).
+#[derive(Clone, Debug, Default)]
+pub struct Study {
+    /// `Some(None)`: the default second partition; `Some(Some(text))`: this one.
+    pair: Option<Option<String>>,
+    walking: bool,
+    eager: bool,
+    /// Walking-distance tables built so far, by shape and goal blank.
+    wd: HashMap<(Shape, u8), Option<Arc<WalkingDistance>>>,
+}
+
+impl Study {
+    /// Parses the knob's text.
+    ///
+    /// # Errors
+    /// A part that is none of the above.
+    pub fn parse(text: &str) -> Result<Study> {
+        let mut s = Study::default();
+        for part in text.split('+') {
+            match part.trim() {
+                "pdb" | "" => {}
+                "pair" => s.pair = Some(None),
+                "wd" => s.walking = true,
+                "eager" => s.eager = true,
+                p => match p.strip_prefix("pair=") {
+                    Some(groups) => s.pair = Some(Some(groups.to_string())),
+                    None => {
+                        bail!("--study: unknown part '{p}' (pdb, pair, pair=GROUPS, wd, eager)")
+                    }
+                },
+            }
+        }
+        Ok(s)
+    }
+
+    /// The extras for boards served by `first`, opening (or building) the second
+    /// partition's tables through `cache`.
+    ///
+    /// # Errors
+    /// The second tables' errors, as [`TableCache::get_partition`] reports them.
+    pub fn extras(
+        &mut self,
+        cache: &mut TableCache,
+        shape: Shape,
+        goal_blank: usize,
+        first: &PdbHeuristic,
+    ) -> Result<Extras> {
+        let (blank, fshape) = (first.partition.blank, first.partition.shape);
+        let second = match &self.pair {
+            None => None,
+            Some(text) => {
+                let text = match text {
+                    Some(t) => Some(t.clone()),
+                    None => Partition::second_for(fshape, blank).map(|p| groups(&p)),
+                };
+                match text {
+                    Some(t) => cache.get_partition(shape, goal_blank, Some(t))?,
+                    None => None,
+                }
+            }
+        };
+        let walking = if self.walking {
+            self.wd
+                .entry((fshape, blank))
+                .or_insert_with(|| {
+                    WalkingDistance::new(&Geometry::new(fshape, blank)).map(Arc::new)
+                })
+                .clone()
+        } else {
+            None
+        };
+        Ok(Extras {
+            second,
+            walking,
+            lazy: !self.eager,
+        })
+    }
+}
+
+/// A partition spelled as explicit groups (`1,2,3/4,5,...`), as `--partition` reads it.
+fn groups(p: &Partition) -> String {
+    p.patterns
+        .iter()
+        .map(|g| {
+            g.iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}

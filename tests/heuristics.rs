@@ -1,0 +1,94 @@
+//! The estimates of the heuristic study (walking distance, a second partition, their max
+//! with the first tables, lazy or eager) against facts independent of them: every 8-puzzle
+//! board's distance by a breadth-first search written in tests/common, and the known
+//! optimal lengths of the Korf 100.
+
+use std::sync::Arc;
+
+use fifteen::check::check_solution;
+use fifteen::pdb::Partition;
+use fifteen::search::{ida_star, Geometry, Heuristic, Limits, Packed, WalkingDistance};
+use fifteen::{Extras, Goal, HeuristicKind, Shape, Solver};
+use rayon::prelude::*;
+
+mod common;
+use common::{bfs, korf_easiest, tables};
+
+fn shape3() -> Shape {
+    Shape::new(3, 3).unwrap()
+}
+
+#[test]
+fn walking_distance_never_overestimates_an_8_puzzle_board_and_ida_finds_every_distance() {
+    for goal in [Goal::standard(shape3()), Goal::blank_first(shape3())] {
+        let (order, dist, _) = bfs(&goal);
+        let blank = goal.labels(goal.board()).unwrap().blank_label;
+        let geo = Geometry::new(shape3(), blank);
+        let wd = WalkingDistance::new(&geo).unwrap();
+        let exact = std::sync::atomic::AtomicUsize::new(0);
+        order.par_iter().enumerate().for_each(|(i, b)| {
+            let labels = goal.labels(b).unwrap();
+            let p: Packed = geo.load(&labels);
+            let e = wd.h(&mut wd.root(&geo, &p));
+            assert!(e <= dist[b], "{b:?}: walking distance {e} > {}", dist[b]);
+            // Never below Manhattan distance: each tile crosses its rows and columns.
+            assert!(e >= geo.manhattan(&p), "{b:?}");
+            if e == dist[b] {
+                exact.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            if i % 25 == 0 {
+                let found = ida_star(&geo, &wd, p, Limits::default(), None).unwrap();
+                assert_eq!(found.moves.len() as u32, dist[b], "{b:?}");
+            }
+        });
+        let exact = exact.into_inner();
+        assert!(exact > order.len() / 100 && exact < order.len(), "{exact}");
+    }
+}
+
+/// A solver with the 5-5-5 tables, a second 5-5-5 partition that is its own mirror image
+/// (as the default second partition is), and walking distance.
+fn study_solver(lazy: bool) -> (Vec<tempfile::TempDir>, Solver) {
+    let s4 = Shape::new(4, 4).unwrap();
+    let first = Partition::parse(s4, 0, "5-5-5").unwrap();
+    let second = Partition::parse(s4, 0, "1,4,2,8,5/3,12,6,9,10/7,13,11,14,15").unwrap();
+    let (t1, h1) = tables(&first);
+    let (t2, h2) = tables(&second);
+    let wd = WalkingDistance::new(&Geometry::new(s4, 0)).unwrap();
+    let solver = Solver::with_pdb(h1).with_extras(Extras {
+        second: Some(h2),
+        walking: Some(Arc::new(wd)),
+        lazy,
+    });
+    (vec![t1, t2], solver)
+}
+
+#[test]
+fn the_max_of_small_4x4_tables_and_walking_distance_keeps_korf_lengths() {
+    let (_tmp, lazy) = study_solver(true);
+    let (_tmp2, eager) = study_solver(false);
+    let plain = {
+        let s4 = Shape::new(4, 4).unwrap();
+        let (t, h) = tables(&Partition::parse(s4, 0, "5-5-5").unwrap());
+        (t, Solver::with_pdb(h))
+    };
+    korf_easiest(25).par_iter().for_each(|inst| {
+        let len = inst.known.expect("korf100.txt gives every length");
+        let e = lazy.estimate(&inst.board, &inst.goal);
+        assert!(e <= len, "instance {}: estimate {e} > {len}", inst.id);
+        assert!(e >= plain.1.estimate(&inst.board, &inst.goal));
+        let mut nodes = Vec::new();
+        for solver in [&lazy, &eager, &plain.1] {
+            let sol = solver
+                .solve(&inst.board, &inst.goal, Limits::default(), None)
+                .unwrap();
+            assert_eq!(sol.heuristic, HeuristicKind::Pdb);
+            check_solution(&inst.board, &inst.goal, &sol.moves).unwrap();
+            assert_eq!(sol.moves.len() as u32, len, "instance {}", inst.id);
+            nodes.push(sol.nodes);
+        }
+        // Every child the lazy search keeps, the eager one keeps too (they may differ only
+        // in the cuts that pathmax makes from children's full values).
+        assert!(nodes[1] <= nodes[0], "instance {}: {nodes:?}", inst.id);
+    });
+}
