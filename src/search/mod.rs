@@ -15,8 +15,12 @@
 //! - `dfs`: one iteration's depth-first search below a threshold, the hot loop;
 //! - `ida`: serial IDA*, threshold after threshold ([`ida_star`], [`ida_star_weighted`]);
 //! - `parallel`: the same, each iteration split into subtrees run on a Rayon pool
-//!   ([`ida_star_parallel`], [`ida_star_parallel_weighted`]).
+//!   ([`ida_star_parallel`], [`ida_star_parallel_weighted`]);
+//! - `split`: one iteration shared by tasks on many machines ([`frontier`], [`search_part`]);
+//! - `checkpoint`: the parallel search with books that survive a stop
+//!   ([`ida_star_resumable`], [`Progress`]).
 
+mod checkpoint;
 mod dfs;
 mod geometry;
 mod heuristics;
@@ -25,9 +29,13 @@ mod limits;
 mod outcome;
 mod parallel;
 mod seen;
+mod split;
 mod tiles;
 mod weight;
 
+pub use checkpoint::{
+    ida_star_resumable, DoneIteration, DoneSubtree, Progress, ResumeError, SaveHook,
+};
 pub use geometry::{Geometry, NONE};
 pub use heuristics::{Heuristic, LcState, LinearConflict, Manhattan};
 pub use ida::{ida_star, ida_star_weighted};
@@ -35,5 +43,6 @@ pub use limits::{Limits, StopReason};
 pub use outcome::{Found, Iteration, IterationHook, Stopped};
 pub use parallel::{ida_star_parallel, ida_star_parallel_weighted};
 pub use seen::Seen;
+pub use split::{frontier, search_part, PartResult, Share, SplitSearchError};
 pub use tiles::{Packed, Tiles, Wide, PACKED_CELLS};
 pub use weight::Weight;
