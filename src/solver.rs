@@ -342,10 +342,12 @@ pub trait SearchJob {
 /// How a [`SearchJob`] saw the board: the estimate used, and the symmetry that took the
 /// board into the tables' frame (moves found in that frame go back through
 /// [`Frame::to_user`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frame {
     /// The estimate actually used (`pdb` falls back to linear conflict without tables).
     pub heuristic: HeuristicKind,
+    /// The tables' partition (`7-8`, ...) when the estimate is `pdb`.
+    pub partition: Option<String>,
     /// The symmetry applied to the board before searching.
     pub symmetry: crate::board::Symmetry,
     shape: crate::board::Shape,
@@ -374,6 +376,7 @@ impl Solver {
         let labels = goal.labels(board)?;
         let frame = |heuristic, symmetry| Frame {
             heuristic,
+            partition: None,
             symmetry,
             shape: labels.shape,
         };
@@ -386,7 +389,9 @@ impl Solver {
                 } else {
                     packed(&l, pdb.as_ref(), job)
                 };
-                (out, frame(HeuristicKind::Pdb, sym))
+                let mut f = frame(HeuristicKind::Pdb, sym);
+                f.partition = Some(pdb.partition.name());
+                (out, f)
             }
             (HeuristicKind::Manhattan, _) => (
                 packed(&labels, &Manhattan, job),
@@ -400,6 +405,22 @@ impl Solver {
                 ),
             ),
         })
+    }
+}
+
+impl Solver {
+    /// How [`Solver::run_job`] would see `board`: the estimate, partition and frame, without
+    /// searching.
+    ///
+    /// # Errors
+    /// A board that does not fit the goal.
+    pub fn frame(&self, board: &Board, goal: &Goal) -> Result<Frame, BoardError> {
+        struct Nothing;
+        impl SearchJob for Nothing {
+            type Output = ();
+            fn run<H: Heuristic, T: Tiles>(self, _: &Geometry, _: &H, _: T) {}
+        }
+        Ok(self.run_job(board, goal, Nothing)?.1)
     }
 }
 
