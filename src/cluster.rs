@@ -93,7 +93,10 @@ impl Identity {
 }
 
 fn join(t: &[u8]) -> String {
-    t.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
+    t.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What can go wrong with these files.
@@ -184,10 +187,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ClusterError> {
         path: path.to_path_buf(),
         error,
     };
-    let name = path.file_name().map_or_else(
-        || std::ffi::OsString::from("file"),
-        |n| n.to_os_string(),
-    );
+    let name = path
+        .file_name()
+        .map_or_else(|| std::ffi::OsString::from("file"), |n| n.to_os_string());
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(&name);
     tmp_name.push(format!(".tmp{}", std::process::id()));
@@ -422,18 +424,28 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
             file,
             expected,
         };
-        p.instance.check(path, &first.instance).map_err(|e| match e {
-            ClusterError::Mismatch {
-                what, file, asked, ..
-            } => disagree(what, file, asked),
-            e => e,
-        })?;
+        p.instance
+            .check(path, &first.instance)
+            .map_err(|e| match e {
+                ClusterError::Mismatch {
+                    what, file, asked, ..
+                } => disagree(what, file, asked),
+                e => e,
+            })?;
         let fields: [(&'static str, String, String); 6] = [
-            ("threshold", p.threshold.to_string(), first.threshold.to_string()),
+            (
+                "threshold",
+                p.threshold.to_string(),
+                first.threshold.to_string(),
+            ),
             ("frontier digest", p.digest.clone(), first.digest.clone()),
             ("depth", p.depth.to_string(), first.depth.to_string()),
             ("part count", p.parts.to_string(), first.parts.to_string()),
-            ("top nodes", p.top_nodes.to_string(), first.top_nodes.to_string()),
+            (
+                "top nodes",
+                p.top_nodes.to_string(),
+                first.top_nodes.to_string(),
+            ),
             ("parity", p.parity.to_string(), first.parity.to_string()),
         ];
         for (what, file, expected) in fields {
@@ -441,9 +453,13 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
                 return Err(disagree(what, file, expected));
             }
         }
-        let slot = seen
-            .get_mut(p.part as usize)
-            .ok_or_else(|| disagree("part number", p.part.to_string(), format!("below {}", first.parts)))?;
+        let slot = seen.get_mut(p.part as usize).ok_or_else(|| {
+            disagree(
+                "part number",
+                p.part.to_string(),
+                format!("below {}", first.parts),
+            )
+        })?;
         if let Some(other) = slot {
             return Err(ClusterError::DuplicatePart {
                 part: p.part,

@@ -22,9 +22,9 @@
 pub mod batch;
 pub mod board;
 pub mod check;
-pub mod cluster;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod cluster;
 pub mod error;
 pub mod game;
 pub mod instances;

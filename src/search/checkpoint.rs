@@ -111,7 +111,9 @@ pub fn ida_star_resumable<H: Heuristic, T: Tiles>(
     every: Duration,
 ) -> (Result<Found, ResumeError>, Progress) {
     let books = Mutex::new(progress);
-    let result = run(geo, h, start, weight, limits, hook, pool, &books, save, every);
+    let result = run(
+        geo, h, start, weight, limits, hook, pool, &books, save, every,
+    );
     let progress = books.into_inner().unwrap_or_else(|e| e.into_inner());
     (result, progress)
 }

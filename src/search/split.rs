@@ -164,7 +164,14 @@ pub fn search_part<H: Heuristic, T: Tiles>(
     }
     let mut st = h.root(geo, &start);
     h.h(&mut st);
-    let mut top = Dfs::new(geo, h, Weight::ONE, threshold, limits, Vec::with_capacity(128));
+    let mut top = Dfs::new(
+        geo,
+        h,
+        Weight::ONE,
+        threshold,
+        limits,
+        Vec::with_capacity(128),
+    );
     top.collect_at = depth;
     let found = top.go(start, st, 0, 4);
     res.top_nodes += top.nodes;

@@ -26,7 +26,7 @@ use crate::search::{
     SaveHook, StopReason, Tiles, Weight,
 };
 use crate::solver::SearchJob;
-use crate::{HeuristicKind, Instance, SolveError, Solution, Solver};
+use crate::{HeuristicKind, Instance, Solution, SolveError, Solver};
 
 /// Exit status after SIGTERM: 128 + 15, the shell's convention.
 const EXIT_TERMINATED: i32 = 143;
@@ -126,7 +126,15 @@ pub fn run(
             path.display()
         );
         let moves = parse_moves(c.moves.as_deref().unwrap_or_default())?;
-        let solution = solution(&c.progress, moves, c.lower_bound, c.nodes, &frame, weight, t0);
+        let solution = solution(
+            &c.progress,
+            moves,
+            c.lower_bound,
+            c.nodes,
+            &frame,
+            weight,
+            t0,
+        );
         return print(&mut report, inst, Ok(solution));
     }
     let progress = saved.map(|c| c.progress).unwrap_or_default();
