@@ -11,13 +11,14 @@ use std::time::{Duration, Instant};
 use fifteen::pdb::Partition;
 use fifteen::Shape;
 
-/// Korf 100 instance 88 (65 moves): a few seconds with the 6-6-3 tables on one thread.
-const BOARD: &str = "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4";
-const LENGTH: u64 = 65;
+/// Korf 100 instance 60 (66 moves): a few seconds with the 5-5-5 tables on one thread,
+/// most of them in the last iteration.
+const BOARD: &str = "11 14 13 1 2 3 12 4 15 7 9 5 10 6 8 0";
+const LENGTH: u64 = 66;
 
 fn command(tables: &Path, cp: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_fifteen"));
-    c.args(["solve", "--goal", "blank-first", "--partition", "6-6-3"])
+    c.args(["solve", "--goal", "blank-first", "--partition", "5-5-5"])
         .args(["--threads", "1", "--format", "json", "--tables"])
         .arg(tables)
         .arg("--checkpoint")
@@ -78,7 +79,7 @@ struct Setup {
 
 fn setup() -> Setup {
     let shape = Shape::new(4, 4).unwrap();
-    let (tables, _) = common::tables(&Partition::parse(shape, 0, "6-6-3").unwrap());
+    let (tables, _) = common::tables(&Partition::parse(shape, 0, "5-5-5").unwrap());
     let dir = tempfile::tempdir().unwrap();
     let cp = dir.path().join("straight.json");
     let (straight, straight_spent) = finish(command(tables.path(), &cp).spawn().unwrap(), &cp);

@@ -1,7 +1,7 @@
 //! `fifteen solve --checkpoint FILE`: one long instance whose search survives a stop.
 //!
 //! The search's books ([`Progress`]) are saved to FILE (atomically) after every finished
-//! iteration, at most every second after finished subtrees, and when the search stops. On
+//! iteration, at most every half second after finished subtrees, and when the search stops. On
 //! SIGTERM (a batch system's preemption) or Ctrl-C the search stops within a moment, saves,
 //! and the command exits with 143 (SIGTERM) or 130 (Ctrl-C); after a SIGKILL the file
 //! still holds the last save. Running the same command again resumes from FILE; once
@@ -42,7 +42,7 @@ extern "C" fn on_sigterm(_: libc::c_int) {
 
 /// How often finished subtrees are saved, at most: a kill loses at most this much work
 /// besides the subtrees under way.
-const SAVE_EVERY: Duration = Duration::from_secs(1);
+const SAVE_EVERY: Duration = Duration::from_millis(500);
 
 struct Job<'a> {
     weight: Weight,
