@@ -139,6 +139,7 @@ fn enumerate<H: Heuristic, T: Tiles>(
 /// # Errors
 /// [`SplitSearchError::Stopped`] when `limits` end it; [`SplitSearchError::NotInFrontier`]
 /// when `entries` were written for another search.
+#[allow(clippy::too_many_arguments)]
 pub fn search_part<H: Heuristic, T: Tiles>(
     geo: &Geometry,
     h: &H,
@@ -237,7 +238,7 @@ mod tests {
         let geo = Geometry::new(labels.shape, labels.blank_label);
         let start = geo.load::<Packed>(&labels);
         let f = frontier(&geo, &LinearConflict, start, 6);
-        let mut uniq = f.clone();
+        let mut uniq: Vec<String> = f.iter().map(|p| crate::board::moves_to_string(p)).collect();
         uniq.sort();
         uniq.dedup();
         assert_eq!(uniq.len(), f.len());
