@@ -11,6 +11,7 @@
 //!   checksummed header, memory-mapped back);
 //! - [`solver`]: from a board and a goal to a checked solution;
 //! - [`batch`]: many instances on a thread pool, results in input order;
+//! - [`cluster`]: the files of a search split over machines or resumed after a stop;
 //! - [`check`]: replaying solutions (ours or any solver's) against their boards;
 //! - [`game`]: the state of an interactive game (`fifteen play`), without the terminal;
 //! - [`random`]: reproducible random boards;
@@ -26,6 +27,7 @@ pub mod board;
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod cluster;
 pub mod error;
 pub mod game;
 pub mod instances;

@@ -416,3 +416,108 @@ impl Solver {
         }
     }
 }
+
+/// A search that runs with whatever estimate and board packing a [`Solver`] picks for a
+/// board: the split search and the checkpointed search are written once, generically, and
+/// [`Solver::run_job`] chooses their types, as [`Solver::solve`] does for plain IDA*.
+pub trait SearchJob {
+    /// What the search returns.
+    type Output;
+    /// Runs the search from `start` (labelled for `geo`'s goal) with the estimate `h`.
+    fn run<H: Heuristic, T: Tiles>(self, geo: &Geometry, h: &H, start: T) -> Self::Output;
+}
+
+/// How a [`SearchJob`] saw the board: the estimate used, and the symmetry that took the
+/// board into the tables' frame (moves found in that frame go back through
+/// [`Frame::to_user`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// The estimate actually used (`pdb` falls back to linear conflict without tables).
+    pub heuristic: HeuristicKind,
+    /// The tables' partition (`7-8`, ...) when the estimate is `pdb`.
+    pub partition: Option<String>,
+    /// The symmetry applied to the board before searching.
+    pub symmetry: crate::board::Symmetry,
+    shape: crate::board::Shape,
+}
+
+impl Frame {
+    /// The search's moves, in the user's coordinates.
+    pub fn to_user(&self, moves: &[Dir]) -> Vec<Dir> {
+        let inv = self.symmetry.inverse(self.shape);
+        moves.iter().map(|&d| inv.dir(d)).collect()
+    }
+}
+
+impl Solver {
+    /// Runs `job` on `board` with this solver's estimate and the narrowest packing, in the
+    /// frame the tables want (see [`Frame`]). The weight is the job's business.
+    ///
+    /// # Errors
+    /// A board that does not fit the goal (another shape, or unsolvable).
+    pub fn run_job<J: SearchJob>(
+        &self,
+        board: &Board,
+        goal: &Goal,
+        job: J,
+    ) -> Result<(J::Output, Frame), BoardError> {
+        let labels = goal.labels(board)?;
+        let frame = |heuristic, symmetry| Frame {
+            heuristic,
+            partition: None,
+            symmetry,
+            shape: labels.shape,
+        };
+        Ok(match (&self.kind, &self.pdb) {
+            (HeuristicKind::Pdb, Some(pdb)) if pdb.fits(&labels) => {
+                let sym = pdb.symmetry_for(&labels).expect("fits");
+                let l = sym.labels(&labels);
+                let out = if pdb.tables.len() <= 4 {
+                    packed(&l, &Patterns::<4>(pdb.as_ref()), job)
+                } else {
+                    packed(&l, pdb.as_ref(), job)
+                };
+                let mut f = frame(HeuristicKind::Pdb, sym);
+                f.partition = Some(pdb.partition.name());
+                (out, f)
+            }
+            (HeuristicKind::Manhattan, _) => (
+                packed(&labels, &Manhattan, job),
+                frame(HeuristicKind::Manhattan, crate::board::Symmetry::IDENTITY),
+            ),
+            _ => (
+                packed(&labels, &LinearConflict, job),
+                frame(
+                    HeuristicKind::LinearConflict,
+                    crate::board::Symmetry::IDENTITY,
+                ),
+            ),
+        })
+    }
+}
+
+impl Solver {
+    /// How [`Solver::run_job`] would see `board`: the estimate, partition and frame, without
+    /// searching.
+    ///
+    /// # Errors
+    /// A board that does not fit the goal.
+    pub fn frame(&self, board: &Board, goal: &Goal) -> Result<Frame, BoardError> {
+        struct Nothing;
+        impl SearchJob for Nothing {
+            type Output = ();
+            fn run<H: Heuristic, T: Tiles>(self, _: &Geometry, _: &H, _: T) {}
+        }
+        Ok(self.run_job(board, goal, Nothing)?.1)
+    }
+}
+
+/// Runs `job` in the narrowest packing that holds the board.
+fn packed<H: Heuristic, J: SearchJob>(labels: &Labels, h: &H, job: J) -> J::Output {
+    let geo = Geometry::new(labels.shape, labels.blank_label);
+    if geo.cells <= PACKED_CELLS {
+        job.run(&geo, h, geo.load::<Packed>(labels))
+    } else {
+        job.run(&geo, h, geo.load::<Wide>(labels))
+    }
+}

@@ -17,6 +17,7 @@ mod play;
 mod progress;
 mod random;
 mod solve;
+mod split;
 mod table_cache;
 mod tables;
 
@@ -95,6 +96,9 @@ enum Command {
     Play(play::PlayArgs),
     /// Inspect pattern-database files.
     Tables(tables::TablesArgs),
+    /// One hard instance split by IDA* iteration over tasks on many machines
+    /// (slurm/solve-split.sh drives it): frontier, search a part, reduce the parts.
+    Split(split::SplitArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     ///
     /// For example: fifteen completions bash > ~/.local/share/bash-completion/completions/fifteen
@@ -121,6 +125,7 @@ pub fn fifteen_main() -> ! {
         Command::Merge(a) => merge::run(a),
         Command::Check(a) => check::run(a),
         Command::Tables(a) => tables::run(a),
+        Command::Split(a) => split::run(a),
         Command::Play(a) => play::run(a),
         Command::Completions(a) => docs::run_completions::<Cli>(a),
         Command::Man(a) => docs::run_man::<Cli>(a),

@@ -17,8 +17,12 @@
 //! - `dfs`: one iteration's depth-first search below a threshold, the hot loop;
 //! - `ida`: serial IDA*, threshold after threshold ([`ida_star`], [`ida_star_weighted`]);
 //! - `parallel`: the same, each iteration split into subtrees run on a Rayon pool
-//!   ([`ida_star_parallel`], [`ida_star_parallel_weighted`]).
+//!   ([`ida_star_parallel`], [`ida_star_parallel_weighted`]);
+//! - `split`: one iteration shared by tasks on many machines ([`frontier`], [`search_part`]);
+//! - `checkpoint`: the parallel search with books that survive a stop
+//!   ([`ida_star_resumable`], [`Progress`]).
 
+mod checkpoint;
 mod combine;
 mod dfs;
 mod geometry;
@@ -28,10 +32,14 @@ mod limits;
 mod outcome;
 mod parallel;
 mod seen;
+mod split;
 mod tiles;
 mod walking;
 mod weight;
 
+pub use checkpoint::{
+    ida_star_resumable, DoneIteration, DoneSubtree, Progress, ResumeError, SaveHook,
+};
 pub use combine::Max;
 pub use geometry::{Geometry, NONE};
 pub use heuristics::{Heuristic, LcState, LinearConflict, Manhattan};
@@ -40,6 +48,7 @@ pub use limits::{Limits, StopReason};
 pub use outcome::{Found, Iteration, IterationHook, Stopped};
 pub use parallel::{ida_star_parallel, ida_star_parallel_weighted};
 pub use seen::Seen;
+pub use split::{frontier, search_part, PartResult, Share, SplitSearchError};
 pub use tiles::{Packed, Tiles, Wide, PACKED_CELLS};
 pub use walking::{WalkingDistance, WdState};
 pub use weight::Weight;

@@ -1,6 +1,7 @@
 //! `fifteen solve` and `fifteen bench`: instances from arguments, files or stdin, solved on
 //! a thread pool, printed in input order as each is done ([`report`] says how).
 
+mod checkpoint;
 mod progress;
 mod report;
 mod slice;
@@ -122,6 +123,10 @@ pub struct SolveArgs {
     /// Print every intermediate board with g (moves made), h (estimate) and f = g + h.
     #[arg(long)]
     steps: bool,
+    /// Keep the search's progress in FILE and resume from it when run again (one board;
+    /// on SIGTERM: save and exit 143). See README, "One hard instance".
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<std::path::PathBuf>,
     #[command(flatten)]
     opts: SearchOpts,
 }
@@ -137,6 +142,9 @@ pub struct BenchArgs {
 
 /// `fifteen solve`.
 pub fn solve(a: SolveArgs) -> Result<i32> {
+    if let Some(file) = a.checkpoint {
+        return checkpoint::run(a.boards, a.input, a.steps, a.opts, file);
+    }
     run(a.boards, a.input, a.steps, a.opts, false)
 }
 

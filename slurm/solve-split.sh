@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# One hard instance on many machines: IDA* split by iteration.
+#
+#   slurm/solve-split.sh [--local] [--parts N] [--depth D] [--dir DIR] [--goal G]
+#                        [--tables DIR] [--heuristic H] [--partition P] [--size RxC]
+#                        [--fifteen BIN] [--sbatch-args "ARGS"] BOARD
+#
+# Writes the frontier once (`fifteen split frontier`), then for each iteration runs N parts
+# (`fifteen split search --part K/N`) and adds them up (`fifteen split reduce`), until a
+# part finds the solution. With --local the parts are plain processes on this machine;
+# otherwise each iteration is one Slurm job array, `sbatch --wait --array=...` (extra
+# sbatch options in --sbatch-args, e.g. "--partition=long --time=2:00:00").
+#
+# Everything is kept in DIR (default: split-work): frontier.json, and per iteration
+# t<THRESHOLD>/part-K.json and t<THRESHOLD>/reduced.txt, each written whole or not at all.
+# Running the same command again skips what is done: the frontier, finished parts (only
+# the missing ones are submitted), reduced iterations. A DIR is for one board; the
+# parts refuse a frontier of another board, goal or estimate.
+#
+# Prints a row per iteration (threshold, nodes), then the solution and the total nodes.
+# Exit status: 0 solved; 1 a part or the reducer failed (what failed is said on stderr);
+# 2 usage errors.
+set -euo pipefail
+
+parts=4
+depth=12
+dir=split-work
+local=0
+fifteen=${FIFTEEN:-fifteen}
+sbatch_args=""
+frontier_opts=()
+common_opts=()
+board=""
+
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+need() { [ "$#" -ge 2 ] || { echo "error: $1 needs a value" >&2; exit 2; }; }
+
+while [ "$#" -gt 0 ]; do
+  case "$1" in
+    --local) local=1; shift ;;
+    --parts) need "$@"; parts=$2; shift 2 ;;
+    --depth) need "$@"; depth=$2; shift 2 ;;
+    --dir) need "$@"; dir=$2; shift 2 ;;
+    --fifteen) need "$@"; fifteen=$2; shift 2 ;;
+    --sbatch-args) need "$@"; sbatch_args=$2; shift 2 ;;
+    --tables) need "$@"; common_opts+=(--tables "$2"); shift 2 ;;
+    --goal|--heuristic|--partition|--size) need "$@"; frontier_opts+=("$1" "$2"); shift 2 ;;
+    -h|--help) usage ;;
+    -*) echo "error: unknown option $1" >&2; exit 2 ;;
+    *) [ -z "$board" ] || { echo "error: one board only" >&2; exit 2; }; board=$1; shift ;;
+  esac
+done
+[ -n "$board" ] || usage
+case "$parts" in ''|*[!0-9]*|0) echo "error: --parts needs a whole number from 1" >&2; exit 2 ;; esac
+
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+frontier=$dir/frontier.json
+
+# The frontier, once. frontier.txt (its first threshold) is written after it, by rename.
+if [ ! -s "$dir/frontier.txt" ]; then
+  "$fifteen" --quiet split frontier "$board" --depth "$depth" "${frontier_opts[@]}" \
+    "${common_opts[@]}" -o "$frontier" > "$dir/frontier.txt.tmp"
+  mv "$dir/frontier.txt.tmp" "$dir/frontier.txt"
+fi
+threshold=$(awk '$1 == "threshold" { print $2 }' "$dir/frontier.txt")
+
+# The job array's script, for Slurm: part SLURM_ARRAY_TASK_ID of the iteration given.
+if [ "$local" = 0 ]; then
+  command -v sbatch > /dev/null || { echo "error: sbatch not found (use --local to run the parts here)" >&2; exit 2; }
+  cat > "$dir/part.sbatch" <<EOF
+#!/usr/bin/env bash
+#SBATCH --job-name=fifteen-split
+#SBATCH --output=$dir/slurm-%A_%a.out
+set -eu
+t=\$1
+exec "$fifteen" --quiet split search "$frontier" --threshold "\$t" --part "\$SLURM_ARRAY_TASK_ID/$parts" ${common_opts[*]:+$(printf '%q ' "${common_opts[@]}")}-o "$dir/t\$t/part-\$SLURM_ARRAY_TASK_ID.json"
+EOF
+fi
+
+total=0
+printf '%10s %16s\n' threshold nodes
+while :; do
+  it=$dir/t$threshold
+  mkdir -p "$it"
+  if [ ! -s "$it/reduced.txt" ]; then
+    missing=()
+    for ((k = 0; k < parts; k++)); do
+      [ -s "$it/part-$k.json" ] || missing+=("$k")
+    done
+    if [ "${#missing[@]}" -gt 0 ]; then
+      if [ "$local" = 1 ]; then
+        pids=()
+        for k in "${missing[@]}"; do
+          "$fifteen" --quiet split search "$frontier" --threshold "$threshold" \
+            --part "$k/$parts" "${common_opts[@]}" -o "$it/part-$k.json" &
+          pids+=($!)
+        done
+        failed=0
+        for p in "${pids[@]}"; do wait "$p" || failed=1; done
+        [ "$failed" = 0 ] || { echo "error: a part of the iteration under threshold $threshold failed" >&2; exit 1; }
+      else
+        array=$(IFS=,; echo "${missing[*]}")
+        # shellcheck disable=SC2086
+        sbatch --wait --array="$array" $sbatch_args "$dir/part.sbatch" "$threshold" > /dev/null \
+          || { echo "error: the job array of the iteration under threshold $threshold failed (see $dir/slurm-*.out)" >&2; exit 1; }
+      fi
+    fi
+    "$fifteen" --quiet split reduce "$it"/part-*.json > "$it/reduced.txt.tmp"
+    mv "$it/reduced.txt.tmp" "$it/reduced.txt"
+  fi
+  read -r _ t _ nodes rest < "$it/reduced.txt"
+  total=$((total + nodes))
+  printf '%10s %16s\n' "$t" "$nodes"
+  set -- $rest
+  if [ "$1" = solved ]; then
+    moves=$5
+    [ "$moves" = - ] && moves=""
+    echo "solution: length $3"
+    echo "moves $moves"
+    echo "total nodes $total"
+    exit 0
+  fi
+  threshold=$2
+done

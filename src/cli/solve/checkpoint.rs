@@ -1,0 +1,285 @@
+//! `fifteen solve --checkpoint FILE`: one long instance whose search survives a stop.
+//!
+//! The search's books ([`Progress`]) are saved to FILE (atomically) after every finished
+//! iteration, at most every half second after finished subtrees, and when the search stops. On
+//! SIGTERM (a batch system's preemption) or Ctrl-C the search stops within a moment, saves,
+//! and the command exits with 143 (SIGTERM) or 130 (Ctrl-C); after a SIGKILL the file
+//! still holds the last save. Running the same command again resumes from FILE; once
+//! solved, FILE keeps the answer and the command prints it without searching.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Result};
+
+use super::report::{Failure, Outcome, Report};
+use super::{args, sources, HeuristicArg, SearchOpts, INTERRUPTED};
+use crate::board::{moves_to_string, parse_moves};
+use crate::cli::output::{emit, note};
+use crate::cli::table_cache::TableCache;
+use crate::cluster::{Checkpoint, Identity};
+use crate::instances::Reader;
+use crate::search::{
+    ida_star_resumable, Found, Geometry, Heuristic, Iteration, Limits, Progress, ResumeError,
+    SaveHook, StopReason, Tiles, Weight,
+};
+use crate::solver::SearchJob;
+use crate::{HeuristicKind, Instance, Solution, SolveError, Solver};
+
+/// Exit status after SIGTERM: 128 + 15, the shell's convention.
+const EXIT_TERMINATED: i32 = 143;
+
+/// Set by SIGTERM (with `INTERRUPTED`): the search saves and the command exits with 143.
+static TERMINATED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_sigterm(_: libc::c_int) {
+    // Only atomic stores: async-signal-safe.
+    TERMINATED.store(true, Ordering::SeqCst);
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// How often finished subtrees are saved, at most: a kill loses at most this much work
+/// besides the subtrees under way.
+const SAVE_EVERY: Duration = Duration::from_millis(500);
+
+struct Job<'a> {
+    weight: Weight,
+    limits: Limits<'a>,
+    pool: &'a rayon::ThreadPool,
+    progress: Progress,
+    save: SaveHook<'a>,
+}
+
+impl SearchJob for Job<'_> {
+    type Output = (Result<Found, ResumeError>, Progress);
+    fn run<H: Heuristic, T: Tiles>(self, geo: &Geometry, h: &H, start: T) -> Self::Output {
+        ida_star_resumable(
+            geo,
+            h,
+            start,
+            self.weight,
+            self.limits,
+            None,
+            self.pool,
+            self.progress,
+            self.save,
+            SAVE_EVERY,
+        )
+    }
+}
+
+/// `fifteen solve --checkpoint FILE`.
+pub fn run(
+    boards: Vec<String>,
+    input: Option<String>,
+    steps: bool,
+    opts: SearchOpts,
+    path: PathBuf,
+) -> Result<i32> {
+    let (input, _) = sources(boards, input)?;
+    let mut reader = Reader::new(input, opts.goal.clone()).with_size(opts.size);
+    let inst = match (reader.next(), reader.next()) {
+        (Some(Ok(inst)), None) => inst,
+        (Some(Err(bad)), None) => bail!("{bad}"),
+        _ => bail!("--checkpoint solves one board: give exactly one"),
+    };
+    let weight = opts.weight.unwrap_or(Weight::ONE);
+    let kind = match opts.heuristic {
+        HeuristicArg::Pdb => HeuristicKind::Pdb,
+        HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
+        HeuristicArg::Manhattan => HeuristicKind::Manhattan,
+    };
+    let solver = if kind == HeuristicKind::Pdb {
+        let mut cache = TableCache::new(
+            &opts.tables.tables,
+            opts.partition.clone(),
+            !opts.no_build,
+            false,
+        );
+        match cache.get(inst.board.shape(), inst.goal.blank())? {
+            Some(p) => Solver::with_pdb(p),
+            None => Solver::new(HeuristicKind::LinearConflict),
+        }
+    } else {
+        Solver::new(kind)
+    };
+    let frame = solver.frame(&inst.board, &inst.goal)?;
+    let identity = Identity::new(
+        &inst.board,
+        &inst.goal,
+        frame.heuristic,
+        frame.partition.clone(),
+        weight,
+    );
+    let saved = Checkpoint::load(&path, &identity)?;
+    let mut report = Report {
+        json: opts.format == args::Format::Json,
+        steps,
+        ..Report::default()
+    };
+    let t0 = Instant::now();
+    if let Some(c) = saved.as_ref().filter(|c| c.moves.is_some()) {
+        note!(
+            "{}: already solved; the answer is printed again without searching",
+            path.display()
+        );
+        let moves = parse_moves(c.moves.as_deref().unwrap_or_default())?;
+        let solution = solution(
+            &c.progress,
+            moves,
+            c.lower_bound,
+            c.nodes,
+            &frame,
+            weight,
+            t0,
+        );
+        return print(&mut report, inst, Ok(solution));
+    }
+    let progress = saved.map(|c| c.progress).unwrap_or_default();
+    if !progress.iterations.is_empty() || !progress.done.is_empty() {
+        note!(
+            "{}: resuming at threshold {} ({} iterations and {} subtrees of this one done)",
+            path.display(),
+            weight.moves_at_least(progress.threshold),
+            progress.iterations.len(),
+            progress.done.len()
+        );
+    }
+    let spent_before = progress.spent;
+    // SAFETY: the handler only stores to atomics.
+    unsafe {
+        libc::signal(
+            libc::SIGTERM,
+            on_sigterm as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
+    let save_error: Mutex<Option<String>> = Mutex::new(None);
+    let save = |p: &Progress| {
+        let mut c = Checkpoint::new(identity.clone());
+        c.progress = p.clone();
+        if let Err(e) = c.save(&path) {
+            // The search goes on; the error is reported at the end (exit status 2).
+            let mut slot = save_error.lock().unwrap_or_else(|e| e.into_inner());
+            slot.get_or_insert(e.to_string());
+        }
+    };
+    let pool = args::pool(args::threads(opts.threads))?;
+    let limits = Limits {
+        max_nodes: opts.max_nodes,
+        deadline: opts.timeout.map(|t| Instant::now() + t),
+        stop: Some(&INTERRUPTED),
+    };
+    let job = Job {
+        weight,
+        limits,
+        pool: &pool,
+        progress,
+        save: &save,
+    };
+    let ((result, progress), frame) = solver.run_job(&inst.board, &inst.goal, job)?;
+    if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        bail!("the checkpoint could not be saved: {e}");
+    }
+    note!(
+        "{}: this run generated {} nodes; {} over {} runs",
+        path.display(),
+        progress.spent - spent_before,
+        progress.spent,
+        progress.runs
+    );
+    match result {
+        Ok(found) => {
+            let moves = frame.to_user(&found.moves);
+            let mut c = Checkpoint::new(identity.clone());
+            c.progress = progress.clone();
+            let s = solution(
+                &progress,
+                moves,
+                Some(found.lower_bound),
+                Some(found.nodes),
+                &frame,
+                weight,
+                t0,
+            );
+            c.moves = Some(moves_to_string(&s.moves));
+            c.lower_bound = Some(s.lower_bound);
+            c.nodes = Some(s.nodes);
+            c.save(&path)?;
+            print(&mut report, inst, Ok(s))
+        }
+        Err(ResumeError::Stopped(s))
+            if s.reason == StopReason::Interrupted && INTERRUPTED.load(Ordering::SeqCst) =>
+        {
+            note!(
+                "stopped: {} holds the search at threshold {} ({} subtrees of it done); run the same command to resume",
+                path.display(),
+                weight.moves_at_least(progress.threshold),
+                progress.done.len()
+            );
+            Ok(if TERMINATED.load(Ordering::SeqCst) {
+                EXIT_TERMINATED
+            } else {
+                130
+            })
+        }
+        Err(ResumeError::Stopped(s)) => {
+            let e = SolveError::Stopped(s.clone());
+            let failure = Failure {
+                message: format!("instance {}: {e}", inst.id),
+                kind: (&e).into(),
+                stopped: Some(s),
+            };
+            print(&mut report, inst, Err(failure))
+        }
+        Err(e @ ResumeError::Mismatch { .. }) => bail!("{}: {e}", path.display()),
+    }
+}
+
+/// The solution as `solve` reports it, its lower bound rounded up to the solutions' parity.
+fn solution(
+    progress: &Progress,
+    moves: Vec<crate::Dir>,
+    lower_bound: Option<u32>,
+    nodes: Option<u64>,
+    frame: &crate::solver::Frame,
+    weight: Weight,
+    t0: Instant,
+) -> Solution {
+    let len = moves.len() as u32;
+    let mut lb = lower_bound.unwrap_or(len).min(len);
+    if (len - lb) % 2 == 1 {
+        lb += 1;
+    }
+    Solution {
+        moves,
+        weight,
+        lower_bound: lb,
+        nodes: nodes.unwrap_or(0),
+        iterations: progress
+            .iterations
+            .iter()
+            .map(|it| Iteration {
+                threshold: it.threshold,
+                nodes: it.nodes,
+            })
+            .collect(),
+        millis: t0.elapsed().as_secs_f64() * 1000.0,
+        heuristic: frame.heuristic,
+    }
+}
+
+fn print(report: &mut Report, inst: Instance, result: Result<Solution, Failure>) -> Result<i32> {
+    let failed = result.is_err();
+    let o = Outcome {
+        interrupted: false,
+        id: inst.id,
+        board: Some(inst.board),
+        goal: Some(inst.goal),
+        known: inst.known,
+        result,
+    };
+    emit(&mut std::io::stdout(), &report.line(&o))?;
+    Ok(if failed { 1 } else { 0 })
+}

@@ -1,0 +1,299 @@
+//! `fifteen split`: one instance's IDA* split by iteration over tasks that may run on
+//! different machines (the library side is `search::split` and `cluster`).
+//! `slurm/solve-split.sh` drives it: `frontier` once, then per iteration `search` for
+//! each part and `reduce`, until a part finds the solution.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+
+use super::args::{self, TablesArg};
+use super::output::emit;
+use super::table_cache::TableCache;
+use super::INTERRUPTED;
+use crate::board::{moves_to_string, Dir};
+use crate::cluster::{reduce, FrontierFile, Identity, PartFile};
+use crate::search::{
+    frontier, search_part, Geometry, Heuristic, Limits, PartResult, Share, SplitSearchError,
+    StopReason, Tiles, Weight,
+};
+use crate::solver::SearchJob;
+use crate::{Board, Goal, GoalSpec, HeuristicKind, Shape, Solver};
+
+/// The deepest frontier: 2^20 or so entries at most on 5x5 (branching about 2.4).
+const MAX_DEPTH: u64 = 16;
+
+/// Arguments of `fifteen split`.
+#[derive(clap::Args, Debug)]
+pub struct SplitArgs {
+    #[command(subcommand)]
+    step: Step,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Step {
+    /// Write the frontier: every node DEPTH moves from the board (a move never undoing the
+    /// one before), in search order, with the board, goal and estimate. Prints the first
+    /// threshold.
+    Frontier(FrontierArgs),
+    /// Search one part of one iteration: the frontier entries i with i % N == K, under
+    /// the threshold; write nodes, the least f over the threshold, and a solution if found.
+    Search(SearchArgs),
+    /// Add up the parts of one iteration (all of 0..N, each once, for the same frontier and
+    /// threshold); print `threshold T nodes N next T2`, or `threshold T nodes N solved
+    /// length L moves M`.
+    Reduce(ReduceArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct FrontierArgs {
+    /// The board ("1 2 3 ...").
+    board: String,
+    /// The goal: standard, blank-first, or the goal's numbers.
+    #[arg(long, default_value = "standard", value_parser = args::goal)]
+    goal: GoalSpec,
+    /// The board's shape, RxC (needed for boards that are not square).
+    #[arg(long, value_name = "RxC", value_parser = args::shape)]
+    size: Option<Shape>,
+    #[command(flatten)]
+    tables: TablesArg,
+    /// The estimate: pdb (tables, built if missing and quick), linear-conflict, manhattan.
+    #[arg(long, default_value = "pdb", value_parser = ["pdb", "linear-conflict", "manhattan"])]
+    heuristic: String,
+    /// Table partition (default: the board's default).
+    #[arg(long)]
+    partition: Option<String>,
+    /// Depth of the frontier, 1 to 16: deeper means more, smaller subtrees (about 2.1
+    /// times more per move on 4x4, 2.4 on 5x5); 12 gives thousands on 4x4.
+    #[arg(long, default_value_t = 12, value_parser = args::whole::<u32>(1, MAX_DEPTH))]
+    depth: u32,
+    /// Where to write the frontier.
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+struct SearchArgs {
+    /// The frontier file.
+    frontier: PathBuf,
+    /// The iteration's threshold (from `frontier` or the last `reduce`).
+    #[arg(long, value_parser = args::whole::<u32>(0, u32::MAX as u64 - 1))]
+    threshold: u32,
+    /// This part, K/N (K from 0 to N-1).
+    #[arg(long, value_name = "K/N", value_parser = share)]
+    part: Share,
+    #[command(flatten)]
+    tables: TablesArg,
+    /// Give up after this many seconds (no part file is written).
+    #[arg(long, value_name = "SECONDS", value_parser = args::timeout)]
+    timeout: Option<Duration>,
+    /// Where to write the part.
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+struct ReduceArgs {
+    /// The part files of one iteration.
+    #[arg(required = true)]
+    parts: Vec<PathBuf>,
+}
+
+fn share(text: &str) -> Result<Share, String> {
+    let bad = || "give K/N: part K of N, K from 0 to N-1, N from 1 to 100000".to_string();
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let k: u32 = k.trim().parse().map_err(|_| bad())?;
+    let n: u32 = n.trim().parse().map_err(|_| bad())?;
+    if n == 0 || n > 100_000 || k >= n {
+        return Err(bad());
+    }
+    Ok(Share { index: k, count: n })
+}
+
+/// `fifteen split`.
+pub fn run(a: SplitArgs) -> Result<i32> {
+    match a.step {
+        Step::Frontier(a) => run_frontier(a),
+        Step::Search(a) => run_search(a),
+        Step::Reduce(a) => run_reduce(a),
+    }
+}
+
+fn kind(name: &str) -> Result<HeuristicKind> {
+    Ok(match name {
+        "pdb" => HeuristicKind::Pdb,
+        "linear-conflict" => HeuristicKind::LinearConflict,
+        "manhattan" => HeuristicKind::Manhattan,
+        other => bail!("unknown heuristic '{other}'"),
+    })
+}
+
+/// The solver for `kind`, with tables from `dir` when it is `pdb`.
+fn solver(
+    kind: HeuristicKind,
+    dir: &Path,
+    partition: Option<String>,
+    board: &Board,
+    goal: &Goal,
+) -> Result<Solver> {
+    if kind != HeuristicKind::Pdb {
+        return Ok(Solver::new(kind));
+    }
+    let mut cache = TableCache::new(dir, partition, true, false);
+    Ok(match cache.get(board.shape(), goal.blank())? {
+        Some(p) => Solver::with_pdb(p),
+        None => Solver::new(HeuristicKind::LinearConflict),
+    })
+}
+
+struct FrontierJob(u32);
+
+impl SearchJob for FrontierJob {
+    type Output = (Vec<Vec<Dir>>, u32, u32);
+    fn run<H: Heuristic, T: Tiles>(self, geo: &Geometry, h: &H, start: T) -> Self::Output {
+        let mut st = h.root(geo, &start);
+        let first = h.h(&mut st);
+        let parity = geo.manhattan(&start) % 2;
+        (frontier(geo, h, start, self.0), parity, first)
+    }
+}
+
+fn run_frontier(a: FrontierArgs) -> Result<i32> {
+    let board = match a.size {
+        Some(s) => Board::parse_as(&a.board, s),
+        None => Board::parse(&a.board),
+    }
+    .context("the board")?;
+    let goal = a.goal.for_shape(board.shape()).context("the goal")?;
+    let solver = solver(
+        kind(&a.heuristic)?,
+        &a.tables.tables,
+        a.partition.clone(),
+        &board,
+        &goal,
+    )?;
+    let ((entries, parity, first), frame) = solver.run_job(&board, &goal, FrontierJob(a.depth))?;
+    let id = Identity::new(&board, &goal, frame.heuristic, frame.partition, Weight::ONE);
+    let file = FrontierFile::new(id, a.depth, parity, first, &entries);
+    file.write(&a.output)?;
+    emit(
+        &mut std::io::stdout(),
+        &format!(
+            "threshold {first} entries {} depth {}\n",
+            entries.len(),
+            a.depth
+        ),
+    )?;
+    Ok(0)
+}
+
+struct PartJob<'a> {
+    entries: &'a [Vec<Dir>],
+    depth: u32,
+    threshold: u32,
+    share: Share,
+    limits: Limits<'a>,
+}
+
+impl SearchJob for PartJob<'_> {
+    type Output = Result<PartResult, SplitSearchError>;
+    fn run<H: Heuristic, T: Tiles>(self, geo: &Geometry, h: &H, start: T) -> Self::Output {
+        search_part(
+            geo,
+            h,
+            start,
+            self.entries,
+            self.depth,
+            self.threshold,
+            self.share,
+            self.limits,
+        )
+    }
+}
+
+/// The board and goal a file names.
+fn instance(id: &Identity) -> Result<(Board, Goal)> {
+    let shape = Shape::parse(&id.size).context("the file's size")?;
+    let board = Board::new(shape, &id.tiles).context("the file's board")?;
+    let goal = Goal::from_board(Board::new(shape, &id.goal).context("the file's goal")?);
+    Ok((board, goal))
+}
+
+fn run_search(a: SearchArgs) -> Result<i32> {
+    let t0 = Instant::now();
+    let f = FrontierFile::read(&a.frontier)?;
+    let entries = f.moves(&a.frontier)?;
+    let (board, goal) = instance(&f.instance)?;
+    let solver = solver(
+        kind(&f.instance.heuristic)?,
+        &a.tables.tables,
+        f.instance.partition.clone(),
+        &board,
+        &goal,
+    )?;
+    let frame = solver.frame(&board, &goal)?;
+    let asked = Identity::new(&board, &goal, frame.heuristic, frame.partition, Weight::ONE);
+    f.instance.check(&a.frontier, &asked)?;
+    let limits = Limits {
+        max_nodes: None,
+        deadline: a.timeout.map(|t| Instant::now() + t),
+        stop: Some(&INTERRUPTED),
+    };
+    let job = PartJob {
+        entries: &entries,
+        depth: f.depth,
+        threshold: a.threshold,
+        share: a.part,
+        limits,
+    };
+    let (result, frame) = solver.run_job(&board, &goal, job)?;
+    let r = match result {
+        Ok(r) => r,
+        Err(SplitSearchError::Stopped(s)) if s.reason == StopReason::Interrupted => return Ok(130),
+        Err(e) => bail!("part {}/{}: {e}", a.part.index, a.part.count),
+    };
+    let some = |x: u32| (x != u32::MAX).then_some(x);
+    let part = PartFile {
+        format: crate::cluster::PART_FORMAT.into(),
+        instance: f.instance.clone(),
+        depth: f.depth,
+        parity: f.parity,
+        digest: f.digest.clone(),
+        threshold: a.threshold,
+        part: a.part.index,
+        parts: a.part.count,
+        top_nodes: r.top_nodes,
+        top_next: some(r.top_next),
+        nodes: r.nodes,
+        next: some(r.next),
+        reached: r.reached,
+        searched: r.searched,
+        moves: r.solution.map(|m| moves_to_string(&frame.to_user(&m))),
+        millis: t0.elapsed().as_secs_f64() * 1000.0,
+    };
+    part.write(&a.output)?;
+    Ok(0)
+}
+
+fn run_reduce(a: ReduceArgs) -> Result<i32> {
+    let parts = a
+        .parts
+        .iter()
+        .map(|p| Ok((p.clone(), PartFile::read(p)?)))
+        .collect::<Result<Vec<_>>>()?;
+    let r = reduce(&parts)?;
+    let line = match (&r.moves, r.next_threshold) {
+        (Some(m), _) => format!(
+            "threshold {} nodes {} solved length {} moves {}\n",
+            r.threshold,
+            r.nodes,
+            m.len(),
+            if m.is_empty() { "-" } else { m }
+        ),
+        (None, Some(n)) => format!("threshold {} nodes {} next {n}\n", r.threshold, r.nodes),
+        (None, None) => unreachable!("reduce gives a solution or a next threshold"),
+    };
+    emit(&mut std::io::stdout(), &line)?;
+    Ok(0)
+}
