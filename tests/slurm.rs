@@ -134,3 +134,106 @@ fn task_logs(dir: &Path) -> String {
     }
     s
 }
+
+/// Runs `slurm/solve-split.sh` through this cluster (each iteration one job array of
+/// `parts` tasks) and returns the length and moves it prints.
+fn split_through_slurm(slurm: &Slurm, name: &str, options: &[&str], board: &str) -> (u32, String) {
+    let work = slurm.dir().join(name);
+    let out = slurm
+        .command("bash")
+        .arg(repo("slurm/solve-split.sh"))
+        .args(["--parts", "4", "--depth", "6", "--dir"])
+        .arg(&work)
+        .args(options)
+        .arg(board)
+        .env("FIFTEEN", FIFTEEN)
+        .current_dir(slurm.dir())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        Slurm::show(&out),
+        slurm.logs()
+    );
+    // Every iteration ran as Slurm tasks: their logs are there, one per part at least.
+    let logs = std::fs::read_dir(&work)
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().starts_with("slurm-")
+        })
+        .count();
+    assert!(logs >= 4, "{logs} Slurm task logs in {}", work.display());
+    let length = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("solution: length "))
+        .unwrap_or_else(|| panic!("no solution line:\n{stdout}"))
+        .parse()
+        .unwrap();
+    let moves = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("moves "))
+        .unwrap_or("")
+        .to_string();
+    (length, moves)
+}
+
+/// One instance on many machines, through a real Slurm: a Korf 100 instance (5-5-5 tables)
+/// and a 5x5 board (linear conflict), each solved by the iterative driver with 4 parts per
+/// iteration; the lengths are the known optimum (Korf's) and the length an independent
+/// serial search with another heuristic (Manhattan distance) proves; the moves replay.
+#[test]
+fn the_iterative_driver_solves_a_korf_and_a_5x5_instance_with_four_slurm_tasks() {
+    let Some(slurm) = Slurm::start_or_skip("the iterative driver") else {
+        return;
+    };
+    let shape = Shape::new(4, 4).unwrap();
+    let (tables, _) = common::tables(&fifteen::pdb::Partition::parse(shape, 0, "5-5-5").unwrap());
+    let inst = &common::korf_easiest(1)[0];
+    let board = inst.board.to_string();
+    let tables_dir = tables.path().to_str().unwrap();
+    let options = [
+        "--goal",
+        "blank-first",
+        "--partition",
+        "5-5-5",
+        "--tables",
+        tables_dir,
+    ];
+    let (length, moves) = split_through_slurm(&slurm, "korf", &options, &board);
+    assert_eq!(length, inst.known.unwrap(), "Korf instance {}", inst.id);
+    let moves = fifteen::board::parse_moves(&moves).unwrap();
+    assert_eq!(inst.board.apply_all(&moves).as_ref(), Ok(inst.goal.board()));
+
+    // A 5x5 board 40 random moves from the goal.
+    let out = Command::new(FIFTEEN)
+        .args(["random", "--size", "5", "--walk", "40", "--seed", "2027"])
+        .args(["--count", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let board5 = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    let out = Command::new(FIFTEEN)
+        .args([
+            "solve",
+            "--heuristic",
+            "manhattan",
+            "--format",
+            "json",
+            &board5,
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", Slurm::show(&out));
+    let serial: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let known = serial["length"].as_u64().unwrap() as u32;
+    let (length, moves) =
+        split_through_slurm(&slurm, "five", &["--heuristic", "linear-conflict"], &board5);
+    assert_eq!(length, known, "5x5 board {board5}");
+    let b = Board::parse(&board5).unwrap();
+    let goal = Goal::standard(b.shape());
+    let moves = fifteen::board::parse_moves(&moves).unwrap();
+    assert_eq!(b.apply_all(&moves).as_ref(), Ok(goal.board()));
+}
