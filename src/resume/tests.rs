@@ -1,0 +1,166 @@
+use super::*;
+
+fn header(shard: &str) -> Header {
+    let mut s = Map::new();
+    s.insert("weight".into(), 1.into());
+    Header::new("solve", shard.parse().unwrap(), s)
+}
+
+fn record(id: u64, tiles: &[u64]) -> Record {
+    Record {
+        id: id.into(),
+        tiles: Some(tiles.to_vec()),
+        moves: Some("R".into()),
+        ..Record::default()
+    }
+}
+
+fn lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.jsonl");
+    let h = header("1/1");
+    {
+        let (mut f, mut r) = ResultsFile::open(&path, &h).unwrap();
+        assert_eq!(r.results(), 0);
+        assert_eq!(r.skip("1", Some(&[1, 2])).unwrap(), None);
+        f.append(&record(1, &[1, 2])).unwrap();
+        // The file is shared by another handle only when the lock allows it.
+        assert!(matches!(
+            ResultsFile::open(&path, &h),
+            Err(ResumeError::Locked { .. })
+        ));
+    }
+    assert_eq!(lines(&path).len(), 2);
+    let (mut f, mut r) = ResultsFile::open(&path, &h).unwrap();
+    assert_eq!(r.results(), 1);
+    assert_eq!(r.skip("1", Some(&[1, 2])).unwrap().map(|d| d.line), Some(2));
+    assert_eq!(r.skip("2", None).unwrap(), None);
+    f.append(&record(2, &[2, 1])).unwrap();
+    r.finish(2).unwrap();
+    assert_eq!(
+        f.finish(2).unwrap(),
+        End {
+            items: 2,
+            results: 2
+        }
+    );
+    drop(f);
+    let l = lines(&path);
+    assert_eq!(l.len(), 4);
+    assert_eq!(l[3], r#"{"batch_end":{"items":2,"results":2}}"#);
+
+    // Complete: a rerun skips everything and writes nothing.
+    let before = std::fs::read(&path).unwrap();
+    let (mut f, mut r) = ResultsFile::open(&path, &h).unwrap();
+    assert_eq!(
+        r.end(),
+        Some(End {
+            items: 2,
+            results: 2
+        })
+    );
+    assert!(r.skip("1", Some(&[1, 2])).unwrap().is_some());
+    assert!(r.skip("2", Some(&[2, 1])).unwrap().is_some());
+    assert!(matches!(
+        r.skip("3", None),
+        Err(ResumeError::Grown { items: 2, .. })
+    ));
+    f.finish(2).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn a_torn_last_line_or_a_zero_tail_is_cut_off_and_nothing_else_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.jsonl");
+    let h = header("2/3");
+    let good = format!("{}\n{}\n", h.to_line(), record(2, &[1]).to_line());
+    for tail in [
+        &b"{\"id\":5,\"til"[..],
+        b"\0\0\0\0",
+        b"\0\0\n\0\0\0\n",
+        b"{",
+    ] {
+        let mut bytes = good.clone().into_bytes();
+        bytes.extend_from_slice(tail);
+        std::fs::write(&path, &bytes).unwrap();
+        let (_, r) = ResultsFile::open(&path, &h).unwrap();
+        assert_eq!(r.results(), 1, "{tail:?}");
+        assert_eq!(r.cut_bytes(), tail.len() as u64);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), good);
+    }
+    // A torn header: the file starts over.
+    std::fs::write(&path, &h.to_line()[..10]).unwrap();
+    let (_, r) = ResultsFile::open(&path, &h).unwrap();
+    assert_eq!(r.results(), 0);
+    assert_eq!(lines(&path), [h.to_line()]);
+
+    // A bad line with good ones after it is not a kill's doing.
+    std::fs::write(
+        &path,
+        format!("{good}garbage\n{}\n", record(5, &[1]).to_line()),
+    )
+    .unwrap();
+    let e = ResultsFile::open(&path, &h).unwrap_err();
+    assert!(matches!(e, ResumeError::Damaged { line: 3, .. }), "{e}");
+    assert!(e.to_string().contains("head -n 2"), "{e}");
+}
+
+#[test]
+fn files_of_other_settings_inputs_or_writers_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.jsonl");
+    {
+        let (mut f, _) = ResultsFile::open(&path, &header("1/2")).unwrap();
+        f.append(&record(1, &[1, 2])).unwrap();
+    }
+    let before = std::fs::read(&path).unwrap();
+    let e = ResultsFile::open(&path, &header("2/2")).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains(r#"shard "1/2" in the file, "2/2" now"#),
+        "{e}"
+    );
+    let mut other = header("1/2");
+    other.settings.insert("weight".into(), 2.into());
+    other.settings.insert("timeout".into(), 5.into());
+    let e = ResultsFile::open(&path, &other).unwrap_err().to_string();
+    assert!(e.contains("timeout unset in the file, 5 now"), "{e}");
+    assert!(e.contains("weight 1 in the file, 2 now"), "{e}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+
+    // The same settings, another input: refused at the first difference.
+    let (_, mut r) = ResultsFile::open(&path, &header("1/2")).unwrap();
+    let e = r.skip("1", Some(&[2, 1])).unwrap_err().to_string();
+    assert!(e.contains("(another board)"), "{e}");
+    let (_, mut r) = ResultsFile::open(&path, &header("1/2")).unwrap();
+    let e = r.skip("7", Some(&[1, 2])).unwrap_err().to_string();
+    assert!(
+        e.contains("the result of instance 1") && e.contains("is 7"),
+        "{e}"
+    );
+    let (_, r) = ResultsFile::open(&path, &header("1/2")).unwrap();
+    assert!(matches!(
+        r.finish(0),
+        Err(ResumeError::Shrunk { results: 1, .. })
+    ));
+
+    // Output of `solve --format json` redirected by hand is not ours.
+    std::fs::write(&path, format!("{}\n", record(1, &[1]).to_line())).unwrap();
+    assert!(matches!(
+        ResultsFile::open(&path, &header("1/2")),
+        Err(ResumeError::NotOurs { .. })
+    ));
+    std::fs::write(&path, "{\"batch\":{\"version\":9}}\n").unwrap();
+    let e = ResultsFile::open(&path, &header("1/2")).unwrap_err();
+    assert!(matches!(e, ResumeError::Version { .. }), "{e}");
+}
