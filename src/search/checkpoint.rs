@@ -18,11 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use super::dfs::Dfs;
 use super::ida::Deepening;
-use super::{
-    Found, Geometry, Heuristic, Iteration, IterationHook, Limits, StopReason, Stopped, Tiles,
-    Weight,
-};
-use crate::board::Dir;
+use super::parallel::{gather, SubtreeResult};
+use super::{Found, Geometry, Heuristic, Iteration, IterationHook, Limits, Stopped, Tiles, Weight};
 
 /// A finished iteration, as the books keep it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -214,8 +211,7 @@ fn run<H: Heuristic, T: Tiles>(
         let halt = AtomicBool::new(false);
         let last_save = Mutex::new(Instant::now());
         // Each subtree: (nodes, smallest f over the threshold, solution, stop reason).
-        type Sub = (u64, u32, Option<Vec<Dir>>, Option<StopReason>);
-        let results: Vec<Sub> = pool.install(|| {
+        let results: Vec<SubtreeResult> = pool.install(|| {
             frontier
                 .into_par_iter()
                 .enumerate()
@@ -250,18 +246,7 @@ fn run<H: Heuristic, T: Tiles>(
                 })
                 .collect()
         });
-        let mut solution = None;
-        let mut stop = None;
-        for (n, nx, sol, stopped) in results {
-            nodes += n;
-            next = next.min(nx);
-            if solution.is_none() {
-                solution = sol;
-            }
-            if stopped.is_some() && (stop.is_none() || stop == Some(StopReason::Interrupted)) {
-                stop = stopped;
-            }
-        }
+        let (solution, stop) = gather(results, &mut nodes, &mut next);
         if let Some(moves) = solution {
             run.finished(threshold, nodes);
             finish_iteration(&mut lock(), threshold, nodes, 0);

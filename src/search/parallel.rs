@@ -10,7 +10,33 @@ use super::{
 use crate::board::Dir;
 
 /// One subtree's search: nodes, smallest `f` over the threshold, solution, stop reason.
-type SubtreeResult = (u64, u32, Option<Vec<Dir>>, Option<StopReason>);
+/// One subtree's search under a threshold: nodes, the least f over it, the path if it
+/// reached the goal, and why it stopped early, if it did.
+pub(super) type SubtreeResult = (u64, u32, Option<Vec<Dir>>, Option<StopReason>);
+
+/// The subtrees of one iteration added into `nodes` and `next`; returns the first
+/// solution in frontier order and why the iteration stopped, if it did. Shared by the
+/// parallel search and its resumable form, so that both count an iteration alike.
+pub(super) fn gather(
+    results: Vec<SubtreeResult>,
+    nodes: &mut u64,
+    next: &mut u32,
+) -> (Option<Vec<Dir>>, Option<StopReason>) {
+    let mut solution = None;
+    let mut stop = None;
+    for (n, nx, sol, stopped) in results {
+        *nodes += n;
+        *next = (*next).min(nx);
+        if solution.is_none() {
+            solution = sol;
+        }
+        // A sibling halted by another's limit says "interrupted"; the limit is the news.
+        if stopped.is_some() && (stop.is_none() || stop == Some(StopReason::Interrupted)) {
+            stop = stopped;
+        }
+    }
+    (solution, stop)
+}
 
 /// IDA* for one instance on every thread of `pool`.
 ///
@@ -103,19 +129,7 @@ pub fn ida_star_parallel_weighted<H: Heuristic, T: Tiles>(
                 })
                 .collect()
         });
-        let mut solution = None;
-        let mut stop = None;
-        for (n, nx, sol, stopped) in results {
-            nodes += n;
-            next = next.min(nx);
-            if solution.is_none() {
-                solution = sol;
-            }
-            // A sibling halted by another's limit says "interrupted"; the limit is the news.
-            if stopped.is_some() && (stop.is_none() || stop == Some(StopReason::Interrupted)) {
-                stop = stopped;
-            }
-        }
+        let (solution, stop) = gather(results, &mut nodes, &mut next);
         if let Some(moves) = solution {
             run.finished(threshold, nodes);
             return Ok(run.found(moves, threshold, nodes));
