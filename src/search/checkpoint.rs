@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::dfs::Dfs;
+use super::dfs::{Dfs, ROOT};
 use super::ida::Deepening;
 use super::parallel::{gather, SubtreeResult};
 use super::{Found, Geometry, Heuristic, Iteration, IterationHook, Limits, Stopped, Tiles, Weight};
@@ -160,7 +160,7 @@ fn run<H: Heuristic, T: Tiles>(
         let (mut dfs, found) = loop {
             let mut dfs = Dfs::new(geo, h, weight, threshold, limits, Vec::with_capacity(128));
             dfs.collect_at = depth;
-            let found = dfs.go(start, st, 0, 4);
+            let found = dfs.go(start, st, 0, ROOT);
             lock().spent += dfs.nodes + 1;
             if let Some(reason) = dfs.stopped {
                 save(&lock());

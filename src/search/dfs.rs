@@ -43,6 +43,9 @@ pub(super) struct Frontier<T, S> {
     pub(super) path: Vec<Dir>,
 }
 
+/// The `prev` of [`Dfs::go`] at the root: no last move.
+pub(super) const ROOT: u8 = 4;
+
 #[derive(Clone, Copy)]
 struct Child<T, S> {
     p: T,
@@ -115,7 +118,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
         self.stopped.is_some()
     }
 
-    /// Searches below `p` (reached with `g` moves, last move `prev`, 4 at the root).
+    /// Searches below `p` (reached with `g` moves, last move `prev`, [`ROOT`] at the root).
     pub(super) fn go(&mut self, p: T, st: H::State, g: u32, prev: u8) -> bool {
         if let Some(seen) = &mut self.seen {
             if !seen.first_visit(&p, g) {
@@ -137,10 +140,16 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
             [std::mem::MaybeUninit::uninit(); 4];
         let mut n = 0;
         let b = p.blank();
+        // At the root (no last move), the moves whose subtrees mirror another's.
+        let skip = if prev == ROOT {
+            geo.mirrored_moves(&p)
+        } else {
+            0
+        };
         // Generate every child first so that their table entries are fetched together.
         for d in 0..4u8 {
-            if d ^ 1 == prev {
-                continue; // undoing the last move never helps
+            if d ^ 1 == prev || skip & (1 << d) != 0 {
+                continue; // undoing the last move, or mirroring another, never helps
             }
             let to = geo.neighbor[b][d as usize];
             if to == NONE {

@@ -3,7 +3,7 @@
 //! row or column.
 
 use super::Tiles;
-use crate::board::{Dir, Labels, Shape, MAX_CELLS};
+use crate::board::{Dir, Labels, Shape, Symmetry, MAX_CELLS};
 
 /// Fixed facts about a shape and goal blank that every move and heuristic needs.
 #[derive(Clone, Debug)]
@@ -18,6 +18,16 @@ pub struct Geometry {
     pub neighbor: [[u8; 4]; MAX_CELLS],
     /// `md[label][cell]`: Manhattan distance of that label at that cell (0 for the blank).
     pub md: [[u8; MAX_CELLS]; MAX_CELLS],
+    /// The symmetries of the rectangle, other than the identity, that keep the goal (the
+    /// blank's goal cell fixed): each as its map of cells and of blank moves.
+    mirrors: Vec<Mirror>,
+}
+
+/// A symmetry of the board that maps the goal to itself (see [`Geometry::mirrored_moves`]).
+#[derive(Clone, Debug)]
+struct Mirror {
+    cell: [u8; MAX_CELLS],
+    dir: [u8; 4],
 }
 
 /// In [`Geometry::neighbor`]: the blank cannot move that way (it is at the board's edge).
@@ -47,12 +57,30 @@ impl Geometry {
                 }
             }
         }
+        let mirrors = Symmetry::all(shape)
+            .into_iter()
+            .filter(|&s| {
+                s != Symmetry::IDENTITY
+                    && s.cell(shape, blank_label as usize) == blank_label as usize
+            })
+            .map(|s| {
+                let mut cell = [0u8; MAX_CELLS];
+                for (c, to) in cell.iter_mut().enumerate().take(cells) {
+                    *to = s.cell(shape, c) as u8;
+                }
+                Mirror {
+                    cell,
+                    dir: Dir::ALL.map(|d| s.dir(d) as u8),
+                }
+            })
+            .collect();
         Geometry {
             shape,
             cells,
             blank_label,
             neighbor,
             md,
+            mirrors,
         }
     }
 
@@ -71,6 +99,34 @@ impl Geometry {
     /// The goal: cell `c` holds label `c`.
     pub fn goal<T: Tiles>(&self) -> T {
         T::from_fn(self.cells, self.blank_label as usize, |c| c)
+    }
+
+    /// The blank moves from `p` that need no search, as a bit mask (bit `d` for direction
+    /// `d`): those whose child is the mirror image of an earlier direction's child.
+    ///
+    /// A symmetry of the rectangle that keeps the blank's goal cell maps the goal to itself
+    /// (labels are goal cells). If it also maps `p` to itself, it maps the subtree below
+    /// one move onto the subtree below the mirrored move, solutions onto solutions of the
+    /// same length: searching both is wasted. The transposed goal (72 moves, the 4x4's
+    /// hardest known start for its tables) is such a board; so is any board symmetric
+    /// about the goal blank's diagonal. The search asks only at its root: a move off the
+    /// axis of a symmetry breaks it.
+    pub fn mirrored_moves<T: Tiles>(&self, p: &T) -> u8 {
+        let mut skip = 0u8;
+        for m in &self.mirrors {
+            let fixed =
+                (0..self.cells).all(|c| p.get(m.cell[c] as usize) == m.cell[p.get(c)] as usize);
+            if fixed {
+                // The kept moves are the first of each orbit: the symmetries that fix `p`
+                // form a group, so a move some symmetry maps lower is not first.
+                for d in 0..4 {
+                    if (m.dir[d] as usize) < d {
+                        skip |= 1 << d;
+                    }
+                }
+            }
+        }
+        skip
     }
 
     /// Manhattan distance of a whole board.

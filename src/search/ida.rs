@@ -2,7 +2,7 @@
 //! threshold, each threshold higher; [`Deepening`] keeps the books between iterations for
 //! them and for the parallel search.
 
-use super::dfs::Dfs;
+use super::dfs::{Dfs, ROOT};
 use super::{
     Found, Geometry, Heuristic, Iteration, IterationHook, Limits, Seen, StopReason, Stopped, Tiles,
     Weight,
@@ -55,7 +55,7 @@ pub fn ida_star_weighted<H: Heuristic, T: Tiles>(
         if start == geo.goal() {
             return Ok(run.at_goal(dfs.nodes));
         }
-        let found = dfs.go(start, st, 0, 4);
+        let found = dfs.go(start, st, 0, ROOT);
         if let Some(reason) = dfs.stopped {
             return Err(run.stopped(reason, dfs.threshold, dfs.nodes));
         }

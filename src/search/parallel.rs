@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use super::dfs::Dfs;
+use super::dfs::{Dfs, ROOT};
 use super::ida::Deepening;
 use super::{
     Found, Geometry, Heuristic, IterationHook, Limits, StopReason, Stopped, Tiles, Weight,
@@ -89,7 +89,7 @@ pub fn ida_star_parallel_weighted<H: Heuristic, T: Tiles>(
         let (mut dfs, found) = loop {
             let mut dfs = Dfs::new(geo, h, weight, threshold, limits, Vec::with_capacity(128));
             dfs.collect_at = depth;
-            let found = dfs.go(start, st, 0, 4);
+            let found = dfs.go(start, st, 0, ROOT);
             if let Some(reason) = dfs.stopped {
                 return Err(run.stopped(reason, threshold, nodes + dfs.nodes));
             }

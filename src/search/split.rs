@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use super::dfs::Dfs;
+use super::dfs::{Dfs, ROOT};
 use super::{Geometry, Heuristic, Limits, Stopped, Tiles, Weight, NONE};
 use crate::board::Dir;
 
@@ -174,7 +174,7 @@ pub fn search_part<H: Heuristic, T: Tiles>(
         Vec::with_capacity(128),
     );
     top.collect_at = depth;
-    let found = top.go(start, st, 0, 4);
+    let found = top.go(start, st, 0, ROOT);
     res.top_nodes += top.nodes;
     res.top_next = top.next;
     if let Some(reason) = top.stopped {
