@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::dfs::{Dfs, ROOT};
+use super::dfs::{Dfs, Frontier, ROOT};
 use super::ida::Deepening;
-use super::parallel::{gather, SubtreeResult};
+use super::parallel::{each_in_order, gather, SubtreeResult};
 use super::{Found, Geometry, Heuristic, Iteration, IterationHook, Limits, Stopped, Tiles, Weight};
 
 /// A finished iteration, as the books keep it.
@@ -128,7 +128,6 @@ fn run<H: Heuristic, T: Tiles>(
     save: SaveHook,
     every: Duration,
 ) -> Result<Found, ResumeError> {
-    use rayon::prelude::*;
     let lock = || books.lock().unwrap_or_else(|e| e.into_inner());
     let (mut run, st, first) = Deepening::new(geo, h, &start, weight, hook);
     {
@@ -211,40 +210,38 @@ fn run<H: Heuristic, T: Tiles>(
         let halt = AtomicBool::new(false);
         let last_save = Mutex::new(Instant::now());
         // Each subtree: (nodes, smallest f over the threshold, solution, stop reason).
-        let results: Vec<SubtreeResult> = pool.install(|| {
-            frontier
-                .into_par_iter()
-                .enumerate()
-                .filter(|(i, _)| !done.contains(&(*i as u64)))
-                .map(|(i, f)| {
-                    if halt.load(Ordering::Relaxed) {
-                        return (0, u32::MAX, None, None);
-                    }
-                    let mut d = Dfs::new(geo, h, weight, threshold, limits, f.path);
-                    d.halt = Some(&halt);
-                    d.shared = Some(&shared);
-                    let found = d.go(f.p, f.st, f.g, f.prev);
-                    let mut b = lock();
-                    b.spent += d.nodes;
-                    if found {
-                        halt.store(true, Ordering::Relaxed);
-                        return (d.nodes, d.next, Some(d.path), None);
-                    }
-                    if d.stopped.is_none() {
-                        b.done.push(DoneSubtree {
-                            index: i as u64,
-                            nodes: d.nodes,
-                            next: d.next,
-                        });
-                        let mut last = last_save.lock().unwrap_or_else(|e| e.into_inner());
-                        if last.elapsed() >= every {
-                            save(&b);
-                            *last = Instant::now();
-                        }
-                    }
-                    (d.nodes, d.next, None, d.stopped)
-                })
-                .collect()
+        let todo: Vec<(usize, &Frontier<T, H::State>)> = frontier
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !done.contains(&(*i as u64)))
+            .collect();
+        let results: Vec<SubtreeResult> = each_in_order(pool, &todo, |_, &(i, f)| {
+            if halt.load(Ordering::Relaxed) {
+                return (0, u32::MAX, None, None);
+            }
+            let mut d = Dfs::new(geo, h, weight, threshold, limits, f.path.clone());
+            d.halt = Some(&halt);
+            d.shared = Some(&shared);
+            let found = d.go(f.p, f.st, f.g, f.prev);
+            let mut b = lock();
+            b.spent += d.nodes;
+            if found {
+                halt.store(true, Ordering::Relaxed);
+                return (d.nodes, d.next, Some(d.path), None);
+            }
+            if d.stopped.is_none() {
+                b.done.push(DoneSubtree {
+                    index: i as u64,
+                    nodes: d.nodes,
+                    next: d.next,
+                });
+                let mut last = last_save.lock().unwrap_or_else(|e| e.into_inner());
+                if last.elapsed() >= every {
+                    save(&b);
+                    *last = Instant::now();
+                }
+            }
+            (d.nodes, d.next, None, d.stopped)
         });
         let (solution, stop) = gather(results, &mut nodes, &mut next);
         if let Some(moves) = solution {

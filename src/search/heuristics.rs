@@ -10,7 +10,7 @@ use super::{Geometry, Tiles};
 /// implementation here is a sum of lower bounds on disjoint sets of moves, or a max of such.
 pub trait Heuristic: Sync {
     /// What a node carries so that a child's estimate costs little.
-    type State: Copy + Send;
+    type State: Copy + Send + Sync;
     /// The state of the start board `p`, computed from scratch once a search.
     fn root<T: Tiles>(&self, geo: &Geometry, p: &T) -> Self::State;
     /// `p` is the board after `label` slid from cell `from` to cell `to`. May prefetch the

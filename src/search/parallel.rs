@@ -1,6 +1,7 @@
 //! Parallel IDA* for one instance: the top of the tree alone, its subtrees on Rayon.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use super::dfs::{Dfs, ROOT};
 use super::ida::Deepening;
@@ -38,11 +39,42 @@ pub(super) fn gather(
     (solution, stop)
 }
 
+/// Runs `search` on every item on every thread of `pool`, the items taken in their order:
+/// each thread, when free, takes the first item no thread has taken. Returns the results in
+/// item order.
+///
+/// The order is the point. The subtrees of an iteration come in the order the serial
+/// search would visit them, most promising first, and in the last iteration the goal lies
+/// early in that order. Rayon's splitting would give the second thread the second half of
+/// the list, work the serial search never does: measured, a 69-move position then took
+/// 202 M nodes and 7.4 s on 2 threads against 128 M nodes and 9.0 s on one.
+pub(super) fn each_in_order<F: Sync, R: Send>(
+    pool: &rayon::ThreadPool,
+    items: &[F],
+    search: impl Fn(usize, &F) -> R + Sync,
+) -> Vec<R> {
+    let taken = AtomicUsize::new(0);
+    let done = Mutex::new(Vec::with_capacity(items.len()));
+    pool.scope(|s| {
+        for _ in 0..pool.current_num_threads().max(1) {
+            s.spawn(|_| loop {
+                let i = taken.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let r = search(i, item);
+                done.lock().unwrap_or_else(|e| e.into_inner()).push((i, r));
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    done.sort_unstable_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
 /// IDA* for one instance on every thread of `pool`.
 ///
 /// Each iteration searches the top of the tree alone down to a depth that yields many more
-/// subtrees than threads, then hands the subtrees to Rayon, whose work stealing balances
-/// them. When a subtree holds a solution within the threshold, the others stop: it is
+/// subtrees than threads, then hands the subtrees to the threads in their order (see
+/// [`each_in_order`]), each thread taking the next when it is free. When a subtree holds a solution within the threshold, the others stop: it is
 /// optimal, as every smaller threshold was exhausted. Every iteration but the last counts
 /// exactly the nodes the serial search counts; the last stops early in a different place.
 ///
@@ -74,7 +106,6 @@ pub fn ida_star_parallel_weighted<H: Heuristic, T: Tiles>(
     hook: Option<IterationHook>,
     pool: &rayon::ThreadPool,
 ) -> Result<Found, Stopped> {
-    use rayon::prelude::*;
     let (mut run, st, mut threshold) = Deepening::new(geo, h, &start, weight, hook);
     let mut nodes = 0u64;
     let shared = AtomicU64::new(0);
@@ -110,24 +141,19 @@ pub fn ida_star_parallel_weighted<H: Heuristic, T: Tiles>(
         let frontier = std::mem::take(&mut dfs.frontier);
         let mut next = dfs.next;
         // Each subtree: (nodes, smallest f over the threshold, solution, stop reason).
-        let results: Vec<SubtreeResult> = pool.install(|| {
-            frontier
-                .into_par_iter()
-                .map(|f| {
-                    if halt.load(Ordering::Relaxed) {
-                        return (0, u32::MAX, None, None);
-                    }
-                    let mut d = Dfs::new(geo, h, weight, threshold, limits, f.path);
-                    d.halt = Some(&halt);
-                    d.shared = Some(&shared);
-                    let found = d.go(f.p, f.st, f.g, f.prev);
-                    if found {
-                        halt.store(true, Ordering::Relaxed);
-                        return (d.nodes, d.next, Some(d.path), None);
-                    }
-                    (d.nodes, d.next, None, d.stopped)
-                })
-                .collect()
+        let results: Vec<SubtreeResult> = each_in_order(pool, &frontier, |_, f| {
+            if halt.load(Ordering::Relaxed) {
+                return (0, u32::MAX, None, None);
+            }
+            let mut d = Dfs::new(geo, h, weight, threshold, limits, f.path.clone());
+            d.halt = Some(&halt);
+            d.shared = Some(&shared);
+            let found = d.go(f.p, f.st, f.g, f.prev);
+            if found {
+                halt.store(true, Ordering::Relaxed);
+                return (d.nodes, d.next, Some(d.path), None);
+            }
+            (d.nodes, d.next, None, d.stopped)
         });
         let (solution, stop) = gather(results, &mut nodes, &mut next);
         if let Some(moves) = solution {
