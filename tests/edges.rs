@@ -576,3 +576,55 @@ fn ctrl_c_stops_a_build_at_once_and_leaves_no_partial_table() {
         }
     }
 }
+
+/// A second partition's tables missing under `--no-build`: the search goes on with the
+/// first tables alone, says so, and builds nothing.
+#[test]
+fn no_build_without_the_second_tables_searches_with_the_first_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = TableDir::new(tmp.path());
+    let shape = Shape::new(4, 4).unwrap();
+    let first = Partition::parse(shape, 0, "5-5-5").unwrap();
+    dir.build_missing(&first, &|_, _, _| {}).unwrap();
+    // Table files only: opening the first tables may write their verification records.
+    let tables = || {
+        std::fs::read_dir(tmp.path())
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().path().extension() == Some("pdb".as_ref()))
+            .count()
+    };
+    let before = tables();
+    assert_eq!(before, 3);
+    let d = tmp.path().to_str().unwrap();
+    let args: Vec<String> = [
+        "solve",
+        "--no-build",
+        "--tables",
+        d,
+        "--partition",
+        "5-5-5",
+        "--study",
+        "pdb+pair=6-6-3",
+        "--format",
+        "json",
+        NEAR4,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let out = command("fifteen", &args).output().unwrap();
+    let (so, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("build them with `build-pdb")
+            && err.contains("solving 4x4 boards with the first tables alone"),
+        "{err}"
+    );
+    assert!(!err.contains("linear conflict"), "{err}");
+    assert!(so.contains("\"heuristic\":\"pdb\""), "{so}");
+    assert!(so.contains("\"optimal\":true"), "{so}");
+    assert_eq!(tables(), before, "--no-build built tables in {d}");
+}

@@ -75,6 +75,77 @@ fn seven_eight_search_matches_known_lengths() {
     }
 }
 
+/// The default of `solve` and `bench` (README, "Heuristic"): the 7-8 tables max'd with the
+/// second partition's, read lazily, with and without walking distance: every Korf 100
+/// instance gets its known optimal length, serial and split, and never with more nodes
+/// than the 7-8 tables alone need in total.
+#[test]
+fn the_default_study_keeps_every_korf_100_length() {
+    use fifteen::search::{Geometry, WalkingDistance};
+    use fifteen::Extras;
+    use std::sync::Arc;
+    let shape = Shape::new(4, 4).unwrap();
+    let partition = Partition::default_for(shape, 0);
+    let second = Partition::second_for(shape, 0).expect("4x4 has a second partition");
+    let dir = TableDir::new(tables_dir());
+    if !dir.missing(&partition).is_empty() || !dir.missing(&second).is_empty() {
+        let why = format!(
+            "no 7-8 and second-partition tables in {} (run `cargo run --release -- bench \
+             data/korf100.txt` first)",
+            dir.dir.display()
+        );
+        assert!(std::env::var_os("CI").is_none(), "under CI: {why}");
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let first = dir.read(&partition).expect("tables load and verify");
+    let second = dir.read(&second).expect("tables load and verify");
+    let wd = Arc::new(WalkingDistance::new(&Geometry::new(shape, 0)).unwrap());
+    let pool = std::sync::Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap(),
+    );
+    let plain = Solver::with_pdb(first.clone());
+    let pair = Solver::with_pdb(first.clone()).with_extras(Extras {
+        second: Some(second.clone()),
+        walking: None,
+        lazy: true,
+    });
+    let all = Solver::with_pdb(first).with_extras(Extras {
+        second: Some(second),
+        walking: Some(wd),
+        lazy: true,
+    });
+    let split = pair.clone().split_on(pool);
+    let f = std::fs::File::open(concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt")).unwrap();
+    let instances: Vec<_> = Reader::new(std::io::BufReader::new(f), GoalSpec::BlankFirst)
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(instances.len(), 100);
+    let (mut n_plain, mut n_pair) = (0, 0);
+    for inst in &instances {
+        let known = inst.known.unwrap() as usize;
+        for (k, solver) in [&plain, &pair, &all, &split].into_iter().enumerate() {
+            let s = solver
+                .solve(&inst.board, &inst.goal, Limits::default(), None)
+                .unwrap();
+            assert_eq!(s.heuristic, HeuristicKind::Pdb);
+            assert_eq!(s.moves.len(), known, "instance {} (solver {k})", inst.id);
+            assert_eq!(inst.board.apply_all(&s.moves).unwrap(), *inst.goal.board());
+            match k {
+                0 => n_plain += s.nodes,
+                1 => n_pair += s.nodes,
+                _ => {}
+            }
+        }
+        assert!(pair.estimate(&inst.board, &inst.goal) <= known as u32);
+        assert!(all.estimate(&inst.board, &inst.goal) <= known as u32);
+    }
+    assert!(n_pair < n_plain, "{n_pair} >= {n_plain}");
+}
+
 /// Hard-set positions (`data/hard4x4.txt`) that the 7-8 search solves in about a second
 /// each (6 to 8 M nodes): the quickest of the set. `fifteen bench data/hard4x4.txt` checks
 /// the whole set.

@@ -44,8 +44,8 @@ pub struct TableCache {
     build: bool,
     /// Seconds spent building tables (not counted as solving time).
     pub build_secs: f64,
-    /// Table sets already reported as served by linear conflict.
-    told: Vec<(Shape, u8)>,
+    /// Table sets already reported missing: shape, blank, whether a second partition's.
+    told: Vec<(Shape, u8, bool)>,
 }
 
 impl TableCache {
@@ -67,15 +67,28 @@ impl TableCache {
     /// quick to build; `None` when there are none (a note says so once).
     pub fn get(&mut self, shape: Shape, goal_blank: usize) -> Result<Option<Arc<PdbHeuristic>>> {
         let partition = self.partition.clone();
-        self.get_partition(shape, goal_blank, partition)
+        self.fetch(shape, goal_blank, partition, false)
     }
 
-    /// [`TableCache::get`] for the partition named by `text` (`None`: the default one).
-    pub fn get_partition(
+    /// [`TableCache::get`] for a second partition, spelled `text`, whose tables are max'd
+    /// with the first's: when they are missing and not built, the note says the search goes
+    /// on with the first tables alone.
+    pub fn get_second(
+        &mut self,
+        shape: Shape,
+        goal_blank: usize,
+        text: String,
+    ) -> Result<Option<Arc<PdbHeuristic>>> {
+        self.fetch(shape, goal_blank, Some(text), true)
+    }
+
+    /// The tables of the partition named by `text` (`None`: the default one).
+    fn fetch(
         &mut self,
         shape: Shape,
         goal_blank: usize,
         text: Option<String>,
+        second: bool,
     ) -> Result<Option<Arc<PdbHeuristic>>> {
         let blank = pdb::canonical_blank(shape, goal_blank);
         let key = (shape, blank, text.clone());
@@ -88,6 +101,7 @@ impl TableCache {
             self.tell(
                 shape,
                 blank,
+                second,
                 format!("pattern databases go up to {} cells", pdb::MAX_TABLE_CELLS),
             );
             return Ok(None);
@@ -97,6 +111,7 @@ impl TableCache {
             self.tell(
                 shape,
                 blank,
+                second,
                 format!(
                     "the {} partition has more than {} patterns",
                     partition.name(),
@@ -117,6 +132,7 @@ impl TableCache {
                 self.tell(
                     shape,
                     blank,
+                    second,
                     format!(
                         "no {shape} tables in {}; build them with `{command}`",
                         self.dir.dir.display()
@@ -139,12 +155,19 @@ impl TableCache {
     }
 
     /// Says once per table set why its boards are solved with linear conflict instead.
-    fn tell(&mut self, shape: Shape, blank: u8, why: String) {
-        if self.quiet || self.told.contains(&(shape, blank)) {
+    /// Says once per shape, blank and partition why no tables serve them, and what the
+    /// search does instead: linear conflict without the first tables, the first tables
+    /// alone without a second partition's.
+    fn tell(&mut self, shape: Shape, blank: u8, second: bool, why: String) {
+        if self.quiet || self.told.contains(&(shape, blank, second)) {
             return;
         }
-        self.told.push((shape, blank));
-        inform!("note: {why}; solving {shape} boards with linear conflict instead");
+        self.told.push((shape, blank, second));
+        if second {
+            inform!("note: {why}; solving {shape} boards with the first tables alone");
+        } else {
+            inform!("note: {why}; solving {shape} boards with linear conflict instead");
+        }
     }
 
     /// Builds the missing tables, saying what, where, how long and how big first (after

@@ -251,7 +251,11 @@ fn run(
     };
     let already = resume.as_ref().map_or(0, |r| r.results() as u64);
     let mut slice = Slice::new(opts.shard, resume);
-    let mut study = Study::parse(&opts.study)?;
+    // A partition of one's own replaces the default study's second partition too.
+    let mut study = match &opts.partition {
+        Some(_) if opts.study == DEFAULT_STUDY => Study::default(),
+        _ => Study::parse(&opts.study)?,
+    };
     let mut cache = TableCache::new(
         &opts.tables.tables,
         opts.partition.clone(),
