@@ -9,7 +9,7 @@ use clap::Parser;
 
 use super::args::{self, MAX_THREADS, TABLES_ENV};
 use super::output::{emit, inform, note};
-use super::progress::{announce, build_with_bar};
+use super::progress::{announce, build_with_bar, describe};
 use super::INTERRUPTED;
 use crate::error::TableError;
 use crate::pdb::{self, TableDir};
@@ -22,7 +22,8 @@ use crate::Shape;
 /// themselves on first use; run this to build them ahead of time or to try other partitions.
 ///
 /// Examples:
-///   build-pdb                          # 4x4, 7-8 partition, into ~/.local/share/fifteen
+///   build-pdb                          # 4x4: the 7-8 tables and the second partition's
+///                                      # (what `solve` uses), into ~/.local/share/fifteen
 ///   build-pdb --size 3                 # the 3x3 table (exact, 181,440 states)
 ///   build-pdb --size 5                 # 5x5, four 6-tile blocks: 3 minutes, 1.8 GB, 255 MB
 ///   build-pdb --partition 5-5-5 --out /tmp/t
@@ -39,8 +40,10 @@ struct Args {
     #[arg(long, default_value_t = 0, value_parser = args::whole::<usize>(0, 35), allow_negative_numbers = true)]
     blank: usize,
     /// Pattern sizes (`7-8`, `6-6-3`, `5-5-5`) or explicit label groups (`1,2,3/4,5,...`),
-    /// labels being goal cells. Default: 7-8 for 4x4, one exact table up to 8 tiles, four
-    /// compact 6-tile blocks for 5x5 (Korf and Felner's), otherwise groups of at most 6.
+    /// labels being goal cells. Default: 7-8 for 4x4 and, when the blank is in a corner, the
+    /// second partition `solve` max's it with (1,2,3,4,8,12,5/6,7,9,10,11,13,14,15); one
+    /// exact table up to 8 tiles; four compact 6-tile blocks for 5x5 (Korf and Felner's);
+    /// otherwise groups of at most 6.
     /// Boards of at most 32 cells; tables of at most 2^31 entries (a 9-tile 4x4 pattern
     /// has 4.2 billion), and builds that fit in the machine's memory.
     #[arg(long)]
@@ -112,17 +115,34 @@ fn run(args: Args) -> Result<()> {
             args.blank
         );
     }
-    let partition = args::partition(shape, blank, args.partition.as_deref())?;
+    // Without --partition: every partition `solve` uses by default for this shape.
+    let first = args::partition(shape, blank, args.partition.as_deref())?;
+    let mut partitions = vec![first];
+    if args.partition.is_none() {
+        partitions.extend(pdb::Partition::second_for(shape, blank));
+    }
     let dir = TableDir::new(&args.out);
-    if args.force || !dir.missing(&partition).is_empty() {
-        args::check_build_memory(&partition, args::machine_memory())?;
+    for partition in &partitions {
+        if args.force || !dir.missing(partition).is_empty() {
+            args::check_build_memory(partition, args::machine_memory())?;
+        }
     }
     if let Some(t) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build_global()?;
     }
-    if args.force {
+    let mut text = String::new();
+    for partition in &partitions {
+        text += &build(&dir, partition, args.force)?;
+    }
+    emit(&mut std::io::stdout(), &text)
+}
+
+/// Builds one partition's missing tables (all of them with `force`); returns the report
+/// of each built table's layers for stdout.
+fn build(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result<String> {
+    if force {
         for spec in partition.specs() {
             let path = dir.path(&spec);
             match std::fs::remove_file(&path) {
@@ -134,18 +154,18 @@ fn run(args: Args) -> Result<()> {
             }
         }
     }
-    if dir.missing(&partition).is_empty() {
+    if dir.missing(partition).is_empty() {
         inform!(
             "all {} tables of the {} partition are already in {} (use --force to rebuild)",
             partition.patterns.len(),
-            partition.name(),
-            args.out.display()
+            describe(partition),
+            dir.dir.display()
         );
-        return Ok(());
+        return Ok(String::new());
     }
-    announce(&dir, &partition, "choose another directory with --out DIR")?;
+    announce(dir, partition, "choose another directory with --out DIR")?;
     let t0 = Instant::now();
-    let built = build_with_bar(&dir, &partition, true, &INTERRUPTED)?;
+    let built = build_with_bar(dir, partition, true, &INTERRUPTED)?;
     inform!("done in {:.1} s", t0.elapsed().as_secs_f64());
     let mut text = String::new();
     for (spec, b) in built {
@@ -157,5 +177,5 @@ fn run(args: Args) -> Result<()> {
             text += &format!("  ({} entries clamped to the 4-bit maximum)\n", b.clamped);
         }
     }
-    emit(&mut std::io::stdout(), &text)
+    Ok(text)
 }

@@ -80,6 +80,17 @@ pub fn human_bytes(b: u64) -> String {
     }
 }
 
+/// A partition's name for people: its sizes (`7-8`), with `second` before the second
+/// partition's (which has the first's sizes).
+pub fn describe(partition: &Partition) -> String {
+    let second = Partition::second_for(partition.shape, partition.blank);
+    if second.as_ref() == Some(partition) {
+        format!("second {}", partition.name())
+    } else {
+        partition.name()
+    }
+}
+
 /// Checks that the tables can be written to `dir` (creating it), then says what is about
 /// to be built there and what it will take. `hint` tells how to choose another directory.
 ///
@@ -97,11 +108,12 @@ pub fn announce(dir: &TableDir, partition: &Partition, hint: &str) -> Result<()>
         );
     }
     let e = estimate(&dir.missing(partition));
+    let name = describe(partition);
     inform!(
         "building the pattern databases for {} boards ({} partition, goal blank in cell {}) \
          into {}: {}, {} of memory, {} on disk; once",
         partition.shape,
-        partition.name(),
+        name,
         partition.blank,
         dir.dir.display(),
         about_time(e.secs),
