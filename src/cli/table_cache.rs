@@ -154,7 +154,6 @@ impl TableCache {
         Ok(Some(p))
     }
 
-    /// Says once per table set why its boards are solved with linear conflict instead.
     /// Says once per shape, blank and partition why no tables serve them, and what the
     /// search does instead: linear conflict without the first tables, the first tables
     /// alone without a second partition's.
