@@ -71,7 +71,8 @@ pub struct PdbHeuristic {
     mirror_inv: [u8; MAX_CELLS],
     /// `weights[pattern][slot]`: what one step of that tile's rank digit is worth.
     weights: [[u32; MAX_CELLS]; MAX_PATTERNS],
-    /// Whether lookups include the mirror image.
+    /// Whether lookups include the mirror image: when a symmetry keeps the goal's blank
+    /// and does not map the partition onto itself.
     pub use_mirror: bool,
 }
 
@@ -147,6 +148,22 @@ impl PdbHeuristic {
                 mirror_inv[m[c] as usize] = c as u8;
             }
         }
+        // A partition that the mirror maps onto itself (each group onto a group) gains
+        // nothing from the mirror image: the mirror maps each group's placements and
+        // distances onto its image group's, so the two sums are equal, board for board.
+        // Measured on the second 4x4 partition (its own mirror image): the same nodes, 12 to
+        // 15% less time without the lookup.
+        let self_mirror = mirror.as_ref().is_some_and(|m| {
+            partition.patterns.iter().all(|g| {
+                let mut image: Vec<u8> = g.iter().map(|&t| m[t as usize]).collect();
+                image.sort_unstable();
+                partition.patterns.iter().any(|h| {
+                    let mut h = h.clone();
+                    h.sort_unstable();
+                    h == image
+                })
+            })
+        });
         Ok(PdbHeuristic {
             partition,
             tables,
@@ -157,7 +174,7 @@ impl PdbHeuristic {
             mirror_map,
             mirror_inv,
             weights,
-            use_mirror: mirror_sym.is_some(),
+            use_mirror: mirror_sym.is_some() && !self_mirror,
         })
     }
 
