@@ -189,3 +189,58 @@ fn seven_eight_search_solves_hard_positions() {
         assert_eq!(inst.board.apply_all(&s.moves).unwrap(), *inst.goal.board());
     }
 }
+
+/// The goal transposed (H12 of the hard set, 72 moves, proven there with the 7-8 and the
+/// 8-7 tables), the hardest position the 7-8 tables know of: the default search (both
+/// partitions, split over two threads) finds its length, through one of its two root moves
+/// only (it is its own mirror image), and its moves reach the goal.
+#[test]
+fn the_default_search_solves_the_transposed_goal() {
+    use fifteen::Extras;
+    let shape = Shape::new(4, 4).unwrap();
+    let partition = Partition::default_for(shape, 0);
+    let second = Partition::second_for(shape, 0).expect("4x4 has a second partition");
+    let dir = TableDir::new(tables_dir());
+    if !dir.missing(&partition).is_empty() || !dir.missing(&second).is_empty() {
+        let why = format!(
+            "no 7-8 and second-partition tables in {} (run `cargo run --release -- bench \
+             data/korf100.txt` first)",
+            dir.dir.display()
+        );
+        assert!(std::env::var_os("CI").is_none(), "under CI: {why}");
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let pool = std::sync::Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap(),
+    );
+    let solver = Solver::with_pdb(dir.read(&partition).expect("tables load and verify"))
+        .with_extras(Extras {
+            second: Some(dir.read(&second).expect("tables load and verify")),
+            walking: None,
+            lazy: true,
+        })
+        .split_on(pool);
+    let goal = fifteen::Goal::blank_first(shape);
+    let board = fifteen::Board::new(
+        shape,
+        &[0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15],
+    )
+    .unwrap();
+    let f = std::fs::File::open(concat!(env!("CARGO_MANIFEST_DIR"), "/data/hard4x4.txt")).unwrap();
+    let h12 = Reader::new(std::io::BufReader::new(f), GoalSpec::Standard)
+        .map(|r| r.unwrap())
+        .find(|i| i.id == "H12")
+        .expect("H12 in data/hard4x4.txt");
+    assert_eq!(h12.board, board, "H12 is the transposed goal");
+    let known = h12.known.expect("the hard set records every length");
+    assert_eq!(known, 72);
+    let s = solver
+        .solve(&board, &goal, Limits::default(), None)
+        .unwrap();
+    assert_eq!(s.moves.len() as u32, known);
+    assert_eq!(board.apply_all(&s.moves).unwrap(), *goal.board());
+}
