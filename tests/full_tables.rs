@@ -75,15 +75,12 @@ fn seven_eight_search_matches_known_lengths() {
     }
 }
 
-/// The default of `solve` and `bench` (README, "Heuristic"): the 7-8 tables max'd with the
-/// second partition's, read lazily, with and without walking distance: every Korf 100
-/// instance gets its known optimal length, serial and split, and never with more nodes
-/// than the 7-8 tables alone need in total.
-#[test]
-fn the_default_study_keeps_every_korf_100_length() {
-    use fifteen::search::{Geometry, WalkingDistance};
-    use fifteen::Extras;
-    use std::sync::Arc;
+/// The default 4x4 tables, both partitions, read and verified; `None` (having said
+/// "skipped", and failing under CI) when they are not built.
+fn default_tables() -> Option<(
+    std::sync::Arc<fifteen::pdb::PdbHeuristic>,
+    std::sync::Arc<fifteen::pdb::PdbHeuristic>,
+)> {
     let shape = Shape::new(4, 4).unwrap();
     let partition = Partition::default_for(shape, 0);
     let second = Partition::second_for(shape, 0).expect("4x4 has a second partition");
@@ -96,10 +93,27 @@ fn the_default_study_keeps_every_korf_100_length() {
         );
         assert!(std::env::var_os("CI").is_none(), "under CI: {why}");
         eprintln!("skipped: {why}");
-        return;
+        return None;
     }
-    let first = dir.read(&partition).expect("tables load and verify");
-    let second = dir.read(&second).expect("tables load and verify");
+    Some((
+        dir.read(&partition).expect("tables load and verify"),
+        dir.read(&second).expect("tables load and verify"),
+    ))
+}
+
+/// The default of `solve` and `bench` (README, "Heuristic"): the 7-8 tables max'd with the
+/// second partition's, read lazily, with and without walking distance: every Korf 100
+/// instance gets its known optimal length, serial and split, and never with more nodes
+/// than the 7-8 tables alone need in total.
+#[test]
+fn the_default_study_keeps_every_korf_100_length() {
+    use fifteen::search::{Geometry, WalkingDistance};
+    use fifteen::Extras;
+    use std::sync::Arc;
+    let shape = Shape::new(4, 4).unwrap();
+    let Some((first, second)) = default_tables() else {
+        return;
+    };
     let wd = Arc::new(WalkingDistance::new(&Geometry::new(shape, 0)).unwrap());
     let pool = std::sync::Arc::new(
         rayon::ThreadPoolBuilder::new()
@@ -198,28 +212,18 @@ fn seven_eight_search_solves_hard_positions() {
 fn the_default_search_solves_the_transposed_goal() {
     use fifteen::Extras;
     let shape = Shape::new(4, 4).unwrap();
-    let partition = Partition::default_for(shape, 0);
-    let second = Partition::second_for(shape, 0).expect("4x4 has a second partition");
-    let dir = TableDir::new(tables_dir());
-    if !dir.missing(&partition).is_empty() || !dir.missing(&second).is_empty() {
-        let why = format!(
-            "no 7-8 and second-partition tables in {} (run `cargo run --release -- bench \
-             data/korf100.txt` first)",
-            dir.dir.display()
-        );
-        assert!(std::env::var_os("CI").is_none(), "under CI: {why}");
-        eprintln!("skipped: {why}");
+    let Some((first, second)) = default_tables() else {
         return;
-    }
+    };
     let pool = std::sync::Arc::new(
         rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
             .unwrap(),
     );
-    let solver = Solver::with_pdb(dir.read(&partition).expect("tables load and verify"))
+    let solver = Solver::with_pdb(first)
         .with_extras(Extras {
-            second: Some(dir.read(&second).expect("tables load and verify")),
+            second: Some(second),
             walking: None,
             lazy: true,
         })

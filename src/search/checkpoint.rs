@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dfs::{Dfs, Frontier, ROOT};
 use super::ida::Deepening;
-use super::parallel::{each_in_order, gather, SubtreeResult};
+use super::parallel::{each_in_order, gather, SubtreeResult, Subtrees};
 use super::{Found, Geometry, Heuristic, Iteration, IterationHook, Limits, Stopped, Tiles, Weight};
 
 /// A finished iteration, as the books keep it.
@@ -215,25 +215,24 @@ fn run<H: Heuristic, T: Tiles>(
             .enumerate()
             .filter(|(i, _)| !done.contains(&(*i as u64)))
             .collect();
+        let sub = Subtrees {
+            geo,
+            h,
+            weight,
+            threshold,
+            limits,
+            halt: &halt,
+            shared: &shared,
+        };
         let results: Vec<SubtreeResult> = each_in_order(pool, &todo, |_, &(i, f)| {
-            if halt.load(Ordering::Relaxed) {
-                return (0, u32::MAX, None, None);
-            }
-            let mut d = Dfs::new(geo, h, weight, threshold, limits, f.path.clone());
-            d.halt = Some(&halt);
-            d.shared = Some(&shared);
-            let found = d.go(f.p, f.st, f.g, f.prev);
+            let r = sub.search(f);
             let mut b = lock();
-            b.spent += d.nodes;
-            if found {
-                halt.store(true, Ordering::Relaxed);
-                return (d.nodes, d.next, Some(d.path), None);
-            }
-            if d.stopped.is_none() {
+            b.spent += r.0;
+            if r.2.is_none() && r.3.is_none() {
                 b.done.push(DoneSubtree {
                     index: i as u64,
-                    nodes: d.nodes,
-                    next: d.next,
+                    nodes: r.0,
+                    next: r.1,
                 });
                 let mut last = last_save.lock().unwrap_or_else(|e| e.into_inner());
                 if last.elapsed() >= every {
@@ -241,7 +240,7 @@ fn run<H: Heuristic, T: Tiles>(
                     *last = Instant::now();
                 }
             }
-            (d.nodes, d.next, None, d.stopped)
+            r
         });
         let (solution, stop) = gather(results, &mut nodes, &mut next);
         if let Some(moves) = solution {

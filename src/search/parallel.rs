@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::dfs::{Dfs, ROOT};
+use super::dfs::{Dfs, Frontier, ROOT};
 use super::ida::Deepening;
 use super::{
     Found, Geometry, Heuristic, IterationHook, Limits, StopReason, Stopped, Tiles, Weight,
@@ -37,6 +37,45 @@ pub(super) fn gather(
         }
     }
     (solution, stop)
+}
+
+/// What the subtrees of one iteration share: the search's settings, the flag that stops
+/// them all once one reaches the goal, and the node count the node limit reads.
+pub(super) struct Subtrees<'a, H> {
+    pub(super) geo: &'a Geometry,
+    pub(super) h: &'a H,
+    pub(super) weight: Weight,
+    pub(super) threshold: u32,
+    pub(super) limits: Limits<'a>,
+    pub(super) halt: &'a AtomicBool,
+    pub(super) shared: &'a AtomicU64,
+}
+
+impl<H: Heuristic> Subtrees<'_, H> {
+    /// Searches the subtree below one frontier entry, and when it reaches the goal, stops
+    /// the siblings. Once a sibling has, nothing is searched: the subtree says it was
+    /// interrupted, as one stopped halfway does, so that no books count it as done.
+    pub(super) fn search<T: Tiles>(&self, f: &Frontier<T, H::State>) -> SubtreeResult {
+        if self.halt.load(Ordering::Relaxed) {
+            return (0, u32::MAX, None, Some(StopReason::Interrupted));
+        }
+        let path = f.path.clone();
+        let mut d = Dfs::new(
+            self.geo,
+            self.h,
+            self.weight,
+            self.threshold,
+            self.limits,
+            path,
+        );
+        d.halt = Some(self.halt);
+        d.shared = Some(self.shared);
+        if d.go(f.p, f.st, f.g, f.prev) {
+            self.halt.store(true, Ordering::Relaxed);
+            return (d.nodes, d.next, Some(d.path), None);
+        }
+        (d.nodes, d.next, None, d.stopped)
+    }
 }
 
 /// Runs `search` on every item on every thread of `pool`, the items taken in their order:
@@ -141,20 +180,16 @@ pub fn ida_star_parallel_weighted<H: Heuristic, T: Tiles>(
         let frontier = std::mem::take(&mut dfs.frontier);
         let mut next = dfs.next;
         // Each subtree: (nodes, smallest f over the threshold, solution, stop reason).
-        let results: Vec<SubtreeResult> = each_in_order(pool, &frontier, |_, f| {
-            if halt.load(Ordering::Relaxed) {
-                return (0, u32::MAX, None, None);
-            }
-            let mut d = Dfs::new(geo, h, weight, threshold, limits, f.path.clone());
-            d.halt = Some(&halt);
-            d.shared = Some(&shared);
-            let found = d.go(f.p, f.st, f.g, f.prev);
-            if found {
-                halt.store(true, Ordering::Relaxed);
-                return (d.nodes, d.next, Some(d.path), None);
-            }
-            (d.nodes, d.next, None, d.stopped)
-        });
+        let sub = Subtrees {
+            geo,
+            h,
+            weight,
+            threshold,
+            limits,
+            halt: &halt,
+            shared: &shared,
+        };
+        let results: Vec<SubtreeResult> = each_in_order(pool, &frontier, |_, f| sub.search(f));
         let (solution, stop) = gather(results, &mut nodes, &mut next);
         if let Some(moves) = solution {
             run.finished(threshold, nodes);
