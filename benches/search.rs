@@ -254,7 +254,7 @@ fn heuristic_study(c: &mut Criterion) {
     );
     let all = korf100();
     let instances = pick(&all, &["3", "8", "12", "17", "60", "82", "88"]);
-    let candidates: [(&str, Extras); 5] = [
+    let candidates: [(&str, Extras); 6] = [
         ("pdb", Extras::default()),
         (
             "pdb+wd",
@@ -286,6 +286,16 @@ fn heuristic_study(c: &mut Criterion) {
                 second: Some(second.clone()),
                 walking: Some(wd.clone()),
                 lazy: true,
+                ..Extras::default()
+            },
+        ),
+        (
+            "pdb+pair+lc",
+            Extras {
+                second: Some(second.clone()),
+                lazy: true,
+                tie_break: true,
+                ..Extras::default()
             },
         ),
     ];

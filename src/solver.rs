@@ -9,7 +9,7 @@ use crate::error::BoardError;
 use crate::pdb::{Patterns, PdbHeuristic};
 use crate::search::{
     ida_star_weighted, Found, Geometry, Heuristic, IterationHook, Limits, LinearConflict,
-    Manhattan, Max, Packed, Stopped, Tiles, WalkingDistance, Weight, Wide, PACKED_CELLS,
+    Manhattan, Max, Packed, Stopped, TieBreak, Tiles, WalkingDistance, Weight, Wide, PACKED_CELLS,
 };
 
 /// Which estimate guides the search. All are admissible, so all give optimal lengths; they
@@ -103,6 +103,8 @@ pub struct Extras {
     pub walking: Option<Arc<WalkingDistance>>,
     /// Read the extras only for children the first tables do not cut.
     pub lazy: bool,
+    /// Search children of equal estimate most linear conflicts first ([`TieBreak`]).
+    pub tie_break: bool,
 }
 
 impl Solver {
@@ -277,9 +279,8 @@ impl Solver {
                 && s.partition.blank == l.blank_label
                 && s.tables.len() <= 4
         });
-        let (w, s) = (self.weight, &self.split);
         match (second, x.walking.as_deref()) {
-            (None, None) => search(geo, &h, l, w, limits, hook, s),
+            (None, None) => self.ordered(h, geo, l, limits, hook),
             (Some(p2), None) => {
                 let second = Patterns::<4>(p2);
                 let m = Max {
@@ -287,7 +288,7 @@ impl Solver {
                     second,
                     lazy,
                 };
-                search(geo, &m, l, w, limits, hook, s)
+                self.ordered(m, geo, l, limits, hook)
             }
             (None, Some(wd)) => {
                 let m = Max {
@@ -295,7 +296,7 @@ impl Solver {
                     second: wd,
                     lazy,
                 };
-                search(geo, &m, l, w, limits, hook, s)
+                self.ordered(m, geo, l, limits, hook)
             }
             (Some(p2), Some(wd)) => {
                 let first = Max {
@@ -308,8 +309,25 @@ impl Solver {
                     second: Patterns::<4>(p2),
                     lazy,
                 };
-                search(geo, &m, l, w, limits, hook, s)
+                self.ordered(m, geo, l, limits, hook)
             }
+        }
+    }
+
+    /// The search with `h`, its children ordered by the tie-break when one is asked for.
+    fn ordered<H: Heuristic>(
+        &self,
+        h: H,
+        geo: &Geometry,
+        l: &Labels,
+        limits: Limits,
+        hook: Option<IterationHook>,
+    ) -> Result<Found, SolveError> {
+        let (w, s) = (self.weight, &self.split);
+        if self.extras.tie_break {
+            search(geo, &TieBreak(h), l, w, limits, hook, s)
+        } else {
+            search(geo, &h, l, w, limits, hook, s)
         }
     }
 }

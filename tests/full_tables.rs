@@ -126,11 +126,13 @@ fn the_default_study_keeps_every_korf_100_length() {
         second: Some(second.clone()),
         walking: None,
         lazy: true,
+        tie_break: false,
     });
     let all = Solver::with_pdb(first).with_extras(Extras {
         second: Some(second),
         walking: Some(wd),
         lazy: true,
+        tie_break: false,
     });
     let split = pair.clone().split_on(pool);
     let f = std::fs::File::open(concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt")).unwrap();
@@ -226,6 +228,7 @@ fn the_default_search_solves_the_transposed_goal() {
             second: Some(second),
             walking: None,
             lazy: true,
+            tie_break: false,
         })
         .split_on(pool);
     let goal = fifteen::Goal::blank_first(shape);

@@ -59,6 +59,7 @@ fn study_solver(lazy: bool) -> (Vec<tempfile::TempDir>, Solver) {
         second: Some(h2),
         walking: Some(Arc::new(wd)),
         lazy,
+        tie_break: false,
     });
     (vec![t1, t2], solver)
 }
@@ -72,7 +73,22 @@ fn the_max_of_small_4x4_tables_and_walking_distance_keeps_korf_lengths() {
         let (t, h) = tables(&Partition::parse(s4, 0, "5-5-5").unwrap());
         (t, Solver::with_pdb(h))
     };
+    // The linear-conflict tie-break reorders children; the lengths must not change.
+    let tied = plain.1.clone().with_extras(Extras {
+        tie_break: true,
+        ..Extras::default()
+    });
     korf_easiest(25).par_iter().for_each(|inst| {
+        let sol = tied
+            .solve(&inst.board, &inst.goal, Limits::default(), None)
+            .unwrap();
+        check_solution(&inst.board, &inst.goal, &sol.moves).unwrap();
+        assert_eq!(
+            Some(sol.moves.len() as u32),
+            inst.known,
+            "instance {}",
+            inst.id
+        );
         let len = inst.known.expect("korf100.txt gives every length");
         let e = lazy.estimate(&inst.board, &inst.goal);
         assert!(e <= len, "instance {}: estimate {e} > {len}", inst.id);
@@ -143,4 +159,22 @@ fn a_partition_that_is_its_own_mirror_image_skips_the_mirror_lookup_and_loses_no
         differ > 1000,
         "row blocks differ from their mirror on {differ} boards"
     );
+}
+
+/// The linear-conflict tie-break only reorders children: every 7th 8-puzzle board, both
+/// goals, gets its breadth-first distance with it.
+#[test]
+fn the_linear_conflict_tie_break_keeps_every_8_puzzle_distance() {
+    use fifteen::search::{Manhattan, TieBreak};
+    for goal in [Goal::standard(shape3()), Goal::blank_first(shape3())] {
+        let (order, dist, _) = bfs(&goal);
+        let blank = goal.labels(goal.board()).unwrap().blank_label;
+        let geo = Geometry::new(shape3(), blank);
+        let h = TieBreak(Manhattan);
+        order.par_iter().step_by(7).for_each(|b| {
+            let p: Packed = geo.load(&goal.labels(b).unwrap());
+            let found = ida_star(&geo, &h, p, Limits::default(), None).unwrap();
+            assert_eq!(found.moves.len() as u32, dist[b], "{b:?}");
+        });
+    }
 }

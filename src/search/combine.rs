@@ -59,6 +59,53 @@ impl<A: Heuristic, B: Heuristic> Heuristic for Max<A, B> {
     }
 }
 
+/// An estimate whose children of equal value are searched most linear conflicts first (a
+/// tie-break in move ordering; the estimate itself is unchanged): the linear-conflict
+/// tie-breaking of the project's design, kept for the study (README, "Heuristic"). Only
+/// the last iteration's order matters. Measured on the Korf 100 with both partitions: most
+/// conflicts first 3% fewer nodes, fewest first 2% more, and either way the conflicts,
+/// counted afresh for each pair of tied children, cost 50% more time.
+#[derive(Clone, Copy, Debug)]
+pub struct TieBreak<H>(pub H);
+
+impl<H: Heuristic> Heuristic for TieBreak<H> {
+    type State = H::State;
+
+    fn root<T: Tiles>(&self, geo: &Geometry, p: &T) -> Self::State {
+        self.0.root(geo, p)
+    }
+
+    #[inline(always)]
+    fn child<T: Tiles>(
+        &self,
+        geo: &Geometry,
+        s: &Self::State,
+        p: &T,
+        label: usize,
+        from: usize,
+        to: usize,
+    ) -> Self::State {
+        self.0.child(geo, s, p, label, from, to)
+    }
+
+    #[inline(always)]
+    fn h(&self, st: &mut Self::State) -> u32 {
+        self.0.h(st)
+    }
+
+    #[inline(always)]
+    fn h_within(&self, st: &mut Self::State, bound: u32) -> u32 {
+        self.0.h_within(st, bound)
+    }
+
+    #[inline(always)]
+    fn tie<T: Tiles>(&self, geo: &Geometry, p: &T) -> u32 {
+        geo.linear_conflict(p)
+    }
+
+    const TIES: bool = true;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

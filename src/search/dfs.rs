@@ -208,6 +208,13 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
         // Most promising first: only the last iteration's order matters, and there it
         // decides how soon the goal is met.
         let kids = &mut kids[..live];
+        if H::TIES && kids.len() > 1 {
+            // Ties broken by the estimate's own order, larger `tie` first: the value kept in
+            // `h` becomes (h, 255 - tie), compared as one number, and is not used again.
+            for k in kids.iter_mut() {
+                k.h = (k.h << 8) | (255 - self.h.tie(geo, &k.p).min(255));
+            }
+        }
         for i in 1..kids.len() {
             let mut j = i;
             while j > 0 && kids[j].h < kids[j - 1].h {

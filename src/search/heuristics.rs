@@ -35,6 +35,15 @@ pub trait Heuristic: Sync {
         let _ = bound;
         self.h(st)
     }
+    /// Orders children of equal estimate, larger first: 0 for all (no tie-break) unless
+    /// an estimate knows better ([`TieBreak`](super::TieBreak)).
+    #[inline(always)]
+    fn tie<T: Tiles>(&self, geo: &Geometry, p: &T) -> u32 {
+        let _ = (geo, p);
+        0
+    }
+    /// Whether [`Heuristic::tie`] says anything (so the search asks only then).
+    const TIES: bool = false;
 }
 
 /// A shared estimate is the same estimate (so combinations can borrow theirs).
@@ -63,6 +72,11 @@ impl<H: Heuristic> Heuristic for &H {
     fn h_within(&self, st: &mut Self::State, bound: u32) -> u32 {
         (**self).h_within(st, bound)
     }
+    #[inline(always)]
+    fn tie<T: Tiles>(&self, geo: &Geometry, p: &T) -> u32 {
+        (**self).tie(geo, p)
+    }
+    const TIES: bool = H::TIES;
 }
 
 /// Manhattan distance, updated by one table lookup a move.

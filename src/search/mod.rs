@@ -40,7 +40,7 @@ mod weight;
 pub use checkpoint::{
     ida_star_resumable, DoneIteration, DoneSubtree, Progress, ResumeError, SaveHook,
 };
-pub use combine::Max;
+pub use combine::{Max, TieBreak};
 pub use geometry::{Geometry, NONE};
 pub use heuristics::{Heuristic, LcState, LinearConflict, Manhattan};
 pub use ida::{ida_star, ida_star_weighted};

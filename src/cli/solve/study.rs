@@ -20,13 +20,15 @@ pub const DEFAULT_STUDY: &str = "pdb+pair";
 /// A parsed `--study` value: `+`-joined parts, `pdb` (the first tables alone), `pair`
 /// (the second partition of [`Partition::second_for`]) or `pair=GROUPS`, `wd` (walking
 /// distance), `eager` (every estimate read for every child, not only where the first
-/// tables do not cut).
+/// tables do not cut), `lc` (children of equal estimate searched most linear conflicts
+/// first).
 #[derive(Clone, Debug, Default)]
 pub struct Study {
     /// `Some(None)`: the default second partition; `Some(Some(text))`: this one.
     pair: Option<Option<String>>,
     walking: bool,
     eager: bool,
+    tie_break: bool,
     /// Walking-distance tables built so far, by shape and goal blank.
     wd: HashMap<(Shape, u8), Option<Arc<WalkingDistance>>>,
 }
@@ -44,10 +46,11 @@ impl Study {
                 "pair" => s.pair = Some(None),
                 "wd" => s.walking = true,
                 "eager" => s.eager = true,
+                "lc" => s.tie_break = true,
                 p => match p.strip_prefix("pair=") {
                     Some(groups) => s.pair = Some(Some(groups.to_string())),
                     None => {
-                        bail!("--study: unknown part '{p}' (pdb, pair, pair=GROUPS, wd, eager)")
+                        bail!("--study: unknown part '{p}' (pdb, pair, pair=GROUPS, wd, eager, lc)")
                     }
                 },
             }
@@ -95,6 +98,7 @@ impl Study {
             second,
             walking,
             lazy: !self.eager,
+            tie_break: self.tie_break,
         })
     }
 }
