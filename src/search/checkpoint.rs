@@ -224,7 +224,7 @@ fn run<H: Heuristic, T: Tiles>(
             halt: &halt,
             shared: &shared,
         };
-        let results: Vec<SubtreeResult> = each_in_order(pool, &todo, |_, &(i, f)| {
+        let results: Vec<SubtreeResult> = each_in_order(pool, &todo, |&(i, f)| {
             let r = sub.search(f);
             let mut b = lock();
             b.spent += r.0;

@@ -10,7 +10,6 @@ use super::{
 };
 use crate::board::Dir;
 
-/// One subtree's search: nodes, smallest `f` over the threshold, solution, stop reason.
 /// One subtree's search under a threshold: nodes, the least f over it, the path if it
 /// reached the goal, and why it stopped early, if it did.
 pub(super) type SubtreeResult = (u64, u32, Option<Vec<Dir>>, Option<StopReason>);
@@ -90,7 +89,7 @@ impl<H: Heuristic> Subtrees<'_, H> {
 pub(super) fn each_in_order<F: Sync, R: Send>(
     pool: &rayon::ThreadPool,
     items: &[F],
-    search: impl Fn(usize, &F) -> R + Sync,
+    search: impl Fn(&F) -> R + Sync,
 ) -> Vec<R> {
     let taken = AtomicUsize::new(0);
     let done = Mutex::new(Vec::with_capacity(items.len()));
@@ -99,7 +98,7 @@ pub(super) fn each_in_order<F: Sync, R: Send>(
             s.spawn(|_| loop {
                 let i = taken.fetch_add(1, Ordering::Relaxed);
                 let Some(item) = items.get(i) else { break };
-                let r = search(i, item);
+                let r = search(item);
                 done.lock().unwrap_or_else(|e| e.into_inner()).push((i, r));
             });
         }
@@ -113,8 +112,9 @@ pub(super) fn each_in_order<F: Sync, R: Send>(
 ///
 /// Each iteration searches the top of the tree alone down to a depth that yields many more
 /// subtrees than threads, then hands the subtrees to the threads in their order (see
-/// [`each_in_order`]), each thread taking the next when it is free. When a subtree holds a solution within the threshold, the others stop: it is
-/// optimal, as every smaller threshold was exhausted. Every iteration but the last counts
+/// [`each_in_order`]), each thread taking the next when it is free. When a subtree holds a
+/// solution within the threshold, the others stop: it is optimal, as every smaller
+/// threshold was exhausted. Every iteration but the last counts
 /// exactly the nodes the serial search counts; the last stops early in a different place.
 ///
 /// # Errors
@@ -189,7 +189,7 @@ pub fn ida_star_parallel_weighted<H: Heuristic, T: Tiles>(
             halt: &halt,
             shared: &shared,
         };
-        let results: Vec<SubtreeResult> = each_in_order(pool, &frontier, |_, f| sub.search(f));
+        let results: Vec<SubtreeResult> = each_in_order(pool, &frontier, |f| sub.search(f));
         let (solution, stop) = gather(results, &mut nodes, &mut next);
         if let Some(moves) = solution {
             run.finished(threshold, nodes);
