@@ -25,17 +25,9 @@ fn tables_dir() -> PathBuf {
 fn seven_eight_search_matches_known_lengths() {
     let shape = Shape::new(4, 4).unwrap();
     let partition = Partition::default_for(shape, 0);
-    let dir = TableDir::new(tables_dir());
-    if !dir.missing(&partition).is_empty() {
-        let why = format!(
-            "no 7-8 tables in {} (run `cargo run --release -- bench data/korf100.txt` first)",
-            dir.dir.display()
-        );
-        assert!(std::env::var_os("CI").is_none(), "under CI: {why}");
-        eprintln!("skipped: {why}");
+    let Some([pdb]) = built("7-8", [partition]) else {
         return;
-    }
-    let pdb = dir.read(&partition).expect("tables load and verify");
+    };
     let serial = Solver::with_pdb(pdb.clone());
     let pool = std::sync::Arc::new(
         rayon::ThreadPoolBuilder::new()
@@ -75,30 +67,36 @@ fn seven_eight_search_matches_known_lengths() {
     }
 }
 
-/// The default 4x4 tables, both partitions, read and verified; `None` (having said
-/// "skipped", and failing under CI) when they are not built.
-fn default_tables() -> Option<(
-    std::sync::Arc<fifteen::pdb::PdbHeuristic>,
-    std::sync::Arc<fifteen::pdb::PdbHeuristic>,
-)> {
-    let shape = Shape::new(4, 4).unwrap();
-    let partition = Partition::default_for(shape, 0);
-    let second = Partition::second_for(shape, 0).expect("4x4 has a second partition");
+/// The tables of `partitions`, read and verified; `None` (having said "skipped", and
+/// failing under CI) when they are not built. `what` names them in the message.
+fn built<const N: usize>(
+    what: &str,
+    partitions: [Partition; N],
+) -> Option<[std::sync::Arc<fifteen::pdb::PdbHeuristic>; N]> {
     let dir = TableDir::new(tables_dir());
-    if !dir.missing(&partition).is_empty() || !dir.missing(&second).is_empty() {
+    if partitions.iter().any(|p| !dir.missing(p).is_empty()) {
         let why = format!(
-            "no 7-8 and second-partition tables in {} (run `cargo run --release -- bench \
-             data/korf100.txt` first)",
+            "no {what} tables in {} (run `cargo run --release -- bench data/korf100.txt` \
+             first)",
             dir.dir.display()
         );
         assert!(std::env::var_os("CI").is_none(), "under CI: {why}");
         eprintln!("skipped: {why}");
         return None;
     }
-    Some((
-        dir.read(&partition).expect("tables load and verify"),
-        dir.read(&second).expect("tables load and verify"),
-    ))
+    Some(partitions.map(|p| dir.read(&p).expect("tables load and verify")))
+}
+
+/// The default 4x4 tables, both partitions (see [`built`]).
+fn default_tables() -> Option<(
+    std::sync::Arc<fifteen::pdb::PdbHeuristic>,
+    std::sync::Arc<fifteen::pdb::PdbHeuristic>,
+)> {
+    let shape = Shape::new(4, 4).unwrap();
+    let first = Partition::default_for(shape, 0);
+    let second = Partition::second_for(shape, 0).expect("4x4 has a second partition");
+    let [a, b] = built("7-8 and second-partition", [first, second])?;
+    Some((a, b))
 }
 
 /// The default of `solve` and `bench` (README, "Heuristic"): the 7-8 tables max'd with the
@@ -174,17 +172,10 @@ const HARD_SUBSET: [&str; 2] = ["H01", "H02"];
 fn seven_eight_search_solves_hard_positions() {
     let shape = Shape::new(4, 4).unwrap();
     let partition = Partition::default_for(shape, 0);
-    let dir = TableDir::new(tables_dir());
-    if !dir.missing(&partition).is_empty() {
-        let why = format!(
-            "no 7-8 tables in {} (run `cargo run --release -- bench data/korf100.txt` first)",
-            dir.dir.display()
-        );
-        assert!(std::env::var_os("CI").is_none(), "under CI: {why}");
-        eprintln!("skipped: {why}");
+    let Some([pdb]) = built("7-8", [partition]) else {
         return;
-    }
-    let solver = Solver::with_pdb(dir.read(&partition).expect("tables load and verify"));
+    };
+    let solver = Solver::with_pdb(pdb);
     let f = std::fs::File::open(concat!(env!("CARGO_MANIFEST_DIR"), "/data/hard4x4.txt")).unwrap();
     let instances: Vec<_> = Reader::new(std::io::BufReader::new(f), GoalSpec::Standard)
         .map(|r| r.unwrap())
