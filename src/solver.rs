@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use crate::board::{Board, Dir, Goal, Labels};
 use crate::error::BoardError;
-use crate::pdb::{Patterns, PdbHeuristic};
+use crate::pdb::{Dual, DualTables, Patterns, PdbHeuristic};
 use crate::search::{
     ida_star_weighted, Found, Geometry, Heuristic, IterationHook, Limits, LinearConflict,
     Manhattan, Max, Packed, Stopped, TieBreak, Tiles, WalkingDistance, Weight, Wide, PACKED_CELLS,
@@ -105,6 +105,9 @@ pub struct Extras {
     pub lazy: bool,
     /// Search children of equal estimate most linear conflicts first ([`TieBreak`]).
     pub tie_break: bool,
+    /// The first tables' dual lookups ([`Dual`]), max'd with them: used when built on
+    /// the same tables as the solver's.
+    pub dual: Option<Arc<DualTables>>,
 }
 
 impl Solver {
@@ -215,7 +218,16 @@ impl Solver {
                 let sym = pdb.symmetry_for(&labels).expect("fits");
                 let l = sym.labels(&labels);
                 let geo = Geometry::new(l.shape, l.blank_label);
-                let found = if pdb.tables.len() <= 4 {
+                let dual = self.extras.dual.as_deref();
+                let dual = dual.filter(|d| Arc::ptr_eq(&d.pdb, pdb));
+                let found = if let (Some(d), true) = (dual, pdb.tables.len() <= 4) {
+                    let h = Max {
+                        first: Patterns::<4>(pdb.as_ref()),
+                        second: Dual::<4>(d),
+                        lazy: self.extras.lazy,
+                    };
+                    self.search_extras(h, &geo, &l, limits, hook)?
+                } else if pdb.tables.len() <= 4 {
                     let h = Patterns::<4>(pdb.as_ref());
                     self.search_extras(h, &geo, &l, limits, hook)?
                 } else {

@@ -125,12 +125,14 @@ fn the_default_study_keeps_every_korf_100_length() {
         walking: None,
         lazy: true,
         tie_break: false,
+        dual: None,
     });
     let all = Solver::with_pdb(first).with_extras(Extras {
         second: Some(second),
         walking: Some(wd),
         lazy: true,
         tie_break: false,
+        dual: None,
     });
     let split = pair.clone().split_on(pool);
     let f = std::fs::File::open(concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt")).unwrap();
@@ -220,6 +222,7 @@ fn the_default_search_solves_the_transposed_goal() {
             walking: None,
             lazy: true,
             tie_break: false,
+            dual: None,
         })
         .split_on(pool);
     let goal = fifteen::Goal::blank_first(shape);

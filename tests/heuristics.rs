@@ -60,6 +60,7 @@ fn study_solver(lazy: bool) -> (Vec<tempfile::TempDir>, Solver) {
         walking: Some(Arc::new(wd)),
         lazy,
         tie_break: false,
+        dual: None,
     });
     (vec![t1, t2], solver)
 }

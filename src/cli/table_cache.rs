@@ -13,7 +13,7 @@ use super::args;
 use super::output::inform;
 use super::progress::{announce, build_with_bar};
 use super::INTERRUPTED;
-use crate::pdb::{self, Partition, PdbHeuristic, TableDir};
+use crate::pdb::{self, DualTables, Partition, PdbHeuristic, TableDir};
 use crate::rank::Ranker;
 use crate::Shape;
 
@@ -44,6 +44,8 @@ pub struct TableCache {
     build: bool,
     /// Seconds spent building tables (not counted as solving time).
     pub build_secs: f64,
+    /// Dual lookups opened (or found missing) so far, by the tables they read.
+    duals: Vec<(Arc<PdbHeuristic>, Option<Arc<DualTables>>)>,
     /// Table sets already reported missing: shape, blank, whether a second partition's.
     told: Vec<(Shape, u8, bool)>,
 }
@@ -59,6 +61,7 @@ impl TableCache {
             partition,
             build,
             build_secs: 0.0,
+            duals: Vec::new(),
             told: Vec::new(),
         }
     }
@@ -80,6 +83,44 @@ impl TableCache {
         text: String,
     ) -> Result<Option<Arc<PdbHeuristic>>> {
         self.fetch(shape, goal_blank, Some(text), true)
+    }
+
+    /// The dual lookups of `first`'s tables, with the region tables they need (built when
+    /// missing and building is allowed); `None` when those are missing and not built.
+    pub fn get_dual(&mut self, first: &Arc<PdbHeuristic>) -> Result<Option<Arc<DualTables>>> {
+        let key = (first.partition.shape, first.partition.blank);
+        if let Some((p, d)) = self.duals.iter().find(|(p, _)| Arc::ptr_eq(p, first)) {
+            let _ = p;
+            return Ok(d.clone());
+        }
+        let missing = self.dir.missing_dual(&first.partition);
+        if !missing.is_empty() {
+            if !self.build {
+                if !self.quiet {
+                    inform!(
+                        "note: the region tables of the dual lookups for {} boards are \
+                         missing; solving without dual lookups",
+                        key.0
+                    );
+                }
+                self.duals.push((first.clone(), None));
+                return Ok(None);
+            }
+            let t = Instant::now();
+            if !self.quiet {
+                inform!(
+                    "building {} region table(s) for dual lookups into {}",
+                    missing.len(),
+                    self.dir.dir.display()
+                );
+            }
+            self.dir.build_or_stop(missing, &|_, _, _| {}, &INTERRUPTED)?;
+            self.build_secs += t.elapsed().as_secs_f64();
+        }
+        // SAFETY: as in `fetch`.
+        let d = Arc::new(unsafe { self.dir.open_dual(first.clone()) }?);
+        self.duals.push((first.clone(), Some(d.clone())));
+        Ok(Some(d))
     }
 
     /// The tables of the partition named by `text` (`None`: the default one).

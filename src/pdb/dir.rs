@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::error::TableError;
 
 use super::build::{build_or_stop, BuildEvent, Built};
+use super::dual::DualTables;
 use super::heuristic::PdbHeuristic;
 use super::partition::{Partition, PatternSpec};
 use super::table::{save, Table};
@@ -42,11 +43,21 @@ impl TableDir {
 
     /// Which of the partition's tables are missing.
     pub fn missing(&self, partition: &Partition) -> Vec<PatternSpec> {
-        partition
-            .specs()
+        self.missing_of(partition.specs())
+    }
+
+    /// Which of these tables are missing.
+    pub fn missing_of(&self, specs: Vec<PatternSpec>) -> Vec<PatternSpec> {
+        specs
             .into_iter()
             .filter(|s| !self.path(s).exists())
             .collect()
+    }
+
+    /// The region tables of the partition's dual lookups ([`DualTables::specs`]) that are
+    /// missing.
+    pub fn missing_dual(&self, partition: &Partition) -> Vec<PatternSpec> {
+        self.missing_of(DualTables::specs(partition).into_iter().map(|(_, s)| s).collect())
     }
 
     /// Builds and saves the tables that are missing.
@@ -73,8 +84,22 @@ impl TableDir {
         progress: &(dyn Fn(usize, &PatternSpec, BuildEvent) + Sync),
         stop: &AtomicBool,
     ) -> Result<Vec<(PatternSpec, Built)>, TableError> {
+        self.build_or_stop(self.missing(partition), progress, stop)
+    }
+
+    /// Builds and saves these tables, giving up when `stop` is set (as
+    /// [`TableDir::build_missing_or_stop`]).
+    ///
+    /// # Errors
+    /// A failed build or write; [`TableError::Interrupted`] when stopped.
+    pub fn build_or_stop(
+        &self,
+        specs: Vec<PatternSpec>,
+        progress: &(dyn Fn(usize, &PatternSpec, BuildEvent) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<Vec<(PatternSpec, Built)>, TableError> {
         let mut out = Vec::new();
-        for (i, spec) in self.missing(partition).into_iter().enumerate() {
+        for (i, spec) in specs.into_iter().enumerate() {
             let built = build_or_stop(&spec, &|e| progress(i, &spec, e), stop)?;
             let path = save(&self.dir, &spec, &built)?;
             progress(i, &spec, BuildEvent::Saved { path });
@@ -139,6 +164,25 @@ impl TableDir {
             .map(|(table, spec)| table.check(&spec))
             .collect::<Result<_, _>>()?;
         Ok(Opened { heuristic, checks })
+    }
+
+    /// Maps and checks (as [`TableDir::open`]) the region tables of the dual lookups of
+    /// `pdb`'s partition.
+    ///
+    /// # Safety
+    /// As [`TableDir::map`].
+    ///
+    /// # Errors
+    /// Any missing, damaged or mismatched table.
+    pub unsafe fn open_dual(&self, pdb: Arc<PdbHeuristic>) -> Result<DualTables, TableError> {
+        let mut tables = Vec::new();
+        for (_, spec) in DualTables::specs(&pdb.partition) {
+            // SAFETY: forwarded to our caller.
+            let table = unsafe { Table::map(&self.path(&spec), &spec) }?;
+            table.check(&spec)?;
+            tables.push(table);
+        }
+        DualTables::new(pdb, tables)
     }
 
     /// Reads the partition's tables into memory, verifying checksums.

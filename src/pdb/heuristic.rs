@@ -12,12 +12,12 @@ use super::table::Table;
 
 /// The value a table holds for a placement index: halved excess over Manhattan distance.
 #[inline(always)]
-fn nibble(bytes: &[u8], idx: u32) -> u32 {
+pub(super) fn nibble(bytes: &[u8], idx: u32) -> u32 {
     ((bytes[(idx >> 1) as usize] >> ((idx & 1) << 2)) & 15) as u32
 }
 
 #[inline(always)]
-fn prefetch(bytes: &[u8], idx: u32) {
+pub(super) fn prefetch(bytes: &[u8], idx: u32) {
     #[cfg(target_arch = "x86_64")]
     {
         let i = ((idx >> 1) as usize).min(bytes.len().saturating_sub(1));
@@ -35,14 +35,14 @@ fn prefetch(bytes: &[u8], idx: u32) {
 
 /// `word` with nibble `k` replaced by `v` (at most 15).
 #[inline(always)]
-fn set_nibble(word: u32, k: usize, v: u32) -> u32 {
+pub(super) fn set_nibble(word: u32, k: usize, v: u32) -> u32 {
     (word & !(15 << (4 * k))) | (v << (4 * k))
 }
 
 /// The sum of a word's eight nibbles: add them pairwise into bytes (at most 30 each), then
 /// add the four bytes with one multiplication (at most 120, so nothing carries).
 #[inline(always)]
-fn nibble_sum(word: u32) -> u32 {
+pub(super) fn nibble_sum(word: u32) -> u32 {
     let bytes = (word & 0x0f0f_0f0f) + ((word >> 4) & 0x0f0f_0f0f);
     bytes.wrapping_mul(0x0101_0101) >> 24
 }
@@ -61,14 +61,14 @@ pub struct PdbHeuristic {
     pub partition: Partition,
     /// One opened table per pattern.
     pub tables: Vec<Table>,
-    rankers: Vec<Ranker>,
+    pub(super) rankers: Vec<Ranker>,
     /// Pattern and slot of each label.
-    pat_of: [u8; MAX_CELLS],
+    pub(super) pat_of: [u8; MAX_CELLS],
     slot_of: [u8; MAX_CELLS],
     /// The mirror: label/cell map (an involution or not, we keep both ways).
     mirror: Option<[u8; MAX_CELLS]>,
-    mirror_map: [u8; MAX_CELLS],
-    mirror_inv: [u8; MAX_CELLS],
+    pub(super) mirror_map: [u8; MAX_CELLS],
+    pub(super) mirror_inv: [u8; MAX_CELLS],
     /// `weights[pattern][slot]`: what one step of that tile's rank digit is worth.
     weights: [[u32; MAX_CELLS]; MAX_PATTERNS],
     /// Whether lookups include the mirror image: when a symmetry keeps the goal's blank

@@ -20,12 +20,14 @@
 //! - `verified`: the record beside a table that lets a run skip the checksum pass while
 //!   the file is provably unchanged since its last full pass;
 //! - `heuristic`: the opened tables combined into the search's heuristic;
+//! - `dual`: the same tables read for the board's dual;
 //! - `dir`: a directory of tables, opened if present, built if not;
 //! - `command`: the `build-pdb` command lines that errors and notes tell the user to run.
 
 mod build;
 mod command;
 mod dir;
+mod dual;
 mod format;
 mod heuristic;
 mod partition;
@@ -35,6 +37,7 @@ pub mod verified;
 pub use build::{build, build_or_stop, BuildEvent, Built, MAX_TABLE_CELLS};
 pub use command::{build_pdb_command, rebuild_command};
 pub use dir::{default_dir, Opened, TableDir};
+pub use dual::{Dual, DualState, DualTables};
 pub use format::{Header, ENCODING_NIBBLE_EXCESS, FORMAT_VERSION, PAYLOAD_OFFSET};
 pub use heuristic::{Patterns, PdbHeuristic, PdbState, MAX_PATTERNS};
 pub use partition::{canonical_blank, Partition, PatternSpec, SECOND_4X4};

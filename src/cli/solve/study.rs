@@ -21,7 +21,7 @@ pub const DEFAULT_STUDY: &str = "pdb+pair";
 /// (the second partition of [`Partition::second_for`]) or `pair=GROUPS`, `wd` (walking
 /// distance), `eager` (every estimate read for every child, not only where the first
 /// tables do not cut), `lc` (children of equal estimate searched most linear conflicts
-/// first).
+/// first), `dual` (the first tables read for the dual board too).
 #[derive(Clone, Debug, Default)]
 pub struct Study {
     /// `Some(None)`: the default second partition; `Some(Some(text))`: this one.
@@ -29,6 +29,7 @@ pub struct Study {
     walking: bool,
     eager: bool,
     tie_break: bool,
+    dual: bool,
     /// Walking-distance tables built so far, by shape and goal blank.
     wd: HashMap<(Shape, u8), Option<Arc<WalkingDistance>>>,
 }
@@ -47,10 +48,11 @@ impl Study {
                 "wd" => s.walking = true,
                 "eager" => s.eager = true,
                 "lc" => s.tie_break = true,
+                "dual" => s.dual = true,
                 p => match p.strip_prefix("pair=") {
                     Some(groups) => s.pair = Some(Some(groups.to_string())),
                     None => {
-                        bail!("--study: unknown part '{p}' (pdb, pair, pair=GROUPS, wd, eager, lc)")
+                        bail!("--study: unknown part '{p}' (pdb, pair, pair=GROUPS, wd, eager, lc, dual)")
                     }
                 },
             }
@@ -68,7 +70,7 @@ impl Study {
         cache: &mut TableCache,
         shape: Shape,
         goal_blank: usize,
-        first: &PdbHeuristic,
+        first: &Arc<PdbHeuristic>,
     ) -> Result<Extras> {
         let (blank, fshape) = (first.partition.blank, first.partition.shape);
         let second = match &self.pair {
@@ -94,11 +96,17 @@ impl Study {
         } else {
             None
         };
+        let dual = if self.dual {
+            cache.get_dual(first)?
+        } else {
+            None
+        };
         Ok(Extras {
             second,
             walking,
             lazy: !self.eager,
             tie_break: self.tie_break,
+            dual,
         })
     }
 }

@@ -1,0 +1,103 @@
+//! Dual lookups (`fifteen::pdb::Dual`) against facts independent of them: every 8-puzzle
+//! board's distance by the breadth-first search of tests/common, the regular lookups of
+//! the board inverted by hand (where the blank is home, the dual board is the inverse
+//! permutation), and the known optimal lengths of the Korf 100.
+
+use std::sync::Arc;
+
+use fifteen::pdb::{Dual, DualTables, Partition, Patterns, PdbHeuristic, TableDir};
+use fifteen::search::{ida_star, Geometry, Heuristic, Limits, Max, Packed};
+use fifteen::{Goal, Shape};
+use fifteen::search::Tiles;
+use rayon::prelude::*;
+
+mod common;
+use common::bfs;
+
+/// The dual lookups of `partition`, its own tables and its region tables built into a
+/// fresh temporary directory.
+fn dual_tables(partition: &Partition) -> (tempfile::TempDir, Arc<DualTables>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = TableDir::new(tmp.path());
+    dir.build_missing(partition, &|_, _, _| {}).unwrap();
+    let pdb = dir.read(partition).unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    dir.build_or_stop(dir.missing_dual(partition), &|_, _, _| {}, &stop)
+        .unwrap();
+    assert!(dir.missing_dual(partition).is_empty());
+    // SAFETY: the temporary files are not changed while mapped.
+    let dual = unsafe { dir.open_dual(pdb) }.unwrap();
+    (tmp, Arc::new(dual))
+}
+
+/// The board whose cell `l` holds the label of the cell where label `l` sits in `p` (the
+/// inverse permutation): the dual board of a board whose blank is home.
+fn inverse(geo: &Geometry, p: &Packed) -> Packed {
+    let mut pos = [0usize; 36];
+    for c in 0..geo.cells {
+        pos[p.get(c)] = c;
+    }
+    Packed::from_fn(geo.cells, geo.blank_label as usize, |c| pos[c])
+}
+
+fn regular(h: &PdbHeuristic, geo: &Geometry, p: &Packed) -> u32 {
+    let pat = Patterns::<8>(h);
+    pat.h(&mut pat.root(geo, p))
+}
+
+/// 3x3 partitions whose patterns, at home, cut off the goal's blank in the corner (so the
+/// dual needs region tables), or do not.
+fn partitions_3x3() -> Vec<Partition> {
+    let s = Shape::new(3, 3).unwrap();
+    [(0, "1,3/2,4,5,6,7,8"), (0, "1,3,4/2,5/6,7,8"), (0, "4-4"), (4, "0,1,2,3/5,6,7,8")]
+        .iter()
+        .map(|(b, t)| Partition::parse(s, *b, t).unwrap())
+        .collect()
+}
+
+#[test]
+fn dual_lookups_never_overestimate_an_8_puzzle_board_and_ida_finds_every_distance() {
+    let s = Shape::new(3, 3).unwrap();
+    let mut regions = 0;
+    for partition in partitions_3x3() {
+        regions += DualTables::specs(&partition).len();
+        let goal = if partition.blank == 0 {
+            Goal::blank_first(s)
+        } else {
+            common::custom(s)
+        };
+        assert_eq!(goal.labels(goal.board()).unwrap().blank_label, partition.blank);
+        let (_tmp, dual) = dual_tables(&partition);
+        let geo = Geometry::new(s, partition.blank);
+        let (order, dist, _) = bfs(&goal);
+        let d = Dual::<8>(&dual);
+        let both = Max {
+            first: Patterns::<8>(&dual.pdb),
+            second: Dual::<8>(&dual),
+            lazy: true,
+        };
+        let above = std::sync::atomic::AtomicUsize::new(0);
+        order.par_iter().enumerate().for_each(|(i, b)| {
+            let labels = goal.labels(b).unwrap();
+            let p: Packed = geo.load(&labels);
+            let e = d.h(&mut d.root(&geo, &p));
+            let name = partition.name();
+            assert!(e <= dist[b], "{name} {b:?}: dual {e} > {}", dist[b]);
+            assert!(e >= geo.manhattan(&p), "{name} {b:?}");
+            if p.blank() == geo.blank_label as usize {
+                let inv = inverse(&geo, &p);
+                assert_eq!(e, regular(&dual.pdb, &geo, &inv), "{name} {b:?}");
+            }
+            if e > regular(&dual.pdb, &geo, &p) {
+                above.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            if i % 7 == 0 {
+                let found = ida_star(&geo, &both, p, Limits::default(), None).unwrap();
+                assert_eq!(found.moves.len() as u32, dist[b], "{name} {b:?}");
+            }
+        });
+        // The dual must add something: boards where it sees further than the tables.
+        assert!(above.into_inner() > order.len() / 50, "{}", partition.name());
+    }
+    assert!(regions >= 2, "no partition needed region tables");
+}
