@@ -13,23 +13,23 @@
 //! So a pattern's dual index is the rank of the labels on its tiles' goal cells, read
 //! straight off the board. A table counts the pattern's moves to its tiles' home with the
 //! blank ending in one region of the cells those tiles leave free (`pdb::build`): the
-//! region of the goal's blank cell for the pattern's own table. The dual's blank ends on
-//! `b`, so a pattern whose tiles at home cut `b` off from the goal's blank cell (the tiles
-//! around a corner blank do) needs a table for `b`'s region: the same pattern built for a
-//! goal blank in that region ([`DualTables::specs`], a few tens of megabytes). Without
-//! it, or when `b` is one of the pattern's cells (then one of its labels is the dual's
-//! blank), the pattern adds only its Manhattan distance; the dual's Manhattan distance is
-//! the board's (the same pairs of cell and goal cell, read the other way round).
+//! region of the goal's blank cell, for the pattern's own table. The dual's blank ends on
+//! `b` instead, which asks for two kinds of extra tables ([`DualTables::specs`]):
+//! - `b` in a region the goal's blank does not reach (the tiles around a corner blank cut
+//!   it off): the same pattern built for a goal blank in that region;
+//! - `b` one of the pattern's cells: then the label `b` is the dual's blank, and the rest
+//!   of the pattern is a pattern of one tile fewer, built for a goal blank on `b`.
 //!
-//! Measured before the region tables (5x5, 6-6-6-6): read only where `b` is in the goal
-//! blank's region, the corner pattern almost never counts and the dual saves 7% of the
-//! nodes; tables that let the blank end anywhere are admissible everywhere but five times
-//! weaker for the board itself.
+//! Both are small beside the pattern's own table (5x5: 25 of them in 150 MB against 255
+//! MB). A pattern without its extra table adds only its Manhattan distance; the dual's
+//! Manhattan distance is the board's (the same pairs of cell and goal cell, read the
+//! other way round).
 
 use std::sync::Arc;
 
 use crate::board::{Dir, MAX_CELLS};
 use crate::error::TableError;
+use crate::rank::Ranker;
 use crate::search::{Geometry, Heuristic, Tiles};
 
 use super::heuristic::{nibble, nibble_sum, prefetch, set_nibble};
@@ -54,27 +54,30 @@ fn region(partition: &Partition, from: usize, taken: u64) -> u64 {
     seen
 }
 
-/// A partition's tables as read for the dual board: each pattern's own table, and for
-/// each region of free cells the goal's blank does not reach, the pattern's table for a
-/// goal blank there.
+/// A partition's tables as read for the dual board: each pattern's own table; for each
+/// region of free cells the goal's blank does not reach, the pattern's table for a goal
+/// blank there; for each of its cells, the rest of the pattern's table for a goal blank
+/// on that cell.
 pub struct DualTables {
     /// The partition's own tables (read for the board itself too).
     pub pdb: Arc<PdbHeuristic>,
-    /// The region tables, in the order of [`DualTables::specs`].
+    /// The extra tables, in the order of [`DualTables::specs`].
     extra: Vec<Table>,
     /// `src[k][b]`: the table pattern `k` is read from when the dual's blank is on `b`:
-    /// `k` (its own), `patterns + j` (region table `j`), or 255 (none: a cell of the
-    /// pattern, or a region without its table).
+    /// `k` (its own), `patterns + j` (extra table `j`), or 255 (none).
     src: [[u8; MAX_CELLS]; super::MAX_PATTERNS],
     /// `ok[b]`: nibble `k` is 15 when pattern `k` has a table for the dual's blank on `b`.
     ok: [u32; MAX_CELLS],
+    /// Rankers for each pattern less one tile.
+    short: Vec<Ranker>,
 }
 
 impl DualTables {
-    /// The region tables a partition's dual lookups need, with the pattern each serves:
-    /// per pattern, one for each region of the cells its tiles at home leave free, other
-    /// than the goal blank's; built for a goal blank on the region's first cell (which
-    /// seeds the backward search with exactly that region).
+    /// The extra tables a partition's dual lookups read, with the pattern each serves: per
+    /// pattern, one for each region of the cells its tiles at home leave free other than
+    /// the goal blank's (built for a goal blank on the region's first cell, which seeds
+    /// the backward search with exactly that region); and one for each of its tiles, of
+    /// the other tiles, built for a goal blank on that tile's cell.
     pub fn specs(partition: &Partition) -> Vec<(usize, PatternSpec)> {
         let n = partition.shape.cells();
         let mut out = Vec::new();
@@ -92,13 +95,24 @@ impl DualTables {
                     out.push((k, spec));
                 }
             }
+            if tiles.len() > 1 {
+                for &x in tiles {
+                    let rest = tiles.iter().copied().filter(|&t| t != x).collect();
+                    let spec = PatternSpec {
+                        shape: partition.shape,
+                        blank: x,
+                        tiles: rest,
+                    };
+                    out.push((k, spec));
+                }
+            }
         }
         out
     }
 
     /// The dual lookups of `pdb`'s partition with `extra`, the tables of
-    /// [`DualTables::specs`] in that order (fewer, or none, leave the regions without
-    /// them to Manhattan distance).
+    /// [`DualTables::specs`] in that order (fewer, or none, leave the cells without them
+    /// to Manhattan distance).
     ///
     /// # Errors
     /// A table that is not one of those specs.
@@ -109,7 +123,7 @@ impl DualTables {
         let specs = DualTables::specs(partition);
         if extra.len() > specs.len() || patterns + specs.len() > 255 {
             return Err(TableError::Unsupported(
-                "more region tables than the partition has regions".into(),
+                "more extra tables than the partition's dual lookups read".into(),
             ));
         }
         let mut src = [[255u8; MAX_CELLS]; super::MAX_PATTERNS];
@@ -123,14 +137,20 @@ impl DualTables {
             }
         }
         for (j, ((k, spec), table)) in specs.iter().zip(&extra).enumerate() {
-            if table.payload().len() != pdb.tables[*k].payload().len() {
+            let entries = Ranker::new(n, spec.tiles.len()).count();
+            if (table.payload().len() as u64) < entries.div_ceil(2) {
                 return Err(TableError::Unsupported(format!(
-                    "region table {j} does not fit {}",
+                    "extra table {j} is too short for {}",
                     spec.file_name()
                 )));
             }
-            let taken = spec.tiles.iter().fold(0u64, |m, &t| m | 1 << t);
-            let cells = region(partition, spec.blank as usize, taken);
+            let own = &partition.patterns[*k];
+            let cells = if spec.tiles.len() == own.len() {
+                let taken = spec.tiles.iter().fold(0u64, |m, &t| m | 1 << t);
+                region(partition, spec.blank as usize, taken)
+            } else {
+                1 << spec.blank
+            };
             for (b, s) in src[*k].iter_mut().enumerate().take(n) {
                 if cells & (1 << b) != 0 {
                     *s = (patterns + j) as u8;
@@ -145,21 +165,27 @@ impl DualTables {
                 }
             }
         }
+        let short = partition
+            .patterns
+            .iter()
+            .map(|t| Ranker::new(n, t.len().saturating_sub(1)))
+            .collect();
         Ok(DualTables {
             pdb,
             extra,
             src,
             ok,
+            short,
         })
     }
 
-    /// The entry of pattern `k`'s dual index `idx` with the dual's blank on `b`.
+    /// The table pattern `k` is read from with the dual's blank on `b` (empty for none).
     #[inline(always)]
     fn payload(&self, k: usize, b: usize) -> &[u8] {
         let i = self.src[k][b] as usize;
         let own = self.pdb.tables.len();
         if i < own {
-            &self.pdb.tables[i].payload()
+            self.pdb.tables[i].payload()
         } else if i < 255 {
             self.extra[i - own].payload()
         } else {
@@ -175,10 +201,9 @@ impl DualTables {
 pub struct Dual<'a, const P: usize>(pub &'a DualTables);
 
 /// Per-node data for [`Dual`]: each pattern's dual index, for the board and its mirror
-/// image, with the values read so far. A pattern's index is stale while the blank is on
-/// one of its cells (its entry is masked off then), and is ranked afresh, and read from
-/// the table of the blank's region, when the blank leaves. The blank cannot change a
-/// pattern's region without passing one of its cells.
+/// image, with the values read so far. A move changes the index of the pattern (if any)
+/// of each of the two cells it swaps, and only there the table read can change: the blank
+/// cannot change a pattern's region without passing one of its cells.
 #[derive(Clone, Copy, Debug)]
 pub struct DualState<const P: usize> {
     idx: [u32; P],
@@ -187,43 +212,71 @@ pub struct DualState<const P: usize> {
     rval: u32,
     md: u16,
     blank: u8,
-    /// Which pattern was ranked last (its value must be read), or 255.
+    /// Patterns ranked but not read yet, a bit each.
     dirty: u8,
     rdirty: u8,
 }
 
 impl<const P: usize> Dual<'_, P> {
-    /// The dual index of pattern `k`: the rank of the labels on its tiles' cells, of the
-    /// board (`mirror` false) or of its mirror image.
+    /// The dual index of pattern `k` with the blank on `b`: the rank of the labels on its
+    /// tiles' cells, of the board (`mirror` false) or of its mirror image (`b` then the
+    /// image's blank), leaving out the cell `b` when it is one of the pattern's.
     #[inline(always)]
-    fn rank<T: Tiles>(&self, k: usize, p: &T, mirror: bool) -> u32 {
+    fn rank<T: Tiles>(&self, k: usize, p: &T, mirror: bool, b: usize) -> u32 {
         let h = &*self.0.pdb;
         let tiles = &h.partition.patterns[k];
         let mut buf = [0u8; MAX_CELLS];
-        for (i, &t) in tiles.iter().enumerate() {
-            buf[i] = if mirror {
+        let mut len = 0;
+        for &t in tiles {
+            if t as usize == b {
+                continue;
+            }
+            buf[len] = if mirror {
                 h.mirror_map[p.get(h.mirror_inv[t as usize] as usize)]
             } else {
                 p.get(t as usize) as u8
             };
+            len += 1;
         }
-        h.rankers[k].rank(&buf[..tiles.len()]) as u32
+        let ranker = if len == tiles.len() {
+            &h.rankers[k]
+        } else {
+            &self.0.short[k]
+        };
+        ranker.rank(&buf[..len]) as u32
     }
 
-    /// The pattern whose dual index a move changes, if it has an entry afterwards: the
-    /// pattern of cell `to` (which the moved tile now holds), unless the blank, now on
-    /// `from`, is on one of its cells too or in a region without a table.
+    /// Re-ranks, after a move that left the blank on `from` and a tile on `to` (cells of
+    /// the board or of its image), the patterns of those two cells that have a table.
     #[inline(always)]
-    fn changed(&self, from: usize, to: usize) -> Option<usize> {
-        let k = self.0.pdb.pat_of[to] as usize;
-        (k != 255 && self.0.src[k][from] != 255).then_some(k)
+    fn moved<T: Tiles>(
+        &self,
+        p: &T,
+        mirror: bool,
+        from: usize,
+        to: usize,
+        idx: &mut [u32; P],
+        dirty: &mut u8,
+    ) {
+        let d = self.0;
+        for c in [to, from] {
+            let k = d.pdb.pat_of[c] as usize;
+            if k != 255 && d.src[k][from] != 255 && *dirty & (1 << k) == 0 {
+                idx[k] = self.rank(k, p, mirror, from);
+                *dirty |= 1 << k;
+                prefetch(d.payload(k, from), idx[k]);
+            }
+        }
     }
 
-    /// Reads pattern `k`'s entry at `idx` for the dual's blank on `b` into nibble `k` of
-    /// `val`.
+    /// Reads the entries ranked but not read yet, for the blank on `b`.
     #[inline(always)]
-    fn read(&self, val: u32, k: usize, idx: u32, b: usize) -> u32 {
-        set_nibble(val, k, nibble(self.0.payload(k, b), idx))
+    fn settle(&self, val: &mut u32, idx: &[u32; P], dirty: &mut u8, b: usize) {
+        while *dirty != 0 {
+            let k = dirty.trailing_zeros() as usize;
+            *val = set_nibble(*val, k, nibble(self.0.payload(k, b), idx[k]));
+            *dirty &= *dirty - 1;
+        }
     }
 }
 
@@ -241,18 +294,18 @@ impl<const P: usize> Heuristic for Dual<'_, P> {
             rval: 0,
             md: geo.manhattan(p) as u16,
             blank: blank as u8,
-            dirty: 255,
-            rdirty: 255,
+            dirty: 0,
+            rdirty: 0,
         };
         let rblank = h.mirror_map[blank] as usize;
         for k in 0..h.tables.len() {
             if self.0.src[k][blank] != 255 {
-                st.idx[k] = self.rank(k, p, false);
-                st.val = self.read(st.val, k, st.idx[k], blank);
+                st.idx[k] = self.rank(k, p, false, blank);
+                st.dirty |= 1 << k;
             }
             if h.use_mirror && self.0.src[k][rblank] != 255 {
-                st.ridx[k] = self.rank(k, p, true);
-                st.rval = self.read(st.rval, k, st.ridx[k], rblank);
+                st.ridx[k] = self.rank(k, p, true, rblank);
+                st.rdirty |= 1 << k;
             }
         }
         st
@@ -270,23 +323,18 @@ impl<const P: usize> Heuristic for Dual<'_, P> {
     ) -> DualState<P> {
         let h = &*self.0.pdb;
         let mut st = *s;
-        // A parent whose entry was never read (a lazy max that cut it) passes it on read.
-        self.settle(&mut st);
+        // A parent whose entries were never read (a lazy max that cut it) passes them on
+        // read: the child's blank may need other tables.
+        let b = s.blank as usize;
+        self.settle(&mut st.val, &s.idx, &mut st.dirty, b);
         st.md = (s.md as u32 + geo.md[label][to] as u32 - geo.md[label][from] as u32) as u16;
         st.blank = from as u8;
-        if let Some(k) = self.changed(from, to) {
-            st.idx[k] = self.rank(k, p, false);
-            st.dirty = k as u8;
-            prefetch(self.0.payload(k, from), st.idx[k]);
-        }
+        self.moved(p, false, from, to, &mut st.idx, &mut st.dirty);
         if h.use_mirror {
             let m = &h.mirror_map;
+            self.settle(&mut st.rval, &s.ridx, &mut st.rdirty, m[b] as usize);
             let (rfrom, rto) = (m[from] as usize, m[to] as usize);
-            if let Some(k) = self.changed(rfrom, rto) {
-                st.ridx[k] = self.rank(k, p, true);
-                st.rdirty = k as u8;
-                prefetch(self.0.payload(k, rfrom), st.ridx[k]);
-            }
+            self.moved(p, true, rfrom, rto, &mut st.ridx, &mut st.rdirty);
         }
         st
     }
@@ -294,32 +342,14 @@ impl<const P: usize> Heuristic for Dual<'_, P> {
     #[inline(always)]
     fn h(&self, st: &mut DualState<P>) -> u32 {
         let h = &*self.0.pdb;
-        self.settle(st);
         let b = st.blank as usize;
+        self.settle(&mut st.val, &st.idx, &mut st.dirty, b);
         let mut sum = nibble_sum(st.val & self.0.ok[b]);
         if h.use_mirror {
             let rb = h.mirror_map[b] as usize;
+            self.settle(&mut st.rval, &st.ridx, &mut st.rdirty, rb);
             sum = sum.max(nibble_sum(st.rval & self.0.ok[rb]));
         }
         st.md as u32 + 2 * sum
-    }
-}
-
-impl<const P: usize> Dual<'_, P> {
-    /// Reads the entries ranked but not read yet.
-    #[inline(always)]
-    fn settle(&self, st: &mut DualState<P>) {
-        let b = st.blank as usize;
-        if st.dirty != 255 {
-            let k = st.dirty as usize;
-            st.val = self.read(st.val, k, st.idx[k], b);
-            st.dirty = 255;
-        }
-        if st.rdirty != 255 {
-            let k = st.rdirty as usize;
-            let rb = self.0.pdb.mirror_map[b] as usize;
-            st.rval = self.read(st.rval, k, st.ridx[k], rb);
-            st.rdirty = 255;
-        }
     }
 }

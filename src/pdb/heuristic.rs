@@ -64,7 +64,7 @@ pub struct PdbHeuristic {
     pub(super) rankers: Vec<Ranker>,
     /// Pattern and slot of each label.
     pub(super) pat_of: [u8; MAX_CELLS],
-    slot_of: [u8; MAX_CELLS],
+    pub(super) slot_of: [u8; MAX_CELLS],
     /// The mirror: label/cell map (an involution or not, we keep both ways).
     mirror: Option<[u8; MAX_CELLS]>,
     pub(super) mirror_map: [u8; MAX_CELLS],
