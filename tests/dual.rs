@@ -6,9 +6,9 @@
 use std::sync::Arc;
 
 use fifteen::pdb::{Dual, DualTables, Partition, Patterns, PdbHeuristic, TableDir};
+use fifteen::search::Tiles;
 use fifteen::search::{ida_star, Geometry, Heuristic, Limits, Max, Packed};
 use fifteen::{Goal, Shape};
-use fifteen::search::Tiles;
 use rayon::prelude::*;
 
 mod common;
@@ -49,10 +49,15 @@ fn regular(h: &PdbHeuristic, geo: &Geometry, p: &Packed) -> u32 {
 /// dual needs region tables), or do not.
 fn partitions_3x3() -> Vec<Partition> {
     let s = Shape::new(3, 3).unwrap();
-    [(0, "1,3/2,4,5,6,7,8"), (0, "1,3,4/2,5/6,7,8"), (0, "4-4"), (4, "0,1,2,3/5,6,7,8")]
-        .iter()
-        .map(|(b, t)| Partition::parse(s, *b, t).unwrap())
-        .collect()
+    [
+        (0, "1,3/2,4,5,6,7,8"),
+        (0, "1,3,4/2,5/6,7,8"),
+        (0, "4-4"),
+        (4, "0,1,2,3/5,6,7,8"),
+    ]
+    .iter()
+    .map(|(b, t)| Partition::parse(s, *b, t).unwrap())
+    .collect()
 }
 
 #[test]
@@ -66,7 +71,10 @@ fn dual_lookups_never_overestimate_an_8_puzzle_board_and_ida_finds_every_distanc
         } else {
             common::custom(s)
         };
-        assert_eq!(goal.labels(goal.board()).unwrap().blank_label, partition.blank);
+        assert_eq!(
+            goal.labels(goal.board()).unwrap().blank_label,
+            partition.blank
+        );
         let (_tmp, dual) = dual_tables(&partition);
         let geo = Geometry::new(s, partition.blank);
         let (order, dist, _) = bfs(&goal);
@@ -97,7 +105,11 @@ fn dual_lookups_never_overestimate_an_8_puzzle_board_and_ida_finds_every_distanc
             }
         });
         // The dual must add something: boards where it sees further than the tables.
-        assert!(above.into_inner() > order.len() / 50, "{}", partition.name());
+        assert!(
+            above.into_inner() > order.len() / 50,
+            "{}",
+            partition.name()
+        );
     }
     assert!(regions >= 2, "no partition needed region tables");
 }

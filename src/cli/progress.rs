@@ -97,6 +97,21 @@ pub fn describe(partition: &Partition) -> String {
 /// # Errors
 /// A directory that cannot be created or written, with the path and the hint.
 pub fn announce(dir: &TableDir, partition: &Partition, hint: &str) -> Result<()> {
+    let what = format!("{} partition", describe(partition));
+    announce_tables(dir, partition, &what, &dir.missing(partition), hint)
+}
+
+/// [`announce`] for any missing tables of `partition`'s boards, `what` naming them.
+///
+/// # Errors
+/// As [`announce`].
+pub fn announce_tables(
+    dir: &TableDir,
+    partition: &Partition,
+    what: &str,
+    missing: &[PatternSpec],
+    hint: &str,
+) -> Result<()> {
     if let Err(e) = dir.check_writable() {
         let why = match &e {
             TableError::Io { error, .. } => error.to_string(),
@@ -107,13 +122,11 @@ pub fn announce(dir: &TableDir, partition: &Partition, hint: &str) -> Result<()>
             dir.dir.display()
         );
     }
-    let e = estimate(&dir.missing(partition));
-    let name = describe(partition);
+    let e = estimate(missing);
     inform!(
-        "building the pattern databases for {} boards ({} partition, goal blank in cell {}) \
+        "building the pattern databases for {} boards ({what}, goal blank in cell {}) \
          into {}: {}, {} of memory, {} on disk; once",
         partition.shape,
-        name,
         partition.blank,
         dir.dir.display(),
         about_time(e.secs),
@@ -133,6 +146,17 @@ pub fn build_with_bar(
     show: bool,
     stop: &AtomicBool,
 ) -> Result<Vec<(PatternSpec, Built)>> {
+    build_tables_with_bar(dir, partition.specs(), show, stop)
+}
+
+/// [`build_with_bar`] for the missing ones of any tables.
+pub fn build_tables_with_bar(
+    dir: &TableDir,
+    specs: Vec<PatternSpec>,
+    show: bool,
+    stop: &AtomicBool,
+) -> Result<Vec<(PatternSpec, Built)>> {
+    let missing = dir.missing_of(specs.clone());
     let bar = ProgressBar::new(0);
     if !show || super::output::quiet() || !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
@@ -142,7 +166,7 @@ pub fn build_with_bar(
             .expect("a valid template")
             .progress_chars("=> "),
     );
-    let n = dir.missing(partition).len();
+    let n = missing.len();
     let progress = |i: usize, spec: &PatternSpec, ev: BuildEvent| match ev {
         BuildEvent::Start { placements, .. } => bar.set_prefix(format!(
             "table {}/{n} ({} tiles, {placements} placements)",
@@ -157,10 +181,10 @@ pub fn build_with_bar(
         BuildEvent::Layer { .. } => {}
         BuildEvent::Saved { path } => bar.println(format!("  wrote {}", path.display())),
     };
-    let built = dir.build_missing_or_stop(partition, &progress, stop);
+    let built = dir.build_or_stop(missing, &progress, stop);
     bar.finish_and_clear();
     if let Err(TableError::Interrupted) = built {
-        let kept = partition.specs().len() - dir.missing(partition).len();
+        let kept = specs.len() - dir.missing_of(specs).len();
         note!(
             "interrupted: the build stopped; no partial table was written ({kept} complete \
              tables in {})",

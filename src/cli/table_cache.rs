@@ -11,7 +11,7 @@ use anyhow::Result;
 
 use super::args;
 use super::output::inform;
-use super::progress::{announce, build_with_bar};
+use super::progress::{announce, announce_tables, build_tables_with_bar, build_with_bar, describe};
 use super::INTERRUPTED;
 use crate::pdb::{self, DualTables, Partition, PdbHeuristic, TableDir};
 use crate::rank::Ranker;
@@ -89,17 +89,33 @@ impl TableCache {
     /// missing and building is allowed); `None` when those are missing and not built.
     pub fn get_dual(&mut self, first: &Arc<PdbHeuristic>) -> Result<Option<Arc<DualTables>>> {
         let key = (first.partition.shape, first.partition.blank);
-        if let Some((p, d)) = self.duals.iter().find(|(p, _)| Arc::ptr_eq(p, first)) {
-            let _ = p;
+        if let Some((_, d)) = self.duals.iter().find(|(p, _)| Arc::ptr_eq(p, first)) {
             return Ok(d.clone());
         }
-        let missing = self.dir.missing_dual(&first.partition);
+        let partition = &first.partition;
+        let specs: Vec<_> = DualTables::specs(partition)
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect();
+        let missing = self.dir.missing_of(specs.clone());
         if !missing.is_empty() {
-            if !self.build {
+            let n = partition.shape.cells();
+            let placements: u64 = missing
+                .iter()
+                .map(|s| Ranker::checked_count(n, s.tiles.len()).unwrap_or(u64::MAX))
+                .fold(0, u64::saturating_add);
+            if !self.build || (n > AUTO_BUILD_CELLS && placements > AUTO_BUILD_PLACEMENTS) {
                 if !self.quiet {
+                    let command = pdb::build_pdb_command(
+                        false,
+                        Some(key.0),
+                        (key.1 != 0).then_some(key.1),
+                        self.partition.as_deref(),
+                        &self.dir.dir,
+                    );
                     inform!(
-                        "note: the region tables of the dual lookups for {} boards are \
-                         missing; solving without dual lookups",
+                        "note: the dual lookups' tables for {} boards are missing; build \
+                         them with `{command} --dual`; solving without dual lookups",
                         key.0
                     );
                 }
@@ -107,14 +123,10 @@ impl TableCache {
                 return Ok(None);
             }
             let t = Instant::now();
-            if !self.quiet {
-                inform!(
-                    "building {} region table(s) for dual lookups into {}",
-                    missing.len(),
-                    self.dir.dir.display()
-                );
-            }
-            self.dir.build_or_stop(missing, &|_, _, _| {}, &INTERRUPTED)?;
+            let what = format!("{} partition's dual lookups", describe(partition));
+            let hint = "choose another directory with --tables DIR (or FIFTEEN_TABLES=DIR)";
+            announce_tables(&self.dir, partition, &what, &missing, hint)?;
+            build_tables_with_bar(&self.dir, specs, !self.quiet, &INTERRUPTED)?;
             self.build_secs += t.elapsed().as_secs_f64();
         }
         // SAFETY: as in `fetch`.

@@ -57,7 +57,12 @@ impl TableDir {
     /// The region tables of the partition's dual lookups ([`DualTables::specs`]) that are
     /// missing.
     pub fn missing_dual(&self, partition: &Partition) -> Vec<PatternSpec> {
-        self.missing_of(DualTables::specs(partition).into_iter().map(|(_, s)| s).collect())
+        self.missing_of(
+            DualTables::specs(partition)
+                .into_iter()
+                .map(|(_, s)| s)
+                .collect(),
+        )
     }
 
     /// Builds and saves the tables that are missing.
