@@ -432,7 +432,12 @@ impl Solver {
                     .as_deref()
                     .map_or(0, |w| w.h(&mut w.root(&geo, &p)));
                 let e2 = second.map_or(0, |s| s.evaluate(&geo, &p));
-                pdb.evaluate(&geo, &p).max(wd).max(e2)
+                let dual = x.dual.as_deref().filter(|d| Arc::ptr_eq(&d.pdb, pdb));
+                let e3 = dual.map_or(0, |d| {
+                    let d = Dual::<{ crate::pdb::MAX_PATTERNS }>(d);
+                    d.h(&mut d.root(&geo, &p))
+                });
+                pdb.evaluate(&geo, &p).max(wd).max(e2).max(e3)
             }
             (HeuristicKind::Manhattan, _) => {
                 let geo = Geometry::new(labels.shape, labels.blank_label);

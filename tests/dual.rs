@@ -5,14 +5,14 @@
 
 use std::sync::Arc;
 
+use fifteen::check::check_solution;
 use fifteen::pdb::{Dual, DualTables, Partition, Patterns, PdbHeuristic, TableDir};
-use fifteen::search::Tiles;
-use fifteen::search::{ida_star, Geometry, Heuristic, Limits, Max, Packed};
-use fifteen::{Goal, Shape};
+use fifteen::search::{ida_star, Geometry, Heuristic, Limits, Max, Packed, Tiles};
+use fifteen::{Extras, Goal, HeuristicKind, Shape, Solver};
 use rayon::prelude::*;
 
 mod common;
-use common::bfs;
+use common::{bfs, korf_easiest};
 
 /// The dual lookups of `partition`, its own tables and its region tables built into a
 /// fresh temporary directory.
@@ -112,4 +112,55 @@ fn dual_lookups_never_overestimate_an_8_puzzle_board_and_ida_finds_every_distanc
         );
     }
     assert!(regions >= 2, "no partition needed region tables");
+}
+
+/// The Korf 100's easiest instances with the dual lookups of two small 4x4 partitions
+/// (5-5-5's first pattern, at home, walls the goal's blank corner off: region tables).
+#[test]
+fn dual_lookups_with_small_4x4_tables_keep_korf_lengths_serial_and_split() {
+    let s4 = Shape::new(4, 4).unwrap();
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap(),
+    );
+    for text in ["5-5-5", "6-6-3"] {
+        let partition = Partition::parse(s4, 0, text).unwrap();
+        let (_tmp, dual) = dual_tables(&partition);
+        let plain = Solver::with_pdb(dual.pdb.clone());
+        let with_dual = plain.clone().with_extras(Extras {
+            dual: Some(dual.clone()),
+            lazy: true,
+            ..Extras::default()
+        });
+        let split = with_dual.clone().split_on(pool.clone());
+        let (mut fewer, mut total) = (0u64, 0u64);
+        for inst in korf_easiest(12) {
+            let len = inst.known.expect("korf100.txt gives every length");
+            let e = with_dual.estimate(&inst.board, &inst.goal);
+            assert!(
+                e <= len,
+                "{text} instance {}: estimate {e} > {len}",
+                inst.id
+            );
+            let mut nodes = Vec::new();
+            for solver in [&with_dual, &split, &plain] {
+                let sol = solver
+                    .solve(&inst.board, &inst.goal, Limits::default(), None)
+                    .unwrap();
+                assert_eq!(sol.heuristic, HeuristicKind::Pdb);
+                check_solution(&inst.board, &inst.goal, &sol.moves).unwrap();
+                assert_eq!(sol.moves.len() as u32, len, "{text} instance {}", inst.id);
+                nodes.push(sol.nodes);
+            }
+            fewer += nodes[0];
+            total += nodes[2];
+        }
+        // The dual lookups must cut something on the whole.
+        assert!(
+            fewer < total,
+            "{text}: {fewer} nodes with the dual, {total} without"
+        );
+    }
 }
