@@ -142,7 +142,8 @@ fn run(args: Args) -> Result<()> {
     for partition in &partitions {
         text += &build(&dir, partition, args.force)?;
     }
-    if args.dual {
+    // `solve` reads the dual lookups of the default 5x5 tables too.
+    if args.dual || (args.partition.is_none() && shape.cells() >= 25) {
         text += &build_dual(&dir, &partitions[0], args.force)?;
     }
     emit(&mut std::io::stdout(), &text)

@@ -203,7 +203,9 @@ pub struct Dual<'a, const P: usize>(pub &'a DualTables);
 /// Per-node data for [`Dual`]: each pattern's dual index, for the board and its mirror
 /// image, with the values read so far. A move changes the index of the pattern (if any)
 /// of each of the two cells it swaps, and only there the table read can change: the blank
-/// cannot change a pattern's region without passing one of its cells.
+/// cannot change a pattern's region without passing one of its cells. Those indices are
+/// ranked in [`Heuristic::prepare`], from the child's board, and only for children that
+/// the other estimates do not cut already.
 #[derive(Clone, Copy, Debug)]
 pub struct DualState<const P: usize> {
     idx: [u32; P],
@@ -212,7 +214,10 @@ pub struct DualState<const P: usize> {
     rval: u32,
     md: u16,
     blank: u8,
-    /// Patterns ranked but not read yet, a bit each.
+    /// Patterns to rank afresh, a bit each (their entries count 0 until then).
+    stale: u8,
+    rstale: u8,
+    /// Patterns ranked but not read yet.
     dirty: u8,
     rdirty: u8,
 }
@@ -246,37 +251,55 @@ impl<const P: usize> Dual<'_, P> {
         ranker.rank(&buf[..len]) as u32
     }
 
-    /// Re-ranks, after a move that left the blank on `from` and a tile on `to` (cells of
-    /// the board or of its image), the patterns of those two cells that have a table.
+    /// The patterns of cells `a` and `b` (cells a move swapped), as bits.
     #[inline(always)]
-    fn moved<T: Tiles>(
+    fn touched(&self, a: usize, b: usize) -> u8 {
+        let pat_of = &self.0.pdb.pat_of;
+        let bit = |c: usize| match pat_of[c] {
+            255 => 0,
+            k => 1u8 << k,
+        };
+        bit(a) | bit(b)
+    }
+
+    /// Ranks the stale patterns that have a table for the blank on `b` and prefetches
+    /// their entries.
+    #[inline(always)]
+    fn rank_stale<T: Tiles>(
         &self,
         p: &T,
         mirror: bool,
-        from: usize,
-        to: usize,
+        b: usize,
         idx: &mut [u32; P],
+        stale: &mut u8,
         dirty: &mut u8,
     ) {
-        let d = self.0;
-        for c in [to, from] {
-            let k = d.pdb.pat_of[c] as usize;
-            if k != 255 && d.src[k][from] != 255 && *dirty & (1 << k) == 0 {
-                idx[k] = self.rank(k, p, mirror, from);
+        while *stale != 0 {
+            let k = stale.trailing_zeros() as usize;
+            *stale &= *stale - 1;
+            if self.0.src[k][b] != 255 {
+                idx[k] = self.rank(k, p, mirror, b);
                 *dirty |= 1 << k;
-                prefetch(d.payload(k, from), idx[k]);
+                prefetch(self.0.payload(k, b), idx[k]);
             }
         }
     }
 
-    /// Reads the entries ranked but not read yet, for the blank on `b`.
+    /// The sum of the entries for the blank on `b`, reading those ranked but not read yet.
     #[inline(always)]
-    fn settle(&self, val: &mut u32, idx: &[u32; P], dirty: &mut u8, b: usize) {
+    fn sum(&self, val: &mut u32, idx: &[u32; P], dirty: &mut u8, stale: u8, b: usize) -> u32 {
         while *dirty != 0 {
             let k = dirty.trailing_zeros() as usize;
             *val = set_nibble(*val, k, nibble(self.0.payload(k, b), idx[k]));
             *dirty &= *dirty - 1;
         }
+        let mut mask = self.0.ok[b];
+        let mut s = stale;
+        while s != 0 {
+            mask &= !(15 << (4 * s.trailing_zeros()));
+            s &= s - 1;
+        }
+        nibble_sum(*val & mask)
     }
 }
 
@@ -286,28 +309,20 @@ impl<const P: usize> Heuristic for Dual<'_, P> {
     fn root<T: Tiles>(&self, geo: &Geometry, p: &T) -> DualState<P> {
         let h = &*self.0.pdb;
         assert!(h.tables.len() <= P, "more patterns than the state holds");
-        let blank = p.blank();
+        let all = ((1u32 << h.tables.len()) - 1) as u8;
         let mut st = DualState {
             idx: [0; P],
             ridx: [0; P],
             val: 0,
             rval: 0,
             md: geo.manhattan(p) as u16,
-            blank: blank as u8,
+            blank: p.blank() as u8,
+            stale: all,
+            rstale: if h.use_mirror { all } else { 0 },
             dirty: 0,
             rdirty: 0,
         };
-        let rblank = h.mirror_map[blank] as usize;
-        for k in 0..h.tables.len() {
-            if self.0.src[k][blank] != 255 {
-                st.idx[k] = self.rank(k, p, false, blank);
-                st.dirty |= 1 << k;
-            }
-            if h.use_mirror && self.0.src[k][rblank] != 255 {
-                st.ridx[k] = self.rank(k, p, true, rblank);
-                st.rdirty |= 1 << k;
-            }
-        }
+        self.prepare(&mut st, p, u32::MAX);
         st
     }
 
@@ -316,39 +331,46 @@ impl<const P: usize> Heuristic for Dual<'_, P> {
         &self,
         geo: &Geometry,
         s: &DualState<P>,
-        p: &T,
+        _p: &T,
         label: usize,
         from: usize,
         to: usize,
     ) -> DualState<P> {
         let h = &*self.0.pdb;
         let mut st = *s;
-        // A parent whose entries were never read (a lazy max that cut it) passes them on
-        // read: the child's blank may need other tables.
-        let b = s.blank as usize;
-        self.settle(&mut st.val, &s.idx, &mut st.dirty, b);
-        st.md = (s.md as u32 + geo.md[label][to] as u32 - geo.md[label][from] as u32) as u16;
-        st.blank = from as u8;
-        self.moved(p, false, from, to, &mut st.idx, &mut st.dirty);
+        // Entries of the parent never read (a lazy max that cut it) are ranked afresh.
+        st.stale |= st.dirty | self.touched(from, to);
+        st.dirty = 0;
         if h.use_mirror {
             let m = &h.mirror_map;
-            self.settle(&mut st.rval, &s.ridx, &mut st.rdirty, m[b] as usize);
-            let (rfrom, rto) = (m[from] as usize, m[to] as usize);
-            self.moved(p, true, rfrom, rto, &mut st.ridx, &mut st.rdirty);
+            st.rstale |= st.rdirty | self.touched(m[from] as usize, m[to] as usize);
+            st.rdirty = 0;
         }
+        st.md = (s.md as u32 + geo.md[label][to] as u32 - geo.md[label][from] as u32) as u16;
+        st.blank = from as u8;
         st
     }
+
+    #[inline(always)]
+    fn prepare<T: Tiles>(&self, st: &mut DualState<P>, p: &T, _bound: u32) {
+        let b = st.blank as usize;
+        self.rank_stale(p, false, b, &mut st.idx, &mut st.stale, &mut st.dirty);
+        if st.rstale != 0 {
+            let rb = self.0.pdb.mirror_map[b] as usize;
+            self.rank_stale(p, true, rb, &mut st.ridx, &mut st.rstale, &mut st.rdirty);
+        }
+    }
+
+    const PREPARES: bool = true;
 
     #[inline(always)]
     fn h(&self, st: &mut DualState<P>) -> u32 {
         let h = &*self.0.pdb;
         let b = st.blank as usize;
-        self.settle(&mut st.val, &st.idx, &mut st.dirty, b);
-        let mut sum = nibble_sum(st.val & self.0.ok[b]);
+        let mut sum = self.sum(&mut st.val, &st.idx, &mut st.dirty, st.stale, b);
         if h.use_mirror {
             let rb = h.mirror_map[b] as usize;
-            self.settle(&mut st.rval, &st.ridx, &mut st.rdirty, rb);
-            sum = sum.max(nibble_sum(st.rval & self.0.ok[rb]));
+            sum = sum.max(self.sum(&mut st.rval, &st.ridx, &mut st.rdirty, st.rstale, rb));
         }
         st.md as u32 + 2 * sum
     }

@@ -57,6 +57,16 @@ impl<A: Heuristic, B: Heuristic> Heuristic for Max<A, B> {
         }
         a.max(self.second.h_within(&mut st.1, bound))
     }
+
+    #[inline(always)]
+    fn prepare<T: Tiles>(&self, st: &mut Self::State, p: &T, bound: u32) {
+        self.first.prepare(&mut st.0, p, bound);
+        if B::PREPARES && !(self.lazy && self.first.h_within(&mut st.0, bound) > bound) {
+            self.second.prepare(&mut st.1, p, bound);
+        }
+    }
+
+    const PREPARES: bool = A::PREPARES || B::PREPARES;
 }
 
 /// An estimate whose children of equal value are searched most linear conflicts first (a
@@ -97,6 +107,13 @@ impl<H: Heuristic> Heuristic for TieBreak<H> {
     fn h_within(&self, st: &mut Self::State, bound: u32) -> u32 {
         self.0.h_within(st, bound)
     }
+
+    #[inline(always)]
+    fn prepare<T: Tiles>(&self, st: &mut Self::State, p: &T, bound: u32) {
+        self.0.prepare(st, p, bound)
+    }
+
+    const PREPARES: bool = H::PREPARES;
 
     #[inline(always)]
     fn tie<T: Tiles>(&self, geo: &Geometry, p: &T) -> u32 {

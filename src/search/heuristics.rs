@@ -35,6 +35,17 @@ pub trait Heuristic: Sync {
         let _ = bound;
         self.h(st)
     }
+    /// The part of a child's estimate that needs its board (such as ranking a dual index and
+    /// prefetching its entry), done for all of a node's children before any estimate is
+    /// read, so that their memory reads overlap. `bound` as in [`Heuristic::h_within`]: a
+    /// lazy combination prepares only the parts it will read. An estimate read without it
+    /// must stay admissible (it may be weaker).
+    #[inline(always)]
+    fn prepare<T: Tiles>(&self, st: &mut Self::State, p: &T, bound: u32) {
+        let _ = (st, p, bound);
+    }
+    /// Whether [`Heuristic::prepare`] does anything.
+    const PREPARES: bool = false;
     /// Orders children of equal estimate, larger first: 0 for all (no tie-break) unless
     /// an estimate knows better ([`TieBreak`](super::TieBreak)).
     #[inline(always)]
@@ -72,6 +83,11 @@ impl<H: Heuristic> Heuristic for &H {
     fn h_within(&self, st: &mut Self::State, bound: u32) -> u32 {
         (**self).h_within(st, bound)
     }
+    #[inline(always)]
+    fn prepare<T: Tiles>(&self, st: &mut Self::State, p: &T, bound: u32) {
+        (**self).prepare(st, p, bound)
+    }
+    const PREPARES: bool = H::PREPARES;
     #[inline(always)]
     fn tie<T: Tiles>(&self, geo: &Geometry, p: &T) -> u32 {
         (**self).tie(geo, p)

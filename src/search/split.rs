@@ -119,6 +119,7 @@ fn enumerate<H: Heuristic, T: Tiles>(
         let label = p.get(to);
         let cp = p.slide(to, label, geo.blank_label as usize);
         let mut cst = h.child(geo, &st, &cp, label, to, b);
+        h.prepare(&mut cst, &cp, u32::MAX);
         let est = h.h(&mut cst);
         kids.push((est, d, cp, cst));
     }

@@ -12,16 +12,23 @@ use crate::search::{Geometry, WalkingDistance};
 use crate::{Extras, Shape};
 
 /// What `solve` and `bench` use unless told otherwise: the first tables max'd, lazily, with
-/// the second partition's where there is one (4x4). README, "Heuristic": with the tables in
-/// huge page-cache folios it wins on wall time on the Korf 100 and ties on the hard set,
-/// with a third fewer nodes.
-pub const DEFAULT_STUDY: &str = "pdb+pair";
+/// the second partition's where there is one (4x4), and with their dual lookups on boards
+/// of 25 cells or more (5x5). README, "Heuristic": on 4x4, with the tables in huge
+/// page-cache folios, the second partition wins on wall time on the Korf 100 and ties on
+/// the hard set, with a third fewer nodes, while the dual lookups save nodes but cost time;
+/// on 5x5 the dual lookups take a third of the nodes and less time in all.
+pub const DEFAULT_STUDY: &str = "pdb+pair+dual=large";
+
+/// Boards of at least this many cells get the dual lookups of `dual=large` (5x5: the only
+/// larger shape measured; 6x6 has no tables).
+const LARGE_CELLS: usize = 25;
 
 /// A parsed `--study` value: `+`-joined parts, `pdb` (the first tables alone), `pair`
 /// (the second partition of [`Partition::second_for`]) or `pair=GROUPS`, `wd` (walking
 /// distance), `eager` (every estimate read for every child, not only where the first
 /// tables do not cut), `lc` (children of equal estimate searched most linear conflicts
-/// first), `dual` (the first tables read for the dual board too).
+/// first), `dual` (the first tables read for the dual board too), `dual=large` (the same,
+/// on boards of 25 cells or more).
 #[derive(Clone, Debug, Default)]
 pub struct Study {
     /// `Some(None)`: the default second partition; `Some(Some(text))`: this one.
@@ -30,6 +37,7 @@ pub struct Study {
     eager: bool,
     tie_break: bool,
     dual: bool,
+    dual_large: bool,
     /// Walking-distance tables built so far, by shape and goal blank.
     wd: HashMap<(Shape, u8), Option<Arc<WalkingDistance>>>,
 }
@@ -49,10 +57,11 @@ impl Study {
                 "eager" => s.eager = true,
                 "lc" => s.tie_break = true,
                 "dual" => s.dual = true,
+                "dual=large" => s.dual_large = true,
                 p => match p.strip_prefix("pair=") {
                     Some(groups) => s.pair = Some(Some(groups.to_string())),
                     None => {
-                        bail!("--study: unknown part '{p}' (pdb, pair, pair=GROUPS, wd, eager, lc, dual)")
+                        bail!("--study: unknown part '{p}' (pdb, pair, pair=GROUPS, wd, eager, lc, dual, dual=large)")
                     }
                 },
             }
@@ -96,7 +105,7 @@ impl Study {
         } else {
             None
         };
-        let dual = if self.dual {
+        let dual = if self.dual || (self.dual_large && fshape.cells() >= LARGE_CELLS) {
             cache.get_dual(first)?
         } else {
             None
