@@ -5,6 +5,7 @@ use std::path::Path;
 
 use crate::board::Shape;
 
+use super::dual::DualTables;
 use super::partition::{Partition, PatternSpec};
 
 /// The `build-pdb` command line that builds tables into `out`, for a message to show the
@@ -56,6 +57,20 @@ pub fn build_pdb_command(
 /// The command that rebuilds tables, for error messages.
 pub fn rebuild_command(spec: &PatternSpec, dir: &Path) -> String {
     let d = Partition::default_for(spec.shape, spec.blank);
+    if !d.patterns.contains(&spec.tiles) {
+        // One of the extra tables of a default partition's dual lookups?
+        let n = spec.shape.cells();
+        let home = (0..n).find(|&c| {
+            c == super::canonical_blank(spec.shape, c) as usize
+                && DualTables::specs(&Partition::default_for(spec.shape, c as u8))
+                    .iter()
+                    .any(|(_, s)| s == spec)
+        });
+        if let Some(c) = home {
+            let blank = (c != 0).then_some(c as u8);
+            return build_pdb_command(true, Some(spec.shape), blank, None, dir) + " --dual";
+        }
+    }
     let partition = if d.patterns.contains(&spec.tiles) {
         d.name()
     } else {
@@ -119,6 +134,21 @@ mod tests {
             rebuild_for_name(&dir.join("other.pdb")),
             "build-pdb --force --out /t"
         );
+        // The extra tables of the default dual lookups: the 5x5 corner block less tile 1
+        // (blank on its cell), and that block for the region its tiles wall off.
+        let five = Shape::new(5, 5).unwrap();
+        for (blank, tiles) in [(1, vec![2, 5, 6, 7, 12]), (3, vec![1, 2, 5, 6, 7, 12])] {
+            let spec = PatternSpec {
+                shape: five,
+                blank,
+                tiles,
+            };
+            assert_eq!(
+                rebuild_command(&spec, dir),
+                "build-pdb --force --size 5x5 --out /t --dual",
+                "{spec:?}"
+            );
+        }
     }
 
     #[test]
