@@ -20,7 +20,7 @@
 //! - `b` one of the pattern's cells: then the label `b` is the dual's blank, and the rest
 //!   of the pattern is a pattern of one tile fewer, built for a goal blank on `b`.
 //!
-//! Both are small beside the pattern's own table (5x5: 25 of them in 150 MB against 255
+//! Both are small beside the pattern's own table (5x5: 25 of them in 140 MB against 255
 //! MB). A pattern without its extra table adds only its Manhattan distance; the dual's
 //! Manhattan distance is the board's (the same pairs of cell and goal cell, read the
 //! other way round).
