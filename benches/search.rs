@@ -230,7 +230,8 @@ fn packing(c: &mut Criterion) {
 
 /// The heuristic study (README, "Heuristic"): the same Korf 100 instances solved with the
 /// 7-8 tables alone, with walking distance, with the second partition read lazily or
-/// eagerly, and with both; throughput in each candidate's own nodes. Needs the second
+/// eagerly, and with both, with the tie-break, with the dual lookups; throughput in each
+/// candidate's own nodes. Needs the second
 /// partition's tables beside the 7-8 ones (`fifteen bench data/korf100.txt` builds them).
 fn heuristic_study(c: &mut Criterion) {
     let Some((dir, partition)) = table_dir() else {
@@ -254,7 +255,7 @@ fn heuristic_study(c: &mut Criterion) {
     );
     let all = korf100();
     let instances = pick(&all, &["3", "8", "12", "17", "60", "82", "88"]);
-    let candidates: [(&str, Extras); 6] = [
+    let mut candidates: Vec<(&str, Extras)> = vec![
         ("pdb", Extras::default()),
         (
             "pdb+wd",
@@ -299,6 +300,26 @@ fn heuristic_study(c: &mut Criterion) {
             },
         ),
     ];
+    // The dual lookups, when their extra tables are there (`build-pdb --dual`).
+    let dir_tables = TableDir::new(&dir);
+    if dir_tables.missing_dual(&partition).is_empty() {
+        // SAFETY: nothing modifies the table files while the benchmark runs.
+        let dual = Arc::new(unsafe { dir_tables.open_dual(first.clone()) }.expect("tables map"));
+        for (name, second) in [("pdb+dual", None), ("pdb+pair+dual", Some(second.clone()))] {
+            let extras = Extras {
+                second,
+                dual: Some(dual.clone()),
+                lazy: true,
+                ..Extras::default()
+            };
+            candidates.push((name, extras));
+        }
+    } else {
+        eprintln!(
+            "heuristic_study: no dual-lookup tables in {} (build-pdb --dual); without them",
+            dir.display()
+        );
+    }
     let mut group = c.benchmark_group("heuristic_study");
     group
         .sample_size(10)
