@@ -59,6 +59,51 @@ fn forget_cached(f: &File) {
     let _ = f;
 }
 
+/// Drops from the page cache each 2 MB block of a mapped table that is only partly there,
+/// so that the next fault through the mapping (which asks for huge pages) reads the whole
+/// block back as one 2 MB folio. A block partly evicted (this machine pages out file pages
+/// left idle for a minute) is otherwise filled back a small folio at a time, and the
+/// search then pays a small page's fault and TLB entry per 4 kB: measured on the Korf 100,
+/// 0.18 s with the 4x4 tables' blocks a sixteenth present, 0.14 s once read back as huge
+/// folios. Four pages a block, at uneven offsets, tell a partial block: asking `mincore`
+/// about every page of the 577 MB of 4x4 tables cost 8 ms a run.
+#[cfg(target_os = "linux")]
+fn drop_partial_blocks(f: &File, map: &memmap2::Mmap) {
+    use std::os::unix::io::AsRawFd;
+    const PAGE: usize = 4096;
+    const BLOCK: usize = 2 << 20;
+    const PROBES: [usize; 4] = [0, 137, 301, 460];
+    for at in (0..map.len()).step_by(BLOCK) {
+        let mut present = 0;
+        let mut probed = 0;
+        for p in PROBES
+            .iter()
+            .map(|&k| at + k * PAGE)
+            .filter(|&p| p < map.len())
+        {
+            let mut b = 0u8;
+            // SAFETY: one page of our live mapping (page-aligned: the mapping is), one byte out.
+            let r = unsafe { libc::mincore(map.as_ptr().add(p) as *mut _, PAGE, &mut b) };
+            if r != 0 {
+                return;
+            }
+            probed += 1;
+            present += (b & 1) as usize;
+        }
+        if present != 0 && present != probed {
+            // SAFETY: advice only; the descriptor is open for the call.
+            unsafe {
+                libc::posix_fadvise(
+                    f.as_raw_fd(),
+                    at as libc::off_t,
+                    BLOCK as libc::off_t,
+                    libc::POSIX_FADV_DONTNEED,
+                )
+            };
+        }
+    }
+}
+
 /// How a table's bytes are held.
 pub enum Storage {
     /// Mapped from the file ([`Table::map`]): cheap to open, pages read on demand.
@@ -159,7 +204,10 @@ impl Table {
         // `forget_cached`). MAP_POPULATE, MADV_WILLNEED and MADV_RANDOM did not help.
         let map = unsafe { memmap2::MmapOptions::new().map(&file) }.map_err(io_error(path))?;
         #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
+        {
+            let _ = map.advise(memmap2::Advice::HugePage);
+            drop_partial_blocks(&file, &map);
+        }
         Ok(Table {
             path: path.to_path_buf(),
             header,
