@@ -9,6 +9,7 @@
 //! Throughput is in nodes (children generated), counted by a first solve of each instance,
 //! so criterion's "elem/s" is nodes per second on one thread.
 
+use fifteen::search::Search;
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,7 +18,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use fifteen::instances::Reader;
 use fifteen::pdb::{Partition, PdbHeuristic, TableDir};
-use fifteen::search::{ida_star, Geometry, Limits, LinearConflict, Packed, WalkingDistance, Wide};
+use fifteen::search::{ida_star, Geometry, LinearConflict, Packed, WalkingDistance, Wide};
 use fifteen::{Extras, GoalSpec, HeuristicKind, Instance, Shape, Solver};
 
 /// Korf 100 ids that IDA* with Manhattan distance alone solves with few nodes (under
@@ -97,7 +98,7 @@ fn solve_group(
         .measurement_time(Duration::from_secs(2));
     for inst in instances {
         let first = solver
-            .solve(&inst.board, &inst.goal, Limits::default(), None)
+            .solve(&inst.board, &inst.goal, &Search::default())
             .expect("solves");
         assert_eq!(
             Some(first.moves.len() as u32),
@@ -109,7 +110,7 @@ fn solve_group(
         group.bench_with_input(BenchmarkId::new(set, &inst.id), inst, |b, inst| {
             b.iter(|| {
                 let s = solver
-                    .solve(black_box(&inst.board), &inst.goal, Limits::default(), None)
+                    .solve(black_box(&inst.board), &inst.goal, &Search::default())
                     .unwrap();
                 black_box(s.moves.len())
             })
@@ -194,10 +195,8 @@ fn packing(c: &mut Criterion) {
             let packed: Packed = geo.load(&labels);
             let wide: Wide = geo.load(&labels);
             let nodes = match &pdb {
-                Some(h) if name == "pdb" => {
-                    ida_star(&geo, h.as_ref(), packed, Limits::default(), None)
-                }
-                _ => ida_star(&geo, &LinearConflict, packed, Limits::default(), None),
+                Some(h) if name == "pdb" => ida_star(&geo, h.as_ref(), packed, &Search::default()),
+                _ => ida_star(&geo, &LinearConflict, packed, &Search::default()),
             }
             .unwrap()
             .nodes;
@@ -207,19 +206,19 @@ fn packing(c: &mut Criterion) {
                 Some(h) if name == "pdb" => {
                     let h = h.as_ref();
                     group.bench_function(id("packed"), |b| {
-                        b.iter(|| ida_star(&geo, h, black_box(packed), Limits::default(), None))
+                        b.iter(|| ida_star(&geo, h, black_box(packed), &Search::default()))
                     });
                     group.bench_function(id("wide"), |b| {
-                        b.iter(|| ida_star(&geo, h, black_box(wide), Limits::default(), None))
+                        b.iter(|| ida_star(&geo, h, black_box(wide), &Search::default()))
                     });
                 }
                 _ => {
                     let h = &LinearConflict;
                     group.bench_function(id("packed"), |b| {
-                        b.iter(|| ida_star(&geo, h, black_box(packed), Limits::default(), None))
+                        b.iter(|| ida_star(&geo, h, black_box(packed), &Search::default()))
                     });
                     group.bench_function(id("wide"), |b| {
-                        b.iter(|| ida_star(&geo, h, black_box(wide), Limits::default(), None))
+                        b.iter(|| ida_star(&geo, h, black_box(wide), &Search::default()))
                     });
                 }
             }
@@ -331,7 +330,7 @@ fn heuristic_study(c: &mut Criterion) {
             .iter()
             .map(|i| {
                 solver
-                    .solve(&i.board, &i.goal, Limits::default(), None)
+                    .solve(&i.board, &i.goal, &Search::default())
                     .unwrap()
                     .nodes
             })
@@ -341,7 +340,7 @@ fn heuristic_study(c: &mut Criterion) {
             b.iter(|| {
                 for inst in &instances {
                     let s = solver
-                        .solve(black_box(&inst.board), &inst.goal, Limits::default(), None)
+                        .solve(black_box(&inst.board), &inst.goal, &Search::default())
                         .unwrap();
                     black_box(s.moves.len());
                 }

@@ -41,7 +41,7 @@ use std::sync::Arc;
 
 use fifteen::pdb::{Partition, PdbHeuristic, TableDir};
 use fifteen::random::{random_board, Rng};
-use fifteen::search::{Iteration, Limits};
+use fifteen::search::{Iteration, Limits, Search};
 use fifteen::{Board, Dir, Goal, Shape, SolveError, Solver, Symmetry};
 use rayon::prelude::*;
 
@@ -136,11 +136,15 @@ fn score(solver: &Solver, c: &Candidate, budget: u64) -> Score {
     let h0 = solver.estimate(&c.board, &c.goal);
     let last = std::sync::Mutex::new(0u64);
     let hook = |it: Iteration| *last.lock().unwrap() = it.nodes;
-    let limits = Limits {
-        max_nodes: Some(budget),
-        ..Limits::default()
+    let search = Search {
+        limits: Limits {
+            max_nodes: Some(budget),
+            ..Limits::default()
+        },
+        on_iteration: Some(&hook),
+        ..Search::default()
     };
-    let (bound, solved) = match solver.solve(&c.board, &c.goal, limits, Some(&hook)) {
+    let (bound, solved) = match solver.solve(&c.board, &c.goal, &search) {
         Ok(s) => (s.moves.len() as u32, true),
         Err(SolveError::Stopped(s)) => (s.lower_bound, false),
         Err(e) => panic!("candidate {} cannot be searched: {e}", c.origin),

@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::board::{moves_to_string, Dir};
-use crate::search::{Progress, Weight};
+use crate::search::{Books, Weight};
 use crate::{Board, Goal, HeuristicKind};
 
 /// Which search a file belongs to.
@@ -499,7 +499,7 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
     })
 }
 
-/// A long solve's checkpoint: the search it belongs to, its [`Progress`], and, once
+/// A long solve's checkpoint: the search it belongs to, its [`Books`], and, once
 /// solved, the answer (so that running the command again prints it without searching).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Checkpoint {
@@ -510,7 +510,7 @@ pub struct Checkpoint {
     pub instance: Identity,
     /// Where the search is.
     #[serde(flatten)]
-    pub progress: Progress,
+    pub books: Books,
     /// The solution's moves (user's frame), once found.
     pub moves: Option<String>,
     /// The proven lower bound that came with the solution.
@@ -525,7 +525,7 @@ impl Checkpoint {
         Checkpoint {
             format: CHECKPOINT_FORMAT.into(),
             instance,
-            progress: Progress::default(),
+            books: Books::default(),
             moves: None,
             lower_bound: None,
             nodes: None,

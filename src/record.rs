@@ -113,6 +113,8 @@ impl From<&SolveError> for FailureKind {
                 StopReason::MaxNodes | StopReason::Timeout => FailureKind::Limit,
                 StopReason::Interrupted => FailureKind::Unsolvable,
             },
+            // Books for another search: the input (a checkpoint) does not fit.
+            SolveError::Mismatch(_) => FailureKind::Parse,
         }
     }
 }

@@ -8,8 +8,8 @@ use crate::board::{Board, Dir, Goal, Labels};
 use crate::error::BoardError;
 use crate::pdb::{Dual, DualTables, Patterns, PdbHeuristic};
 use crate::search::{
-    ida_star_weighted, Found, Geometry, Heuristic, IterationHook, Limits, LinearConflict,
-    Manhattan, Max, Packed, Stopped, TieBreak, Tiles, WalkingDistance, Weight, Wide, PACKED_CELLS,
+    ida_star, BooksMismatch, Found, Geometry, Heuristic, LinearConflict, Manhattan, Max, Packed,
+    Search, SearchError, Stopped, TieBreak, Tiles, WalkingDistance, Weight, Wide, PACKED_CELLS,
 };
 
 /// Which estimate guides the search. All are admissible, so all give optimal lengths; they
@@ -76,9 +76,22 @@ pub enum SolveError {
             crate::search::StopReason::Interrupted => "interrupted",
         },
         nodes = .0.nodes, bound = .0.lower_bound)]
-    /// A limit in [`Limits`] (nodes, deadline or stop flag) ended the search before it found
-    /// a solution; holds the reason, the nodes spent and the lower bound proven so far.
+    /// A limit in [`crate::search::Limits`] (nodes, deadline or stop flag) ended the search
+    /// before it found a solution; holds the reason, the nodes spent and the lower bound
+    /// proven so far.
     Stopped(Stopped),
+    /// The books handed to the search (a checkpoint) belong to another search.
+    #[error("{0}")]
+    Mismatch(BooksMismatch),
+}
+
+impl From<SearchError> for SolveError {
+    fn from(e: SearchError) -> Self {
+        match e {
+            SearchError::Stopped(s) => SolveError::Stopped(s),
+            SearchError::Mismatch(m) => SolveError::Mismatch(m),
+        }
+    }
 }
 
 /// Solves boards with one heuristic and, for `Pdb`, one set of tables.
@@ -86,9 +99,6 @@ pub enum SolveError {
 pub struct Solver {
     kind: HeuristicKind,
     pdb: Option<Arc<PdbHeuristic>>,
-    /// When set, one instance is searched on all of this pool's threads.
-    split: Option<Arc<rayon::ThreadPool>>,
-    weight: Weight,
     /// Estimates max'd with the pattern databases (see [`Solver::with_extras`]).
     extras: Extras,
 }
@@ -116,8 +126,6 @@ impl Solver {
         Solver {
             kind,
             pdb: None,
-            split: None,
-            weight: Weight::ONE,
             extras: Extras::default(),
         }
     }
@@ -127,8 +135,6 @@ impl Solver {
         Solver {
             kind: HeuristicKind::Pdb,
             pdb: Some(pdb),
-            split: None,
-            weight: Weight::ONE,
             extras: Extras::default(),
         }
     }
@@ -140,46 +146,27 @@ impl Solver {
         self
     }
 
-    /// Searches each instance on every thread of `pool` (for single hard instances; for
-    /// batches, one instance per thread is faster).
-    pub fn split_on(mut self, pool: Arc<rayon::ThreadPool>) -> Solver {
-        self.split = Some(pool);
-        self
-    }
-
-    /// Trades optimality for speed: solutions at most `weight.factor()` times the optimal
-    /// length (weighted IDA*). [`Weight::ONE`] restores the optimal search.
-    pub fn weighted(mut self, weight: Weight) -> Solver {
-        self.weight = weight;
-        self
-    }
-
-    /// The weight this solver searches with ([`Weight::ONE`] unless set by
-    /// [`Solver::weighted`]).
-    pub fn weight(&self) -> Weight {
-        self.weight
-    }
-
     /// The heuristic asked for; a [`Solution`] says which one was actually used.
     pub fn kind(&self) -> HeuristicKind {
         self.kind
     }
 
-    /// Finds an optimal solution (or, weighted, one within the weight's bound).
+    /// Finds an optimal solution (or, weighted, one within the weight's bound): the one
+    /// search, run as `search` says (weight, limits, progress hook, threads, books; see
+    /// [`Search`]) with this solver's estimate.
     ///
-    /// `limits` bounds the work (`Limits::default()`: none); `hook`, if given, is called
-    /// after each finished IDA* iteration, for progress reports. The board is checked
-    /// against the goal first, so an unsolvable board fails at once instead of searching
-    /// for ever.
+    /// The board is checked against the goal first, so an unsolvable board fails at once
+    /// instead of searching for ever.
     ///
     /// # Errors
-    /// A board that does not fit the goal, or a search stopped by `limits`.
+    /// A board that does not fit the goal, a search stopped by a limit, or books that
+    /// belong to another search.
     ///
     /// # Examples
     /// ```
     /// use fifteen::board::moves_to_string;
     /// use fifteen::check::check_solution;
-    /// use fifteen::search::{Limits, Weight};
+    /// use fifteen::search::{Search, Weight};
     /// use fifteen::{Board, BoardError, Goal, HeuristicKind, SolveError, Solver};
     ///
     /// // Three tiles each one step from home: no solution is shorter than 3 moves.
@@ -187,7 +174,7 @@ impl Solver {
     /// let goal = Goal::standard(board.shape());
     /// let solver = Solver::new(HeuristicKind::LinearConflict);
     ///
-    /// let solution = solver.solve(&board, &goal, Limits::default(), None).unwrap();
+    /// let solution = solver.solve(&board, &goal, &Search::default()).unwrap();
     /// assert_eq!(moves_to_string(&solution.moves), "RDR");
     /// assert_eq!(solution.weight, Weight::ONE); // proven optimal...
     /// assert_eq!(solution.lower_bound, 3); // ...so the bound is the length
@@ -198,7 +185,7 @@ impl Solver {
     /// // Swapping two tiles makes a board that cannot reach the goal; no search is run.
     /// let swapped = Board::parse("2 1 3 0 4 6 7 5 8").unwrap();
     /// assert_eq!(
-    ///     solver.solve(&swapped, &goal, Limits::default(), None),
+    ///     solver.solve(&swapped, &goal, &Search::default()),
     ///     Err(SolveError::Board(BoardError::Unsolvable))
     /// );
     /// ```
@@ -206,84 +193,44 @@ impl Solver {
         &self,
         board: &Board,
         goal: &Goal,
-        limits: Limits,
-        hook: Option<IterationHook>,
+        search: &Search,
     ) -> Result<Solution, SolveError> {
         let t0 = Instant::now();
-        let labels = goal.labels(board)?;
-        let (found, used) = match (&self.kind, &self.pdb) {
-            (HeuristicKind::Pdb, Some(pdb)) if pdb.fits(&labels) => {
-                // Tables are built for one blank cell; a mirror image of the board may
-                // put its blank there.
-                let sym = pdb.symmetry_for(&labels).expect("fits");
-                let l = sym.labels(&labels);
-                let geo = Geometry::new(l.shape, l.blank_label);
-                let dual = self.extras.dual.as_deref();
-                let dual = dual.filter(|d| Arc::ptr_eq(&d.pdb, pdb));
-                let found = if let (Some(d), true) = (dual, pdb.tables.len() <= 4) {
-                    let h = Max {
-                        first: Patterns::<4>(pdb.as_ref()),
-                        second: Dual::<4>(d),
-                        lazy: self.extras.lazy,
-                    };
-                    self.search_extras(h, &geo, &l, limits, hook)?
-                } else if pdb.tables.len() <= 4 {
-                    let h = Patterns::<4>(pdb.as_ref());
-                    self.search_extras(h, &geo, &l, limits, hook)?
-                } else {
-                    let h = pdb.as_ref();
-                    search(&geo, h, &l, self.weight, limits, hook, &self.split)?
-                };
-                let inv = sym.inverse(l.shape);
-                let mut f = found;
-                f.moves = f.moves.iter().map(|&d| inv.dir(d)).collect();
-                (f, HeuristicKind::Pdb)
-            }
-            (HeuristicKind::Manhattan, _) => (
-                run(&labels, &Manhattan, self.weight, limits, hook, &self.split)?,
-                HeuristicKind::Manhattan,
-            ),
-            _ => (
-                run(
-                    &labels,
-                    &LinearConflict,
-                    self.weight,
-                    limits,
-                    hook,
-                    &self.split,
-                )?,
-                HeuristicKind::LinearConflict,
-            ),
-        };
+        let (found, frame) = self.run_job(board, goal, Ida(search))?;
+        let found = found?;
+        let moves = frame.to_user(&found.moves);
         // Every path between two boards has the same parity (each move changes the blank's
         // cell colour and the permutation's parity together), so the bound rounds up to it.
-        let len = found.moves.len() as u32;
+        let len = moves.len() as u32;
         let mut lower_bound = found.lower_bound.min(len);
         if (len - lower_bound) % 2 == 1 {
             lower_bound += 1;
         }
         Ok(Solution {
-            weight: self.weight,
+            weight: search.weight,
             lower_bound,
-            moves: found.moves,
+            moves,
             nodes: found.nodes,
             iterations: found.iterations,
             millis: t0.elapsed().as_secs_f64() * 1000.0,
-            heuristic: used,
+            heuristic: frame.heuristic,
         })
     }
 }
 
+/// The one search as a [`SearchJob`], for [`Solver::solve`].
+struct Ida<'s, 'a>(&'s Search<'a>);
+
+impl SearchJob for Ida<'_, '_> {
+    type Output = Result<Found, SearchError>;
+    fn run<H: Heuristic, T: Tiles>(self, geo: &Geometry, h: &H, start: T) -> Self::Output {
+        ida_star(geo, h, start, self.0)
+    }
+}
+
 impl Solver {
-    /// The search with the first tables `h` and whichever extras fit the tables.
-    fn search_extras<H: Heuristic>(
-        &self,
-        h: H,
-        geo: &Geometry,
-        l: &Labels,
-        limits: Limits,
-        hook: Option<IterationHook>,
-    ) -> Result<Found, SolveError> {
+    /// The job with the first tables `h` and whichever extras fit the tables.
+    fn extra_estimates<H: Heuristic, J: SearchJob>(&self, h: H, l: &Labels, job: J) -> J::Output {
         let x = &self.extras;
         let lazy = x.lazy;
         let second = x.second.as_deref().filter(|s| {
@@ -292,7 +239,7 @@ impl Solver {
                 && s.tables.len() <= 4
         });
         match (second, x.walking.as_deref()) {
-            (None, None) => self.ordered(h, geo, l, limits, hook),
+            (None, None) => self.ordered(h, l, job),
             (Some(p2), None) => {
                 let second = Patterns::<4>(p2);
                 let m = Max {
@@ -300,7 +247,7 @@ impl Solver {
                     second,
                     lazy,
                 };
-                self.ordered(m, geo, l, limits, hook)
+                self.ordered(m, l, job)
             }
             (None, Some(wd)) => {
                 let m = Max {
@@ -308,7 +255,7 @@ impl Solver {
                     second: wd,
                     lazy,
                 };
-                self.ordered(m, geo, l, limits, hook)
+                self.ordered(m, l, job)
             }
             (Some(p2), Some(wd)) => {
                 let first = Max {
@@ -321,92 +268,19 @@ impl Solver {
                     second: Patterns::<4>(p2),
                     lazy,
                 };
-                self.ordered(m, geo, l, limits, hook)
+                self.ordered(m, l, job)
             }
         }
     }
 
-    /// The search with `h`, its children ordered by the tie-break when one is asked for.
-    fn ordered<H: Heuristic>(
-        &self,
-        h: H,
-        geo: &Geometry,
-        l: &Labels,
-        limits: Limits,
-        hook: Option<IterationHook>,
-    ) -> Result<Found, SolveError> {
-        let (w, s) = (self.weight, &self.split);
+    /// The job with `h`, its children ordered by the tie-break when one is asked for.
+    fn ordered<H: Heuristic, J: SearchJob>(&self, h: H, l: &Labels, job: J) -> J::Output {
         if self.extras.tie_break {
-            search(geo, &TieBreak(h), l, w, limits, hook, s)
+            packed(l, &TieBreak(h), job)
         } else {
-            search(geo, &h, l, w, limits, hook, s)
+            packed(l, &h, job)
         }
     }
-}
-
-fn run<H: Heuristic>(
-    labels: &Labels,
-    h: &H,
-    weight: Weight,
-    limits: Limits,
-    hook: Option<IterationHook>,
-    split: &Option<Arc<rayon::ThreadPool>>,
-) -> Result<Found, SolveError> {
-    let geo = Geometry::new(labels.shape, labels.blank_label);
-    search(&geo, h, labels, weight, limits, hook, split)
-}
-
-/// Searches in the narrowest packing that holds the board: one word up to 16 cells.
-fn search<H: Heuristic>(
-    geo: &Geometry,
-    h: &H,
-    labels: &Labels,
-    weight: Weight,
-    limits: Limits,
-    hook: Option<IterationHook>,
-    split: &Option<Arc<rayon::ThreadPool>>,
-) -> Result<Found, SolveError> {
-    if geo.cells <= PACKED_CELLS {
-        search_in(
-            geo,
-            h,
-            geo.load::<Packed>(labels),
-            weight,
-            limits,
-            hook,
-            split,
-        )
-    } else {
-        search_in(
-            geo,
-            h,
-            geo.load::<Wide>(labels),
-            weight,
-            limits,
-            hook,
-            split,
-        )
-    }
-}
-
-fn search_in<H: Heuristic, T: Tiles>(
-    geo: &Geometry,
-    h: &H,
-    start: T,
-    weight: Weight,
-    limits: Limits,
-    hook: Option<IterationHook>,
-    split: &Option<Arc<rayon::ThreadPool>>,
-) -> Result<Found, SolveError> {
-    match split {
-        // A weighted search remembers the boards it met (see `Seen`), which only the
-        // serial search does: that saves more than a second thread would.
-        Some(pool) if weight.is_one() => {
-            crate::search::ida_star_parallel_weighted(geo, h, start, weight, limits, hook, pool)
-        }
-        _ => ida_star_weighted(geo, h, start, weight, limits, hook),
-    }
-    .map_err(SolveError::Stopped)
 }
 
 impl Solver {
@@ -452,9 +326,9 @@ impl Solver {
     }
 }
 
-/// A search that runs with whatever estimate and board packing a [`Solver`] picks for a
-/// board: the split search and the checkpointed search are written once, generically, and
-/// [`Solver::run_job`] chooses their types, as [`Solver::solve`] does for plain IDA*.
+/// Work that runs with whatever estimate and board packing a [`Solver`] picks for a board:
+/// [`Solver::solve`] (the one search) and the split search's frontier and parts are
+/// written once, generically, and [`Solver::run_job`] chooses their types.
 pub trait SearchJob {
     /// What the search returns.
     type Output;
@@ -485,8 +359,9 @@ impl Frame {
 }
 
 impl Solver {
-    /// Runs `job` on `board` with this solver's estimate and the narrowest packing, in the
-    /// frame the tables want (see [`Frame`]). The weight is the job's business.
+    /// Runs `job` on `board` with this solver's estimate (the tables and every extra that
+    /// fits them, exactly as [`Solver::solve`] searches) and the narrowest packing, in the
+    /// frame the tables want (see [`Frame`]).
     ///
     /// # Errors
     /// A board that does not fit the goal (another shape, or unsolvable).
@@ -505,12 +380,23 @@ impl Solver {
         };
         Ok(match (&self.kind, &self.pdb) {
             (HeuristicKind::Pdb, Some(pdb)) if pdb.fits(&labels) => {
+                // Tables are built for one blank cell; a mirror image of the board may
+                // put its blank there.
                 let sym = pdb.symmetry_for(&labels).expect("fits");
                 let l = sym.labels(&labels);
-                let out = if pdb.tables.len() <= 4 {
-                    packed(&l, &Patterns::<4>(pdb.as_ref()), job)
-                } else {
-                    packed(&l, pdb.as_ref(), job)
+                let dual = self.extras.dual.as_deref();
+                let dual = dual.filter(|d| Arc::ptr_eq(&d.pdb, pdb));
+                let out = match (dual, pdb.tables.len() <= 4) {
+                    (Some(d), true) => {
+                        let h = Max {
+                            first: Patterns::<4>(pdb.as_ref()),
+                            second: Dual::<4>(d),
+                            lazy: self.extras.lazy,
+                        };
+                        self.extra_estimates(h, &l, job)
+                    }
+                    (None, true) => self.extra_estimates(Patterns::<4>(pdb.as_ref()), &l, job),
+                    (_, false) => packed(&l, pdb.as_ref(), job),
                 };
                 let mut f = frame(HeuristicKind::Pdb, sym);
                 f.partition = Some(pdb.partition.name());

@@ -3,11 +3,12 @@
 //! the board inverted by hand (where the blank is home, the dual board is the inverse
 //! permutation), and the known optimal lengths of the Korf 100.
 
+use fifteen::search::Search;
 use std::sync::Arc;
 
 use fifteen::check::check_solution;
 use fifteen::pdb::{Dual, DualTables, Partition, Patterns, PdbHeuristic, TableDir};
-use fifteen::search::{ida_star, Geometry, Heuristic, Limits, Max, Packed, Tiles};
+use fifteen::search::{ida_star, Geometry, Heuristic, Max, Packed, Tiles};
 use fifteen::{Extras, Goal, HeuristicKind, Shape, Solver};
 use rayon::prelude::*;
 
@@ -100,7 +101,7 @@ fn dual_lookups_never_overestimate_an_8_puzzle_board_and_ida_finds_every_distanc
                 above.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             if i % 7 == 0 {
-                let found = ida_star(&geo, &both, p, Limits::default(), None).unwrap();
+                let found = ida_star(&geo, &both, p, &Search::default()).unwrap();
                 assert_eq!(found.moves.len() as u32, dist[b], "{name} {b:?}");
             }
         });
@@ -134,7 +135,10 @@ fn dual_lookups_with_small_4x4_tables_keep_korf_lengths_serial_and_split() {
             lazy: true,
             ..Extras::default()
         });
-        let split = with_dual.clone().split_on(pool.clone());
+        let split = Search {
+            pool: Some(&pool),
+            ..Search::default()
+        };
         let (mut fewer, mut total) = (0u64, 0u64);
         for inst in korf_easiest(12) {
             let len = inst.known.expect("korf100.txt gives every length");
@@ -145,10 +149,13 @@ fn dual_lookups_with_small_4x4_tables_keep_korf_lengths_serial_and_split() {
                 inst.id
             );
             let mut nodes = Vec::new();
-            for solver in [&with_dual, &split, &plain] {
-                let sol = solver
-                    .solve(&inst.board, &inst.goal, Limits::default(), None)
-                    .unwrap();
+            let serial = Search::default();
+            for (solver, search) in [
+                (&with_dual, &serial),
+                (&with_dual, &split),
+                (&plain, &serial),
+            ] {
+                let sol = solver.solve(&inst.board, &inst.goal, search).unwrap();
                 assert_eq!(sol.heuristic, HeuristicKind::Pdb);
                 check_solution(&inst.board, &inst.goal, &sol.moves).unwrap();
                 assert_eq!(sol.moves.len() as u32, len, "{text} instance {}", inst.id);

@@ -4,11 +4,11 @@
 //! and split, and agree with linear conflict on the easiest ones. Elsewhere a missing set is
 //! skipped with a message; under `CI` it is a failure, since the main job just built it.
 
+use fifteen::search::Search;
 use std::path::PathBuf;
 
 use fifteen::instances::{GoalSpec, Reader};
 use fifteen::pdb::{Partition, TableDir};
-use fifteen::search::Limits;
 use fifteen::{HeuristicKind, Shape, Solver};
 
 /// Where `fifteen bench` put the tables: the same rule as the command line's default
@@ -35,7 +35,10 @@ fn seven_eight_search_matches_known_lengths() {
             .build()
             .unwrap(),
     );
-    let split = Solver::with_pdb(pdb).split_on(pool);
+    let split = Search {
+        pool: Some(&pool),
+        ..Search::default()
+    };
     let lc = Solver::new(HeuristicKind::LinearConflict);
     let f = std::fs::File::open(concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt")).unwrap();
     let instances: Vec<_> = Reader::new(std::io::BufReader::new(f), GoalSpec::BlankFirst)
@@ -45,17 +48,15 @@ fn seven_eight_search_matches_known_lengths() {
     let easy = ["2", "5", "9", "12", "23", "29"];
     for inst in instances.iter().take(30) {
         let known = inst.known.unwrap() as usize;
-        for solver in [&serial, &split] {
-            let s = solver
-                .solve(&inst.board, &inst.goal, Limits::default(), None)
-                .unwrap();
+        for search in [&Search::default(), &split] {
+            let s = serial.solve(&inst.board, &inst.goal, search).unwrap();
             assert_eq!(s.heuristic, HeuristicKind::Pdb);
             assert_eq!(s.moves.len(), known, "instance {}", inst.id);
             assert_eq!(inst.board.apply_all(&s.moves).unwrap(), *inst.goal.board());
         }
         if easy.contains(&inst.id.as_str()) {
             let s = lc
-                .solve(&inst.board, &inst.goal, Limits::default(), None)
+                .solve(&inst.board, &inst.goal, &Search::default())
                 .unwrap();
             assert_eq!(
                 s.moves.len(),
@@ -134,7 +135,10 @@ fn the_default_study_keeps_every_korf_100_length() {
         tie_break: false,
         dual: None,
     });
-    let split = pair.clone().split_on(pool);
+    let split = Search {
+        pool: Some(&pool),
+        ..Search::default()
+    };
     let f = std::fs::File::open(concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt")).unwrap();
     let instances: Vec<_> = Reader::new(std::io::BufReader::new(f), GoalSpec::BlankFirst)
         .map(|r| r.unwrap())
@@ -143,10 +147,15 @@ fn the_default_study_keeps_every_korf_100_length() {
     let (mut n_plain, mut n_pair) = (0, 0);
     for inst in &instances {
         let known = inst.known.unwrap() as usize;
-        for (k, solver) in [&plain, &pair, &all, &split].into_iter().enumerate() {
-            let s = solver
-                .solve(&inst.board, &inst.goal, Limits::default(), None)
-                .unwrap();
+        let serial = Search::default();
+        let runs = [
+            (&plain, &serial),
+            (&pair, &serial),
+            (&all, &serial),
+            (&pair, &split),
+        ];
+        for (k, (solver, search)) in runs.into_iter().enumerate() {
+            let s = solver.solve(&inst.board, &inst.goal, search).unwrap();
             assert_eq!(s.heuristic, HeuristicKind::Pdb);
             assert_eq!(s.moves.len(), known, "instance {} (solver {k})", inst.id);
             assert_eq!(inst.board.apply_all(&s.moves).unwrap(), *inst.goal.board());
@@ -191,7 +200,7 @@ fn seven_eight_search_solves_hard_positions() {
         let h0 = solver.estimate(&inst.board, &inst.goal);
         assert!(h0 + 12 <= known, "{id}: estimate {h0}, length {known}");
         let s = solver
-            .solve(&inst.board, &inst.goal, Limits::default(), None)
+            .solve(&inst.board, &inst.goal, &Search::default())
             .unwrap();
         assert_eq!(s.heuristic, HeuristicKind::Pdb);
         assert_eq!(s.moves.len() as u32, known, "instance {id}");
@@ -216,15 +225,13 @@ fn the_default_search_solves_the_transposed_goal() {
             .build()
             .unwrap(),
     );
-    let solver = Solver::with_pdb(first)
-        .with_extras(Extras {
-            second: Some(second),
-            walking: None,
-            lazy: true,
-            tie_break: false,
-            dual: None,
-        })
-        .split_on(pool);
+    let solver = Solver::with_pdb(first).with_extras(Extras {
+        second: Some(second),
+        walking: None,
+        lazy: true,
+        tie_break: false,
+        dual: None,
+    });
     let goal = fifteen::Goal::blank_first(shape);
     let board = fifteen::Board::new(
         shape,
@@ -239,9 +246,11 @@ fn the_default_search_solves_the_transposed_goal() {
     assert_eq!(h12.board, board, "H12 is the transposed goal");
     let known = h12.known.expect("the hard set records every length");
     assert_eq!(known, 72);
-    let s = solver
-        .solve(&board, &goal, Limits::default(), None)
-        .unwrap();
+    let split = Search {
+        pool: Some(&pool),
+        ..Search::default()
+    };
+    let s = solver.solve(&board, &goal, &split).unwrap();
     assert_eq!(s.moves.len() as u32, known);
     assert_eq!(board.apply_all(&s.moves).unwrap(), *goal.board());
 }

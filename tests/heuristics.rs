@@ -3,11 +3,12 @@
 //! board's distance by a breadth-first search written in tests/common, and the known
 //! optimal lengths of the Korf 100.
 
+use fifteen::search::Search;
 use std::sync::Arc;
 
 use fifteen::check::check_solution;
 use fifteen::pdb::Partition;
-use fifteen::search::{ida_star, Geometry, Heuristic, Limits, Packed, WalkingDistance};
+use fifteen::search::{ida_star, Geometry, Heuristic, Packed, WalkingDistance};
 use fifteen::{Extras, Goal, HeuristicKind, Shape, Solver};
 use rayon::prelude::*;
 
@@ -37,7 +38,7 @@ fn walking_distance_never_overestimates_an_8_puzzle_board_and_ida_finds_every_di
                 exact.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             if i % 25 == 0 {
-                let found = ida_star(&geo, &wd, p, Limits::default(), None).unwrap();
+                let found = ida_star(&geo, &wd, p, &Search::default()).unwrap();
                 assert_eq!(found.moves.len() as u32, dist[b], "{b:?}");
             }
         });
@@ -81,7 +82,7 @@ fn the_max_of_small_4x4_tables_and_walking_distance_keeps_korf_lengths() {
     });
     korf_easiest(25).par_iter().for_each(|inst| {
         let sol = tied
-            .solve(&inst.board, &inst.goal, Limits::default(), None)
+            .solve(&inst.board, &inst.goal, &Search::default())
             .unwrap();
         check_solution(&inst.board, &inst.goal, &sol.moves).unwrap();
         assert_eq!(
@@ -97,7 +98,7 @@ fn the_max_of_small_4x4_tables_and_walking_distance_keeps_korf_lengths() {
         let mut nodes = Vec::new();
         for solver in [&lazy, &eager, &plain.1] {
             let sol = solver
-                .solve(&inst.board, &inst.goal, Limits::default(), None)
+                .solve(&inst.board, &inst.goal, &Search::default())
                 .unwrap();
             assert_eq!(sol.heuristic, HeuristicKind::Pdb);
             check_solution(&inst.board, &inst.goal, &sol.moves).unwrap();
@@ -174,7 +175,7 @@ fn the_linear_conflict_tie_break_keeps_every_8_puzzle_distance() {
         let h = TieBreak(Manhattan);
         order.par_iter().step_by(7).for_each(|b| {
             let p: Packed = geo.load(&goal.labels(b).unwrap());
-            let found = ida_star(&geo, &h, p, Limits::default(), None).unwrap();
+            let found = ida_star(&geo, &h, p, &Search::default()).unwrap();
             assert_eq!(found.moves.len() as u32, dist[b], "{b:?}");
         });
     }

@@ -14,8 +14,8 @@ use fifteen::instances::Reader;
 use fifteen::pdb::{self, Partition, Patterns, PdbHeuristic};
 use fifteen::random::{random_board, random_walk, Rng};
 use fifteen::search::{
-    ida_star, ida_star_weighted, Found, Geometry, Heuristic, Limits, LinearConflict, Manhattan,
-    Packed, Tiles, Weight, Wide,
+    ida_star, Found, Geometry, Heuristic, Limits, LinearConflict, Manhattan, Packed, Search, Tiles,
+    Weight, Wide,
 };
 use fifteen::{
     Board, BoardError, Goal, GoalSpec, HeuristicKind, Labels, Shape, Solution, SolveError, Solver,
@@ -33,6 +33,15 @@ fn limits() -> Limits<'static> {
     Limits {
         max_nodes: Some(NODE_LIMIT),
         ..Limits::default()
+    }
+}
+
+/// The search with the node limit, at `weight`.
+fn weighted(weight: Weight) -> Search<'static> {
+    Search {
+        weight,
+        limits: limits(),
+        ..Search::default()
     }
 }
 
@@ -64,8 +73,13 @@ fn solvers(goal: &Goal) -> (Option<tempfile::TempDir>, Vec<Solver>) {
 /// Solves, checks that the solution replays to the goal and that a PDB solver used its
 /// tables.
 fn solve(solver: &Solver, b: &Board, goal: &Goal) -> Solution {
+    solve_weighted(solver, b, goal, Weight::ONE)
+}
+
+/// [`solve`] at `weight`.
+fn solve_weighted(solver: &Solver, b: &Board, goal: &Goal, weight: Weight) -> Solution {
     let sol = solver
-        .solve(b, goal, limits(), None)
+        .solve(b, goal, &weighted(weight))
         .unwrap_or_else(|e| panic!("{b} to {goal:?}, {:?}: {e}", solver.kind()));
     assert_eq!(sol.heuristic, solver.kind(), "{b}: tables not used?");
     check_solution(b, goal, &sol.moves).unwrap_or_else(|e| panic!("{b}: {e}"));
@@ -80,12 +94,7 @@ fn solve_len(solver: &Solver, b: &Board, goal: &Goal) -> u32 {
 fn search_in<H: Heuristic, T: Tiles>(h: &H, l: &Labels, weight: Weight) -> Found {
     let geo = Geometry::new(l.shape, l.blank_label);
     let start = geo.load::<T>(l);
-    let found = if weight.is_one() {
-        ida_star(&geo, h, start, limits(), None)
-    } else {
-        ida_star_weighted(&geo, h, start, weight, limits(), None)
-    };
-    found.unwrap_or_else(|e| panic!("{l:?}: {e:?}"))
+    ida_star(&geo, h, start, &weighted(weight)).unwrap_or_else(|e| panic!("{l:?}: {e:?}"))
 }
 
 /// Runs the search on the one-word and the byte-a-cell board: the same search, so the same
@@ -239,7 +248,7 @@ fn walks_agree(n: usize) {
             }
             for &w in &weights {
                 for solver in &solvers[1..] {
-                    let sol = solve(&solver.clone().weighted(w), b, &goal);
+                    let sol = solve_weighted(solver, b, &goal, w);
                     check_weighted(&sol, b, optimal, w);
                 }
             }
@@ -267,7 +276,7 @@ fn walks_agree_across_heuristics_and_weights_6x6() {
 /// slower search fail, not hang.
 #[test]
 fn weighted_search_solves_uniformly_random_boards() {
-    let mut jobs: Vec<(Solver, Board, Goal)> = Vec::new();
+    let mut jobs: Vec<(Solver, Weight, Board, Goal)> = Vec::new();
     let mut dirs = Vec::new();
     for (n, w, per_goal) in [(5, 2.0, 3), (6, 3.0, 3)] {
         let weight = Weight::from_factor(w).unwrap();
@@ -278,13 +287,13 @@ fn weighted_search_solves_uniformly_random_boards() {
             for _ in 0..per_goal {
                 let b = random_board(&mut rng, &goal);
                 for solver in &solvers[1..] {
-                    jobs.push((solver.clone().weighted(weight), b, goal));
+                    jobs.push((solver.clone(), weight, b, goal));
                 }
             }
         }
     }
-    jobs.par_iter().for_each(|(solver, b, goal)| {
-        let sol = solve(solver, b, goal);
+    jobs.par_iter().for_each(|(solver, weight, b, goal)| {
+        let sol = solve_weighted(solver, b, goal, *weight);
         let len = sol.moves.len() as u32;
         let start = solver.estimate(b, goal);
         assert!(
@@ -317,7 +326,7 @@ fn unsolvable_large_boards_for_a_custom_goal_are_refused() {
             assert_eq!(goal.labels(&bad).unwrap_err(), BoardError::Unsolvable);
             for kind in [HeuristicKind::Manhattan, HeuristicKind::LinearConflict] {
                 let err = Solver::new(kind)
-                    .solve(&bad, &goal, limits(), None)
+                    .solve(&bad, &goal, &weighted(Weight::ONE))
                     .unwrap_err();
                 assert_eq!(err, SolveError::Board(BoardError::Unsolvable), "{bad}");
             }

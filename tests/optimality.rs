@@ -2,6 +2,7 @@
 //! written here (not the library's), the Korf 100 lengths from the data files, and an
 //! independent 0-1 BFS over pattern placements to pin the table builder's layer counts.
 
+use fifteen::search::Search;
 use std::collections::{HashMap, VecDeque};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -10,7 +11,7 @@ use fifteen::check::check_solution;
 use fifteen::instances::Reader;
 use fifteen::pdb::{self, Partition, PatternSpec, TableDir};
 use fifteen::random::{random_walk, Rng};
-use fifteen::search::Limits;
+
 use fifteen::{Board, Dir, Goal, GoalSpec, HeuristicKind, Instance, Shape, Solver};
 use rayon::prelude::*;
 
@@ -31,7 +32,7 @@ fn shape4() -> Shape {
 
 fn solve(solver: &Solver, board: &Board, goal: &Goal) -> Vec<Dir> {
     let sol = solver
-        .solve(board, goal, Limits::default(), None)
+        .solve(board, goal, &Search::default())
         .unwrap_or_else(|e| panic!("{board:?}: {e}"));
     check_solution(board, goal, &sol.moves).unwrap_or_else(|e| panic!("{board:?}: {e}"));
     sol.moves
@@ -98,7 +99,7 @@ fn every_8_puzzle_board_exact_pdb_both_goals() {
         order.par_iter().for_each(|b| {
             // An exact table: the estimate is the distance itself.
             assert_eq!(solver.estimate(b, &goal), dist[b], "{b:?}");
-            let sol = solver.solve(b, &goal, Limits::default(), None).unwrap();
+            let sol = solver.solve(b, &goal, &Search::default()).unwrap();
             assert_eq!(sol.heuristic, HeuristicKind::Pdb);
             check_solution(b, &goal, &sol.moves).unwrap();
             assert_eq!(sol.moves.len() as u32, dist[b], "{b:?}");
@@ -243,7 +244,7 @@ fn korf100_easiest_30_pdb_5_5_5() {
     easy.par_iter().enumerate().for_each(|(i, inst)| {
         let known = k.lengths[&inst.id];
         let sol = solver
-            .solve(&inst.board, &inst.goal, Limits::default(), None)
+            .solve(&inst.board, &inst.goal, &Search::default())
             .unwrap();
         assert_eq!(sol.heuristic, HeuristicKind::Pdb);
         check_solution(&inst.board, &inst.goal, &sol.moves).unwrap();
@@ -274,9 +275,7 @@ fn korf100_easiest_30_pdb_5_5_5() {
             .map(|x| if x == 0 { 0 } else { 16 - x })
             .collect();
         assert_eq!(gmap, standard.board().tiles());
-        let sol = solver
-            .solve(&b, &standard, Limits::default(), None)
-            .unwrap();
+        let sol = solver.solve(&b, &standard, &Search::default()).unwrap();
         assert_eq!(sol.heuristic, HeuristicKind::Pdb);
         check_solution(&b, &standard, &sol.moves).unwrap();
         assert_eq!(

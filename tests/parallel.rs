@@ -3,9 +3,7 @@
 
 use fifteen::instances::{GoalSpec, Reader};
 use fifteen::pdb::{Partition, TableDir};
-use fifteen::search::{
-    ida_star, ida_star_parallel, Geometry, Heuristic, Limits, LinearConflict, Packed,
-};
+use fifteen::search::{ida_star, Geometry, Heuristic, LinearConflict, Packed, Search};
 use fifteen::{Goal, Shape};
 
 fn korf(ids: &[&str]) -> Vec<fifteen::Instance> {
@@ -27,9 +25,12 @@ fn parallel_and_serial_agree_on_every_complete_iteration() {
         let labels = inst.goal.labels(&inst.board).unwrap();
         let geo = Geometry::new(labels.shape, labels.blank_label);
         let start = geo.load::<Packed>(&labels);
-        let serial = ida_star(&geo, &LinearConflict, start, Limits::default(), None).unwrap();
-        let par = ida_star_parallel(&geo, &LinearConflict, start, Limits::default(), None, &pool)
-            .unwrap();
+        let serial = ida_star(&geo, &LinearConflict, start, &Search::default()).unwrap();
+        let split = Search {
+            pool: Some(&pool),
+            ..Search::default()
+        };
+        let par = ida_star(&geo, &LinearConflict, start, &split).unwrap();
         assert_eq!(
             serial.moves.len() as u32,
             inst.known.unwrap(),

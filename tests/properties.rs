@@ -8,11 +8,12 @@
 //! pattern database; on 4x4 linear conflict and a 5-5-5 pattern database (both small
 //! enough to build in a moment into a temporary directory, then read into memory).
 
+use fifteen::search::Search;
 use std::sync::{Arc, OnceLock};
 
 use fifteen::check::check_solution;
 use fifteen::pdb::{canonical_blank, Partition, PdbHeuristic, TableDir};
-use fifteen::search::Limits;
+
 use fifteen::{Board, Dir, Goal, HeuristicKind, Shape, Solver, Symmetry};
 use proptest::prelude::*;
 
@@ -77,7 +78,7 @@ fn optimal(board: &Board, goal: &Goal) -> Result<usize, TestCaseError> {
     let mut length = None;
     for s in solvers(goal) {
         let sol = s
-            .solve(board, goal, Limits::default(), None)
+            .solve(board, goal, &Search::default())
             .map_err(|e| TestCaseError::fail(format!("{board:?}: {e}")))?;
         // The heuristic asked for is the one used: no silent fallback.
         prop_assert_eq!(sol.heuristic, s.kind());
@@ -162,7 +163,7 @@ fn reflection_holds(board: &Board, goal: &Goal) -> Result<(), TestCaseError> {
     let n = optimal(board, goal)?;
     prop_assert_eq!(optimal(&rb, &rg)?, n, "{:?} reflected", board);
     let sol = Solver::new(HeuristicKind::LinearConflict)
-        .solve(board, goal, Limits::default(), None)
+        .solve(board, goal, &Search::default())
         .unwrap();
     let reflected: Vec<Dir> = sol
         .moves

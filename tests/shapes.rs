@@ -4,13 +4,14 @@
 //! search: a breadth-first search written in the tests (the whole space up to 10 cells, a
 //! ball around the goal for 12), and Manhattan-distance IDA* on longer scrambles.
 
+use fifteen::search::Search;
 use std::io::Cursor;
 
 use fifteen::check::check_solution;
 use fifteen::instances::Reader;
 use fifteen::pdb::{self, Partition};
 use fifteen::random::{random_board, random_walk, Rng};
-use fifteen::search::Limits;
+
 use fifteen::{Board, BoardError, Goal, GoalSpec, HeuristicKind, Shape, SolveError, Solver};
 use rayon::prelude::*;
 
@@ -38,7 +39,7 @@ fn solvers(goal: &Goal) -> (tempfile::TempDir, Vec<Solver>) {
 
 fn solve_len(solver: &Solver, b: &Board, goal: &Goal) -> u32 {
     let sol = solver
-        .solve(b, goal, Limits::default(), None)
+        .solve(b, goal, &Search::default())
         .unwrap_or_else(|e| panic!("{b:?} to {goal:?}: {e}"));
     if solver.kind() == HeuristicKind::Pdb {
         assert_eq!(
@@ -144,7 +145,7 @@ fn unsolvable_boards_for_a_custom_goal_are_refused() {
             let bad = Board::new(s, &t).unwrap();
             assert_eq!(goal.labels(&bad).unwrap_err(), BoardError::Unsolvable);
             let err = Solver::new(HeuristicKind::LinearConflict)
-                .solve(&bad, &goal, Limits::default(), None)
+                .solve(&bad, &goal, &Search::default())
                 .unwrap_err();
             assert_eq!(err, SolveError::Board(BoardError::Unsolvable));
             // Through an instance file too, without searching.
@@ -230,7 +231,7 @@ size: 1x9
     for i in 0..6 {
         let inst = ok(i);
         let sol = Solver::new(HeuristicKind::LinearConflict)
-            .solve(&inst.board, &inst.goal, Limits::default(), None)
+            .solve(&inst.board, &inst.goal, &Search::default())
             .unwrap();
         check_solution(&inst.board, &inst.goal, &sol.moves).unwrap();
     }

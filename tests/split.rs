@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 use fifteen::search::{
-    frontier, ida_star, search_part, Geometry, Heuristic, Limits, Share, Tiles, Weight,
+    frontier, ida_star, search_part, Geometry, Heuristic, Limits, Search, Share, Tiles, Weight,
 };
 use fifteen::solver::SearchJob;
 use fifteen::{Board, Dir, Goal, HeuristicKind, Shape, Solver};
@@ -34,7 +34,7 @@ struct Compare {
 impl SearchJob for Compare {
     type Output = Compared;
     fn run<H: Heuristic, T: Tiles>(self, geo: &Geometry, h: &H, start: T) -> Compared {
-        let serial = ida_star(geo, h, start, Limits::default(), None).unwrap();
+        let serial = ida_star(geo, h, start, &Search::default()).unwrap();
         let mut before = 0;
         let serial = serial
             .iterations

@@ -3,6 +3,7 @@
 //! library's symmetry code: which boards are symmetric and how the root moves pair up, from
 //! cell coordinates and `Board::apply`; and their lengths, from a plain BFS of the 8-puzzle.
 
+use fifteen::search::Search;
 use std::sync::Arc;
 
 use fifteen::check::check_solution;
@@ -127,12 +128,15 @@ fn symmetric_8_puzzle_boards_keep_one_root_move_of_each_mirrored_pair_and_their_
             }
         }
         for kind in [HeuristicKind::Manhattan, HeuristicKind::LinearConflict] {
-            let serial = Solver::new(kind);
-            let split = Solver::new(kind).split_on(pool.clone());
+            let solver = Solver::new(kind);
+            let split = Search {
+                pool: Some(&pool),
+                ..Search::default()
+            };
             symmetric.par_iter().for_each(|b| {
-                for solver in [&serial, &split] {
+                for search in [&Search::default(), &split] {
                     let sol = solver
-                        .solve(b, &goal, Default::default(), None)
+                        .solve(b, &goal, search)
                         .unwrap_or_else(|e| panic!("{b:?}: {e}"));
                     check_solution(b, &goal, &sol.moves).unwrap();
                     assert_eq!(sol.moves.len() as u32, dist[*b], "{}: {b:?}", goal.name());

@@ -1,6 +1,7 @@
 //! Table files: every kind of damage or mismatch is refused with an error that names the
 //! file and says how to rebuild it; and a committed fixture pins the on-disk format.
 
+use fifteen::search::Search;
 use std::collections::{HashMap, VecDeque};
 use std::fs::OpenOptions;
 use std::io::{Seek, SeekFrom, Write};
@@ -8,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use fifteen::check::check_solution;
 use fifteen::pdb::{self, Partition, PatternSpec, PdbHeuristic, Table, TableDir, PAYLOAD_OFFSET};
-use fifteen::search::Limits;
+
 use fifteen::{Board, Dir, Goal, Shape, Solver, TableError};
 
 fn shape3() -> Shape {
@@ -370,7 +371,7 @@ fn committed_fixture_reads_and_gives_2x2_distances() {
     let goal = Goal::blank_first(shape);
     for (b, &d) in &dist {
         assert_eq!(solver.estimate(b, &goal), d, "{b:?}");
-        let sol = solver.solve(b, &goal, Limits::default(), None).unwrap();
+        let sol = solver.solve(b, &goal, &Search::default()).unwrap();
         assert_eq!(check_solution(b, &goal, &sol.moves), Ok(d as usize));
     }
     let standard = Goal::standard(shape);
@@ -378,8 +379,7 @@ fn committed_fixture_reads_and_gives_2x2_distances() {
         .solve(
             &Board::parse("0 3 2 1").unwrap(),
             &standard,
-            Limits::default(),
-            None,
+            &Search::default(),
         )
         .unwrap();
     check_solution(&Board::parse("0 3 2 1").unwrap(), &standard, &sol.moves).unwrap();

@@ -5,7 +5,8 @@
 
 use fifteen::check::check_solution;
 use fifteen::pdb::{self, Partition};
-use fifteen::search::{Limits, Weight};
+use fifteen::search::Search;
+use fifteen::search::Weight;
 use fifteen::{Board, Goal, HeuristicKind, Shape, Solution, Solver};
 use rayon::prelude::*;
 
@@ -15,13 +16,13 @@ use common::{bfs, korf_easiest, tables};
 const WEIGHTS: [f64; 6] = [1.0, 1.2, 1.5, 2.0, 3.0, 7.25];
 
 /// Solves, replays, and checks the promise against the known optimal length.
-fn check(solver: &Solver, board: &Board, goal: &Goal, optimal: u32) -> Solution {
+fn check(solver: &Solver, search: &Search, board: &Board, goal: &Goal, optimal: u32) -> Solution {
     let sol = solver
-        .solve(board, goal, Limits::default(), None)
+        .solve(board, goal, search)
         .unwrap_or_else(|e| panic!("{board:?}: {e}"));
     check_solution(board, goal, &sol.moves).unwrap_or_else(|e| panic!("{board:?}: {e}"));
     let len = sol.moves.len() as u32;
-    let w = solver.weight();
+    let w = search.weight;
     assert_eq!(sol.weight, w);
     // len <= (h/g) * optimal, in integers.
     assert!(
@@ -81,12 +82,15 @@ fn weighted_8_puzzle_within_bound_for_every_heuristic_and_both_goals() {
                 Solver::new(HeuristicKind::LinearConflict),
                 Solver::with_pdb(h.clone()),
             ];
+            let search = Search {
+                weight,
+                ..Search::default()
+            };
             for solver in solvers {
-                let solver = solver.weighted(weight);
                 let longer = sample
                     .par_iter()
                     .filter(|b| {
-                        let sol = check(&solver, b, &goal, dist[**b]);
+                        let sol = check(&solver, &search, b, &goal, dist[**b]);
                         sol.moves.len() as u32 > dist[**b]
                     })
                     .count();
@@ -112,14 +116,21 @@ fn weighted_korf_instances_within_bound_of_known_lengths() {
     let mut nodes = Vec::new();
     for w in [1.0, 1.2, 1.5, 2.0, 3.0] {
         let weight = Weight::from_factor(w).unwrap();
-        let serial = Solver::new(HeuristicKind::LinearConflict).weighted(weight);
-        let split = serial.clone().split_on(pool.clone());
+        let solver = Solver::new(HeuristicKind::LinearConflict);
+        let serial = Search {
+            weight,
+            ..Search::default()
+        };
+        let split = Search {
+            pool: Some(&pool),
+            ..serial
+        };
         let total: u64 = easy
             .par_iter()
             .map(|inst| {
                 let known = inst.known.unwrap();
-                let a = check(&serial, &inst.board, &inst.goal, known);
-                check(&split, &inst.board, &inst.goal, known);
+                let a = check(&solver, &serial, &inst.board, &inst.goal, known);
+                check(&solver, &split, &inst.board, &inst.goal, known);
                 a.nodes
             })
             .sum();

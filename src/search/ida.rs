@@ -1,48 +1,172 @@
-//! Serial IDA*: [`ida_star`] and [`ida_star_weighted`] run one depth-first search a
-//! threshold, each threshold higher; [`Deepening`] keeps the books between iterations for
-//! them and for the parallel search.
+//! IDA*, the one search: [`ida_star`] runs it with the options of a [`Search`] (weight,
+//! limits, progress hook, a thread pool to split one instance over, books that survive a
+//! stop). Serially it runs one depth-first search a threshold, each threshold higher;
+//! split, each iteration goes through the parallel driver of `parallel.rs`, which keeps
+//! the same books whether or not the caller saves them. [`Deepening`] keeps what both
+//! share between iterations.
+
+use std::sync::Mutex;
+use std::time::Duration;
 
 use super::dfs::{Dfs, ROOT};
+use super::parallel::{self, Books};
 use super::{
     Found, Geometry, Heuristic, Iteration, IterationHook, Limits, Seen, StopReason, Stopped, Tiles,
     Weight,
 };
 use crate::board::Dir;
 
-/// Finds a shortest path from `start` to the goal with iterative-deepening A*.
+/// How one search runs. Every field has a default (`Search::default()` is the plain
+/// optimal search on the calling thread, without limits), so a caller names only what it
+/// changes, and a new option is a new field rather than a new function.
 ///
-/// Optimal whenever `h` is admissible: each iteration explores every path with
-/// `g + h <= threshold`, and the threshold rises to the smallest `f` that exceeded it, so
-/// the first solution found is no longer than any other.
+/// # Examples
+/// ```
+/// use fifteen::search::{ida_star, Geometry, Limits, LinearConflict, Packed, Search};
+/// use fifteen::{Board, Goal};
+///
+/// let board = Board::parse("8 6 7 2 5 4 3 0 1").unwrap(); // a hardest 3x3 board
+/// let labels = Goal::standard(board.shape()).labels(&board).unwrap();
+/// let geo = Geometry::new(labels.shape, labels.blank_label);
+/// let start = geo.load::<Packed>(&labels);
+///
+/// let found = ida_star(&geo, &LinearConflict, start, &Search::default()).unwrap();
+/// assert_eq!((found.moves.len(), found.lower_bound), (31, 31));
+///
+/// // The same search on two threads, stopped after 1,000 nodes.
+/// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let search = Search {
+///     pool: Some(&pool),
+///     limits: Limits { max_nodes: Some(1000), ..Limits::default() },
+///     ..Search::default()
+/// };
+/// assert!(ida_star(&geo, &LinearConflict, start, &search).is_err());
+/// ```
+#[derive(Clone, Copy, Default)]
+pub struct Search<'a> {
+    /// [`Weight::ONE`] (the default) for a proven optimal answer; a larger weight trades
+    /// optimality for speed, within a proven factor.
+    pub weight: Weight,
+    /// When to give up: nodes, a deadline, a stop flag (Ctrl-C). None by default.
+    pub limits: Limits<'a>,
+    /// Called after each finished iteration, for progress reports.
+    pub on_iteration: Option<IterationHook<'a>>,
+    /// Split one instance over every thread of this pool (the top of the tree alone, its
+    /// subtrees taken in order by the threads). `None`: the calling thread alone. A
+    /// weighted search without books runs on the calling thread all the same: its table
+    /// of boards met (see [`Seen`]) saves more than a second thread would.
+    pub pool: Option<&'a rayon::ThreadPool>,
+    /// Keep books that survive a stop (see [`Checkpointing`]); needs `pool`.
+    pub checkpoint: Option<Checkpointing<'a>>,
+}
+
+/// The books of a search that can stop at any moment and resume where it was: the caller
+/// owns them (fresh, or loaded from a checkpoint file), the search updates them and calls
+/// `save` after each finished iteration, at most every `every` after finished subtrees,
+/// and when it stops.
+#[derive(Clone, Copy)]
+pub struct Checkpointing<'a> {
+    /// Where the search is; read on starting (to resume), updated as it goes.
+    pub books: &'a Mutex<Books>,
+    /// Called with the books when they are worth saving.
+    pub save: SaveHook<'a>,
+    /// How often finished subtrees are saved, at most.
+    pub every: Duration,
+}
+
+/// How a search with books hands them over to be saved.
+pub type SaveHook<'a> = &'a (dyn Fn(&Books) + Sync);
+
+/// Why a search ended without a solution.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SearchError {
+    /// A limit ended the search first; holds what it proved.
+    #[error("search stopped after {} nodes", .0.nodes)]
+    Stopped(Stopped),
+    /// The books do not fit this search: they were written for another board, estimate or
+    /// table set.
+    #[error("{0}")]
+    Mismatch(#[from] BooksMismatch),
+}
+
+/// Books that do not fit the search given them: the top of the iteration under way reached
+/// another number of subtrees than the books say.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the books do not fit this search: its iteration under threshold {threshold} had {expected} subtrees, this search has {found}")]
+pub struct BooksMismatch {
+    /// The threshold of the iteration under way.
+    pub threshold: u32,
+    /// Subtrees the books record.
+    pub expected: u64,
+    /// Subtrees this search's top reached.
+    pub found: u64,
+}
+
+impl From<Stopped> for SearchError {
+    fn from(s: Stopped) -> Self {
+        SearchError::Stopped(s)
+    }
+}
+
+/// Finds a shortest path from `start` to the goal with iterative-deepening A*, as `search`
+/// says (see [`Search`]).
+///
+/// Optimal whenever `h` is admissible and the weight is one: each iteration explores every
+/// path with `g + h <= threshold`, and the threshold rises to the smallest `f` that
+/// exceeded it, so the first solution found is no longer than any other. With a larger
+/// weight (`f = weight.g * g + weight.h * h`) the solution is at most `weight.factor()`
+/// times optimal (see [`Weight`]).
 ///
 /// # Errors
-/// [`Stopped`] when a limit is reached first.
+/// [`SearchError::Stopped`] when a limit is reached first (books saved first, if kept);
+/// [`SearchError::Mismatch`] when the books belong to another search.
 pub fn ida_star<H: Heuristic, T: Tiles>(
     geo: &Geometry,
     h: &H,
     start: T,
-    limits: Limits,
-    hook: Option<IterationHook>,
-) -> Result<Found, Stopped> {
-    ida_star_weighted(geo, h, start, Weight::ONE, limits, hook)
+    search: &Search,
+) -> Result<Found, SearchError> {
+    match (search.pool, search.checkpoint) {
+        (Some(pool), Some(c)) => parallel::run(geo, h, start, search, pool, c),
+        (Some(pool), None) if search.weight.is_one() => {
+            let books = Mutex::new(Books::default());
+            let quiet = |_: &Books| {};
+            let c = Checkpointing {
+                books: &books,
+                save: &quiet,
+                every: Duration::MAX,
+            };
+            parallel::run(geo, h, start, search, pool, c)
+        }
+        (None, Some(c)) => {
+            // Books need the parallel driver; one thread runs it as the serial search would.
+            let one = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .expect("a one-thread pool");
+            parallel::run(geo, h, start, search, &one, c)
+        }
+        _ => serial(geo, h, start, search).map_err(SearchError::Stopped),
+    }
 }
 
-/// IDA* on `f = weight.g * g + weight.h * h`: with [`Weight::ONE`] the optimal search of
-/// [`ida_star`]; with a larger `h` weight a faster one whose solution is at most
-/// `weight.factor()` times optimal (see [`Weight`]).
-///
-/// # Errors
-/// [`Stopped`] when a limit is reached first.
-pub fn ida_star_weighted<H: Heuristic, T: Tiles>(
+/// IDA* on the calling thread, with the weighted search's table of boards met.
+fn serial<H: Heuristic, T: Tiles>(
     geo: &Geometry,
     h: &H,
     start: T,
-    weight: Weight,
-    limits: Limits,
-    hook: Option<IterationHook>,
+    search: &Search,
 ) -> Result<Found, Stopped> {
-    let (mut run, st, threshold) = Deepening::new(geo, h, &start, weight, hook);
-    let mut dfs = Dfs::new(geo, h, weight, threshold, limits, Vec::with_capacity(128));
+    let weight = search.weight;
+    let (mut run, st, threshold) = Deepening::new(geo, h, &start, weight, search.on_iteration);
+    let mut dfs = Dfs::new(
+        geo,
+        h,
+        weight,
+        threshold,
+        search.limits,
+        Vec::with_capacity(128),
+    );
     if !weight.is_one() {
         dfs.seen = Some(Seen::new(start));
     }
@@ -181,7 +305,15 @@ mod tests {
         let labels = goal.labels(board).unwrap();
         let geo = Geometry::new(labels.shape, labels.blank_label);
         let start = geo.load::<Packed>(&labels);
-        ida_star_weighted(&geo, &LinearConflict, start, weight, limits, None)
+        let search = Search {
+            weight,
+            limits,
+            ..Search::default()
+        };
+        ida_star(&geo, &LinearConflict, start, &search).map_err(|e| match e {
+            SearchError::Stopped(s) => s,
+            e => panic!("{e}"),
+        })
     }
 
     #[test]

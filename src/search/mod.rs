@@ -15,14 +15,12 @@
 //! - `combine`: [`Max`], two estimates as one, the second read lazily;
 //! - `walking`: [`WalkingDistance`], row and column crossings counted on two small tables;
 //! - `dfs`: one iteration's depth-first search below a threshold, the hot loop;
-//! - `ida`: serial IDA*, threshold after threshold ([`ida_star`], [`ida_star_weighted`]);
-//! - `parallel`: the same, each iteration split into subtrees run on a Rayon pool
-//!   ([`ida_star_parallel`], [`ida_star_parallel_weighted`]);
-//! - `split`: one iteration shared by tasks on many machines ([`frontier`], [`search_part`]);
-//! - `checkpoint`: the parallel search with books that survive a stop
-//!   ([`ida_star_resumable`], [`Progress`]).
+//! - `ida`: the one search, [`ida_star`], run as a [`Search`] says (weight, limits,
+//!   progress hook, threads, books), serially threshold after threshold;
+//! - `parallel`: the same split over a Rayon pool, each iteration's subtrees taken in
+//!   order, with [`Books`] that a caller may save and resume from;
+//! - `split`: one iteration shared by tasks on many machines ([`frontier`], [`search_part`]).
 
-mod checkpoint;
 mod combine;
 mod dfs;
 mod geometry;
@@ -37,16 +35,13 @@ mod tiles;
 mod walking;
 mod weight;
 
-pub use checkpoint::{
-    ida_star_resumable, DoneIteration, DoneSubtree, Progress, ResumeError, SaveHook,
-};
 pub use combine::{Max, TieBreak};
 pub use geometry::{Geometry, NONE};
 pub use heuristics::{Heuristic, LcState, LinearConflict, Manhattan};
-pub use ida::{ida_star, ida_star_weighted};
+pub use ida::{ida_star, BooksMismatch, Checkpointing, SaveHook, Search, SearchError};
 pub use limits::{Limits, StopReason};
 pub use outcome::{Found, Iteration, IterationHook, Stopped};
-pub use parallel::{ida_star_parallel, ida_star_parallel_weighted};
+pub use parallel::{Books, DoneSubtree};
 pub use seen::Seen;
 pub use split::{frontier, search_part, PartResult, Share, SplitSearchError};
 pub use tiles::{Packed, Tiles, Wide, PACKED_CELLS};

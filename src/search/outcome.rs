@@ -5,7 +5,7 @@ use super::StopReason;
 use crate::board::Dir;
 
 /// One finished IDA* iteration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Iteration {
     /// The `f` limit of the iteration, in units of the search's [`Weight`](super::Weight)
     /// (moves, for plain IDA*).

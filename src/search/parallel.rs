@@ -1,14 +1,217 @@
-//! Parallel IDA* for one instance: the top of the tree alone, its subtrees on Rayon.
+//! IDA* for one instance on every thread of a pool, with books that survive a stop.
+//!
+//! Each iteration searches the top of the tree alone down to a depth that yields many more
+//! subtrees than threads, then hands the subtrees to the threads in their order (see
+//! [`each_in_order`]), each thread taking the next when it is free. When a subtree holds a
+//! solution within the threshold, the others stop: it is optimal, as every smaller
+//! threshold was exhausted. Every iteration but the last counts exactly the nodes the
+//! serial search counts; the last stops early in a different place.
+//!
+//! The driver keeps its books ([`Books`]: finished iterations, the split depth, finished
+//! subtrees) whether or not the caller saves them, so the plain parallel search and the
+//! checkpointed one are the same code. A resumed search skips the iterations already
+//! finished, re-runs the cheap top of the current iteration at the split depth it used
+//! before (so the subtrees are numbered as they were), and searches only the subtrees not
+//! yet finished. Its node count is the straight run's (the finished parts are counted from
+//! the books); the work lost to a stop is the subtrees that were under way, which
+//! [`Books::spent`] counts when the stop was orderly (a stop flag) and cannot count after
+//! a kill.
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
 
 use super::dfs::{Dfs, Frontier, ROOT};
-use super::ida::Deepening;
-use super::{
-    Found, Geometry, Heuristic, IterationHook, Limits, StopReason, Stopped, Tiles, Weight,
-};
+use super::ida::{BooksMismatch, Checkpointing, Deepening, Search, SearchError};
+use super::{Found, Geometry, Heuristic, Iteration, Limits, StopReason, Tiles, Weight};
 use crate::board::Dir;
+
+/// A finished subtree of the current iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DoneSubtree {
+    /// Its place among the nodes the top reached at the split depth, in search order.
+    pub index: u64,
+    /// Nodes generated below it.
+    pub nodes: u64,
+    /// The smallest `f` over the threshold met below it (`u32::MAX`: none).
+    pub next: u32,
+}
+
+/// Where a split search is: what it needs to go on after a stop, and what a checkpoint
+/// file holds besides the instance (see [`super::Checkpointing`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Books {
+    /// The finished iterations, in order.
+    pub iterations: Vec<Iteration>,
+    /// The threshold of the iteration under way (0: not started yet).
+    pub threshold: u32,
+    /// The split depth of the iteration under way, once chosen: kept so that a resumed
+    /// iteration numbers its subtrees as before.
+    pub depth: Option<u32>,
+    /// How many subtrees the top of the current iteration reached (a check on resuming).
+    pub subtrees: Option<u64>,
+    /// The finished subtrees of the current iteration.
+    pub done: Vec<DoneSubtree>,
+    /// Nodes generated over every run so far, the work lost to stops included when known:
+    /// the cost of stopping and resuming, beside the search's own count.
+    pub spent: u64,
+    /// How many runs have worked on this search.
+    pub runs: u32,
+}
+
+impl Books {
+    /// Closes the iteration under `threshold` and opens the one under `next`.
+    fn finish_iteration(&mut self, threshold: u32, nodes: u64, next: u32) {
+        self.iterations.push(Iteration { threshold, nodes });
+        self.threshold = next;
+        self.depth = None;
+        self.subtrees = None;
+        self.done.clear();
+    }
+}
+
+/// The split search from the books in `c`, saving as it goes (see the module). The split
+/// depth of each iteration is chosen once, then kept. Subtrees are searched without the
+/// weighted search's table of met boards.
+pub(super) fn run<H: Heuristic, T: Tiles>(
+    geo: &Geometry,
+    h: &H,
+    start: T,
+    search: &Search,
+    pool: &rayon::ThreadPool,
+    c: Checkpointing,
+) -> Result<Found, SearchError> {
+    let (weight, limits, save) = (search.weight, search.limits, c.save);
+    let lock = || c.books.lock().unwrap_or_else(|e| e.into_inner());
+    let (mut run, st, first) = Deepening::new(geo, h, &start, weight, search.on_iteration);
+    {
+        let mut b = lock();
+        b.runs += 1;
+        if b.threshold == 0 {
+            b.threshold = first;
+        }
+        for it in &b.iterations {
+            run.record(it.threshold, it.nodes);
+        }
+    }
+    let want = 64 * pool.current_num_threads().max(1);
+    let shared = AtomicU64::new(0);
+    loop {
+        let (threshold, known_depth, before) = {
+            let b = lock();
+            let before = b.iterations.last().map_or(0, |it| it.nodes);
+            (b.threshold, b.depth, before)
+        };
+        let mut nodes = before + 1;
+        if start == geo.goal() {
+            lock().spent += 1;
+            return Ok(run.at_goal(nodes));
+        }
+        // The top of the tree, alone, at the depth the books say, or deepened until there
+        // is enough work to share.
+        let mut depth = known_depth.unwrap_or(4);
+        let (mut dfs, found) = loop {
+            let mut dfs = Dfs::new(geo, h, weight, threshold, limits, Vec::with_capacity(128));
+            dfs.collect_at = depth;
+            let found = dfs.go(start, st, 0, ROOT);
+            lock().spent += dfs.nodes + 1;
+            if let Some(reason) = dfs.stopped {
+                save(&lock());
+                return Err(run.stopped(reason, threshold, nodes + dfs.nodes).into());
+            }
+            if known_depth.is_some()
+                || found
+                || dfs.frontier.len() >= want
+                || weight.g * depth >= threshold
+            {
+                break (dfs, found);
+            }
+            depth += 2;
+        };
+        nodes += dfs.nodes;
+        if found {
+            run.finished(threshold, nodes);
+            lock().finish_iteration(threshold, nodes, 0);
+            save(&lock());
+            return Ok(run.found(dfs.path, threshold, nodes));
+        }
+        let frontier = std::mem::take(&mut dfs.frontier);
+        let reached = frontier.len() as u64;
+        let mut next = dfs.next;
+        let done: HashSet<u64> = {
+            let mut b = lock();
+            if let Some(expected) = b.subtrees.filter(|&n| n != reached) {
+                return Err(BooksMismatch {
+                    threshold,
+                    expected,
+                    found: reached,
+                }
+                .into());
+            }
+            b.depth = Some(depth);
+            b.subtrees = Some(reached);
+            for s in &b.done {
+                nodes += s.nodes;
+                next = next.min(s.next);
+            }
+            b.done.iter().map(|s| s.index).collect()
+        };
+        save(&lock());
+        shared.store(nodes, Ordering::Relaxed);
+        let halt = AtomicBool::new(false);
+        let last_save = Mutex::new(Instant::now());
+        let todo: Vec<(usize, &Frontier<T, H::State>)> = frontier
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !done.contains(&(*i as u64)))
+            .collect();
+        let sub = Subtrees {
+            geo,
+            h,
+            weight,
+            threshold,
+            limits,
+            halt: &halt,
+            shared: &shared,
+        };
+        let results: Vec<SubtreeResult> = each_in_order(pool, &todo, |&(i, f)| {
+            let r = sub.search(f);
+            let mut b = lock();
+            b.spent += r.0;
+            if r.2.is_none() && r.3.is_none() {
+                b.done.push(DoneSubtree {
+                    index: i as u64,
+                    nodes: r.0,
+                    next: r.1,
+                });
+                let mut last = last_save.lock().unwrap_or_else(|e| e.into_inner());
+                if last.elapsed() >= c.every {
+                    save(&b);
+                    *last = Instant::now();
+                }
+            }
+            r
+        });
+        let (solution, stop) = gather(results, &mut nodes, &mut next);
+        if let Some(moves) = solution {
+            run.finished(threshold, nodes);
+            lock().finish_iteration(threshold, nodes, 0);
+            save(&lock());
+            return Ok(run.found(moves, threshold, nodes));
+        }
+        if let Some(reason) = stop {
+            save(&lock());
+            return Err(run.stopped(reason, threshold, nodes).into());
+        }
+        run.finished(threshold, nodes);
+        let following = run.next_threshold(next, threshold, nodes)?;
+        lock().finish_iteration(threshold, nodes, following);
+        save(&lock());
+    }
+}
 
 /// One subtree's search under a threshold: nodes, the least f over it, the path if it
 /// reached the goal, and why it stopped early, if it did.
@@ -108,101 +311,6 @@ pub(super) fn each_in_order<F: Sync, R: Send>(
     done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// IDA* for one instance on every thread of `pool`.
-///
-/// Each iteration searches the top of the tree alone down to a depth that yields many more
-/// subtrees than threads, then hands the subtrees to the threads in their order (see
-/// [`each_in_order`]), each thread taking the next when it is free. When a subtree holds a
-/// solution within the threshold, the others stop: it is optimal, as every smaller
-/// threshold was exhausted. Every iteration but the last counts
-/// exactly the nodes the serial search counts; the last stops early in a different place.
-///
-/// # Errors
-/// [`Stopped`] when a limit is reached first.
-pub fn ida_star_parallel<H: Heuristic, T: Tiles>(
-    geo: &Geometry,
-    h: &H,
-    start: T,
-    limits: Limits,
-    hook: Option<IterationHook>,
-    pool: &rayon::ThreadPool,
-) -> Result<Found, Stopped> {
-    ida_star_parallel_weighted(geo, h, start, Weight::ONE, limits, hook, pool)
-}
-
-/// [`ida_star_weighted`](super::ida_star_weighted) on every thread of `pool`, split as
-/// [`ida_star_parallel`] does. A subtree's solution within the threshold is within the
-/// weight's bound, whichever it is.
-///
-/// # Errors
-/// [`Stopped`] when a limit is reached first.
-pub fn ida_star_parallel_weighted<H: Heuristic, T: Tiles>(
-    geo: &Geometry,
-    h: &H,
-    start: T,
-    weight: Weight,
-    limits: Limits,
-    hook: Option<IterationHook>,
-    pool: &rayon::ThreadPool,
-) -> Result<Found, Stopped> {
-    let (mut run, st, mut threshold) = Deepening::new(geo, h, &start, weight, hook);
-    let mut nodes = 0u64;
-    let shared = AtomicU64::new(0);
-    let want = 64 * pool.current_num_threads().max(1);
-    loop {
-        nodes += 1;
-        if start == geo.goal() {
-            return Ok(run.at_goal(nodes));
-        }
-        // The top of the tree, alone: deepen the split until there is enough work to share.
-        let mut depth = 4;
-        let (mut dfs, found) = loop {
-            let mut dfs = Dfs::new(geo, h, weight, threshold, limits, Vec::with_capacity(128));
-            dfs.collect_at = depth;
-            let found = dfs.go(start, st, 0, ROOT);
-            if let Some(reason) = dfs.stopped {
-                return Err(run.stopped(reason, threshold, nodes + dfs.nodes));
-            }
-            if found || dfs.frontier.len() >= want || weight.g * depth >= threshold {
-                break (dfs, found);
-            }
-            depth += 2;
-        };
-        nodes += dfs.nodes;
-        shared.store(nodes, Ordering::Relaxed);
-        if found {
-            // The hook does not hear of this last iteration, unlike one that ends in a
-            // subtree.
-            run.record(threshold, nodes);
-            return Ok(run.found(dfs.path, threshold, nodes));
-        }
-        let halt = AtomicBool::new(false);
-        let frontier = std::mem::take(&mut dfs.frontier);
-        let mut next = dfs.next;
-        // Each subtree: (nodes, smallest f over the threshold, solution, stop reason).
-        let sub = Subtrees {
-            geo,
-            h,
-            weight,
-            threshold,
-            limits,
-            halt: &halt,
-            shared: &shared,
-        };
-        let results: Vec<SubtreeResult> = each_in_order(pool, &frontier, |f| sub.search(f));
-        let (solution, stop) = gather(results, &mut nodes, &mut next);
-        if let Some(moves) = solution {
-            run.finished(threshold, nodes);
-            return Ok(run.found(moves, threshold, nodes));
-        }
-        if let Some(reason) = stop {
-            return Err(run.stopped(reason, threshold, nodes));
-        }
-        run.finished(threshold, nodes);
-        threshold = run.next_threshold(next, threshold, nodes)?;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,8 +329,12 @@ mod tests {
             .build()
             .unwrap();
         let lc = LinearConflict;
-        let serial = ida_star(&geo, &lc, start, Limits::default(), None).unwrap();
-        let par = ida_star_parallel(&geo, &lc, start, Limits::default(), None, &pool).unwrap();
+        let serial = ida_star(&geo, &lc, start, &Search::default()).unwrap();
+        let split = Search {
+            pool: Some(&pool),
+            ..Search::default()
+        };
+        let par = ida_star(&geo, &lc, start, &split).unwrap();
         assert_eq!(par.moves.len(), 31);
         assert_eq!(par.lower_bound, 31);
         let n = serial.iterations.len();

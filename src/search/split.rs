@@ -229,7 +229,7 @@ pub fn search_part<H: Heuristic, T: Tiles>(
 mod tests {
     use super::*;
     use crate::board::{Board, Goal, Shape};
-    use crate::search::{ida_star, LinearConflict, Packed};
+    use crate::search::{ida_star, LinearConflict, Packed, Search};
 
     #[test]
     fn the_frontier_has_every_node_at_its_depth_once() {
@@ -249,7 +249,7 @@ mod tests {
         // The blank starts on an edge's middle (3 moves), then 1 or 2 new ones each time.
         assert!(f.len() > 3 * 2usize.pow(4) / 2);
         // Four parts of every iteration add up to the serial search's nodes.
-        let serial = ida_star(&geo, &LinearConflict, start, Limits::default(), None).unwrap();
+        let serial = ida_star(&geo, &LinearConflict, start, &Search::default()).unwrap();
         let mut before = 0;
         for it in &serial.iterations[..serial.iterations.len() - 1] {
             let mut top = None;

@@ -23,6 +23,13 @@ pub struct Weight {
     pub h: u32,
 }
 
+/// [`Weight::ONE`]: the optimal search.
+impl Default for Weight {
+    fn default() -> Self {
+        Weight::ONE
+    }
+}
+
 impl Weight {
     /// Plain IDA*: `f = g + h`, optimal solutions.
     pub const ONE: Weight = Weight { g: 1, h: 1 };

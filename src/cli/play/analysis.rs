@@ -5,7 +5,7 @@
 //! boards with linear conflict), and a game that shows "computing..." for ever is broken.
 //! So every position gets a budget: the optimal search runs for at most `think`; if it does
 //! not finish, what it proved is kept (no solution is shorter than its last threshold) and
-//! weighted searches (`Solver::weighted`, quick but not optimal) look for *some* solution
+//! weighted searches (`Search::weight`, quick but not optimal) look for *some* solution
 //! for at most `think` more. The screen then says what is known and no more: "at least 84"
 //! and "a 168-move solution is known", or "too hard to compute here".
 
@@ -15,7 +15,7 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::search::{Iteration, Limits, StopReason, Weight};
+use crate::search::{Iteration, Limits, Search, StopReason, Weight};
 use crate::{Board, Dir, Goal, SolveError, Solver};
 
 /// Weights tried in turn once the optimal search has run out of time: the first that finds
@@ -92,6 +92,8 @@ type Report = (u64, Analysis);
 /// Runs one analysis at a time on a thread of its own; a new request cancels the old one.
 pub struct Worker {
     solver: Solver,
+    /// The threads one search is split over (`None`: the worker's thread alone).
+    pool: Option<Arc<rayon::ThreadPool>>,
     think: Duration,
     generation: u64,
     cancel: Arc<AtomicBool>,
@@ -103,10 +105,11 @@ pub struct Worker {
 impl Worker {
     /// A worker that searches with `solver` (an optimal one), spending at most `think` on the optimal search
     /// of a board and as much again on approximate ones.
-    pub fn new(solver: Solver, think: Duration) -> Worker {
+    pub fn new(solver: Solver, pool: Option<Arc<rayon::ThreadPool>>, think: Duration) -> Worker {
         let (tx, rx) = channel();
         Worker {
             solver,
+            pool,
             think,
             generation: 0,
             cancel: Arc::new(AtomicBool::new(false)),
@@ -139,11 +142,16 @@ impl Worker {
         self.cancel = Arc::new(AtomicBool::new(false));
         let (cancel, tx, generation) = (self.cancel.clone(), self.tx.clone(), self.generation);
         let (board, goal, solver, think) = (*board, *goal, self.solver.clone(), self.think);
+        let pool = self.pool.clone();
         std::thread::spawn(move || {
             let report = |a: &Analysis| {
                 let _ = tx.send((generation, a.clone()));
             };
-            analyse(&board, &goal, &solver, think, at_least, &cancel, &report);
+            let on = Searcher {
+                solver: &solver,
+                pool: pool.as_deref(),
+            };
+            analyse(&board, &goal, on, think, at_least, &cancel, &report);
         });
         Analysis::start(at_least)
     }
@@ -175,22 +183,34 @@ impl Worker {
     }
 }
 
+/// What an analysis searches with: the solver, and the threads to split it over.
+#[derive(Clone, Copy)]
+struct Searcher<'a> {
+    solver: &'a Solver,
+    pool: Option<&'a rayon::ThreadPool>,
+}
+
 /// The optimal search within `think`, then weighted ones within `think` more; each step
 /// reported as it is known. Returns quietly when cancelled (a newer board is wanted).
 fn analyse(
     board: &Board,
     goal: &Goal,
-    solver: &Solver,
+    on: Searcher,
     think: Duration,
     at_least: u32,
     cancel: &AtomicBool,
     report: &(dyn Fn(&Analysis) + Sync),
 ) {
     let mut a = Analysis::start(at_least);
-    let limits = |deadline| Limits {
-        deadline: Some(deadline),
-        stop: Some(cancel),
-        ..Limits::default()
+    let search = |weight, deadline| Search {
+        weight,
+        limits: Limits {
+            deadline: Some(deadline),
+            stop: Some(cancel),
+            ..Limits::default()
+        },
+        pool: on.pool,
+        ..Search::default()
     };
     // Plain IDA* never raises its threshold past the optimal length: each finished
     // iteration is a better lower bound, shown while the search goes on.
@@ -199,7 +219,11 @@ fn analyse(
             report(&Analysis::start(it.threshold));
         }
     };
-    match solver.solve(board, goal, limits(Instant::now() + think), Some(&hook)) {
+    let optimal = Search {
+        on_iteration: Some(&hook),
+        ..search(Weight::ONE, Instant::now() + think)
+    };
+    match on.solver.solve(board, goal, &optimal) {
         Ok(sol) => {
             a.at_least = sol.moves.len() as u32;
             a.solution = Some(sol.moves);
@@ -225,11 +249,7 @@ fn analyse(
             now + end.saturating_duration_since(now) / 2
         };
         let weight = Weight::from_factor(w).expect("weights are in range");
-        match solver
-            .clone()
-            .weighted(weight)
-            .solve(board, goal, limits(deadline), None)
-        {
+        match on.solver.solve(board, goal, &search(weight, deadline)) {
             Ok(sol) => {
                 a.at_least = a.at_least.max(sol.lower_bound);
                 a.solution = Some(sol.moves);
@@ -271,6 +291,7 @@ mod tests {
         let goal = Goal::standard(board.shape());
         let mut w = Worker::new(
             Solver::new(HeuristicKind::LinearConflict),
+            None,
             Duration::from_secs(60),
         );
         assert_eq!(w.request(&board, &goal, 0).state, State::Proving);
@@ -291,6 +312,7 @@ mod tests {
         let board = crate::random::random_board(&mut crate::random::Rng::new(3), &goal);
         let mut w = Worker::new(
             Solver::new(HeuristicKind::LinearConflict),
+            None,
             Duration::from_millis(50),
         );
         let first = w.request(&board, &goal, 0);

@@ -30,6 +30,8 @@ pub struct Setup {
     pub game: Game,
     /// An optimal solver; the worker weights it when the optimal search takes too long.
     pub solver: Solver,
+    /// The threads one search is split over (`None`: one thread).
+    pub pool: Option<std::sync::Arc<rayon::ThreadPool>>,
     /// Which estimate the solver uses and why, for the title line.
     pub heuristic: String,
     pub rng: Rng,
@@ -96,7 +98,7 @@ struct App {
 
 impl App {
     fn new(s: Setup) -> App {
-        let mut worker = Worker::new(s.solver, s.think);
+        let mut worker = Worker::new(s.solver, s.pool, s.think);
         let analysis = worker.request(s.game.board(), s.game.goal(), 0);
         App {
             game: s.game,

@@ -100,14 +100,14 @@ pub fn run(a: PlayArgs) -> Result<i32> {
         ),
     };
     let threads = args::threads(None);
-    let solver = if threads > 1 {
-        solver.split_on(Arc::new(args::pool(threads)?))
-    } else {
-        solver
+    let pool = match threads {
+        1 => None,
+        n => Some(Arc::new(args::pool(n)?)),
     };
     let (summary, status) = app::run(app::Setup {
         game,
         solver,
+        pool,
         heuristic,
         rng,
         pace: Duration::from_millis(a.pace),

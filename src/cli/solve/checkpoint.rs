@@ -1,6 +1,6 @@
 //! `fifteen solve --checkpoint FILE`: one long instance whose search survives a stop.
 //!
-//! The search's books ([`Progress`]) are saved to FILE (atomically) after every finished
+//! The search's books ([`Books`]) are saved to FILE (atomically) after every finished
 //! iteration, at most every half second after finished subtrees, and when the search stops. On
 //! SIGTERM (a batch system's preemption) or Ctrl-C the search stops within a moment, saves,
 //! and the command exits with 143 (SIGTERM) or 130 (Ctrl-C); after a SIGKILL the file
@@ -21,11 +21,7 @@ use crate::cli::output::{emit, note};
 use crate::cli::table_cache::TableCache;
 use crate::cluster::{Checkpoint, Identity};
 use crate::instances::Reader;
-use crate::search::{
-    ida_star_resumable, Found, Geometry, Heuristic, Iteration, Limits, Progress, ResumeError,
-    SaveHook, StopReason, Tiles, Weight,
-};
-use crate::solver::SearchJob;
+use crate::search::{Books, Checkpointing, Limits, Search, StopReason, Weight};
 use crate::{HeuristicKind, Instance, Solution, SolveError, Solver};
 
 /// Exit status after SIGTERM: 128 + 15, the shell's convention.
@@ -43,32 +39,6 @@ extern "C" fn on_sigterm(_: libc::c_int) {
 /// How often finished subtrees are saved, at most: a kill loses at most this much work
 /// besides the subtrees under way.
 const SAVE_EVERY: Duration = Duration::from_millis(500);
-
-struct Job<'a> {
-    weight: Weight,
-    limits: Limits<'a>,
-    pool: &'a rayon::ThreadPool,
-    progress: Progress,
-    save: SaveHook<'a>,
-}
-
-impl SearchJob for Job<'_> {
-    type Output = (Result<Found, ResumeError>, Progress);
-    fn run<H: Heuristic, T: Tiles>(self, geo: &Geometry, h: &H, start: T) -> Self::Output {
-        ida_star_resumable(
-            geo,
-            h,
-            start,
-            self.weight,
-            self.limits,
-            None,
-            self.pool,
-            self.progress,
-            self.save,
-            SAVE_EVERY,
-        )
-    }
-}
 
 /// `fifteen solve --checkpoint FILE`.
 pub fn run(
@@ -126,28 +96,21 @@ pub fn run(
             path.display()
         );
         let moves = parse_moves(c.moves.as_deref().unwrap_or_default())?;
-        let solution = solution(
-            &c.progress,
-            moves,
-            c.lower_bound,
-            c.nodes,
-            &frame,
-            weight,
-            t0,
-        );
+        let solution = solution(&c.books, moves, c.lower_bound, c.nodes, &frame, weight, t0);
         return print(&mut report, inst, Ok(solution));
     }
-    let progress = saved.map(|c| c.progress).unwrap_or_default();
-    if !progress.iterations.is_empty() || !progress.done.is_empty() {
+    let books = saved.map(|c| c.books).unwrap_or_default();
+    if !books.iterations.is_empty() || !books.done.is_empty() {
         note!(
             "{}: resuming at threshold {} ({} iterations and {} subtrees of this one done)",
             path.display(),
-            weight.moves_at_least(progress.threshold),
-            progress.iterations.len(),
-            progress.done.len()
+            weight.moves_at_least(books.threshold),
+            books.iterations.len(),
+            books.done.len()
         );
     }
-    let spent_before = progress.spent;
+    let spent_before = books.spent;
+    let books = Mutex::new(books);
     // SAFETY: the handler only stores to atomics.
     unsafe {
         libc::signal(
@@ -156,9 +119,9 @@ pub fn run(
         );
     }
     let save_error: Mutex<Option<String>> = Mutex::new(None);
-    let save = |p: &Progress| {
+    let save = |b: &Books| {
         let mut c = Checkpoint::new(identity.clone());
-        c.progress = p.clone();
+        c.books = b.clone();
         if let Err(e) = c.save(&path) {
             // The search goes on; the error is reported at the end (exit status 2).
             let mut slot = save_error.lock().unwrap_or_else(|e| e.into_inner());
@@ -166,57 +129,51 @@ pub fn run(
         }
     };
     let pool = args::pool(args::threads(opts.threads))?;
-    let limits = Limits {
-        max_nodes: opts.max_nodes,
-        deadline: opts.timeout.map(|t| Instant::now() + t),
-        stop: Some(&INTERRUPTED),
-    };
-    let job = Job {
+    let search = Search {
         weight,
-        limits,
-        pool: &pool,
-        progress,
-        save: &save,
+        limits: Limits {
+            max_nodes: opts.max_nodes,
+            deadline: opts.timeout.map(|t| Instant::now() + t),
+            stop: Some(&INTERRUPTED),
+        },
+        pool: Some(&pool),
+        checkpoint: Some(Checkpointing {
+            books: &books,
+            save: &save,
+            every: SAVE_EVERY,
+        }),
+        ..Search::default()
     };
-    let ((result, progress), frame) = solver.run_job(&inst.board, &inst.goal, job)?;
+    let result = solver.solve(&inst.board, &inst.goal, &search);
+    let books = books.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         bail!("the checkpoint could not be saved: {e}");
     }
     note!(
         "{}: this run generated {} nodes; {} over {} runs",
         path.display(),
-        progress.spent - spent_before,
-        progress.spent,
-        progress.runs
+        books.spent - spent_before,
+        books.spent,
+        books.runs
     );
     match result {
-        Ok(found) => {
-            let moves = frame.to_user(&found.moves);
+        Ok(s) => {
             let mut c = Checkpoint::new(identity.clone());
-            c.progress = progress.clone();
-            let s = solution(
-                &progress,
-                moves,
-                Some(found.lower_bound),
-                Some(found.nodes),
-                &frame,
-                weight,
-                t0,
-            );
+            c.books = books.clone();
             c.moves = Some(moves_to_string(&s.moves));
             c.lower_bound = Some(s.lower_bound);
             c.nodes = Some(s.nodes);
             c.save(&path)?;
             print(&mut report, inst, Ok(s))
         }
-        Err(ResumeError::Stopped(s))
+        Err(SolveError::Stopped(s))
             if s.reason == StopReason::Interrupted && INTERRUPTED.load(Ordering::SeqCst) =>
         {
             note!(
                 "stopped: {} holds the search at threshold {} ({} subtrees of it done); run the same command to resume",
                 path.display(),
-                weight.moves_at_least(progress.threshold),
-                progress.done.len()
+                weight.moves_at_least(books.threshold),
+                books.done.len()
             );
             Ok(if TERMINATED.load(Ordering::SeqCst) {
                 EXIT_TERMINATED
@@ -224,7 +181,7 @@ pub fn run(
                 130
             })
         }
-        Err(ResumeError::Stopped(s)) => {
+        Err(SolveError::Stopped(s)) => {
             let e = SolveError::Stopped(s.clone());
             let failure = Failure {
                 message: format!("instance {}: {e}", inst.id),
@@ -233,13 +190,14 @@ pub fn run(
             };
             print(&mut report, inst, Err(failure))
         }
-        Err(e @ ResumeError::Mismatch { .. }) => bail!("{}: {e}", path.display()),
+        Err(e) => bail!("{}: {e}", path.display()),
     }
 }
 
-/// The solution as `solve` reports it, its lower bound rounded up to the solutions' parity.
+/// The answer a checkpoint holds, as `solve` reports it, its lower bound rounded up to the
+/// solutions' parity.
 fn solution(
-    progress: &Progress,
+    books: &Books,
     moves: Vec<crate::Dir>,
     lower_bound: Option<u32>,
     nodes: Option<u64>,
@@ -257,14 +215,7 @@ fn solution(
         weight,
         lower_bound: lb,
         nodes: nodes.unwrap_or(0),
-        iterations: progress
-            .iterations
-            .iter()
-            .map(|it| Iteration {
-                threshold: it.threshold,
-                nodes: it.nodes,
-            })
-            .collect(),
+        iterations: books.iterations.clone(),
         millis: t0.elapsed().as_secs_f64() * 1000.0,
         heuristic: frame.heuristic,
     }

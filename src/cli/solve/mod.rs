@@ -28,7 +28,7 @@ use crate::batch::run_ordered;
 use crate::error::TableError;
 use crate::instances::{BadInstance, Reader};
 use crate::record::FailureKind;
-use crate::search::{Iteration, Limits, StopReason, Weight};
+use crate::search::{Iteration, Limits, Search, StopReason, Weight};
 use crate::shard::Shard;
 use crate::{GoalSpec, HeuristicKind, Instance, Shape, SolveError, Solver};
 
@@ -308,12 +308,6 @@ fn run(
                 } else {
                     Solver::new(kind)
                 };
-                let solver = solver.weighted(weight);
-                let solver = if split && threads > 1 {
-                    solver.split_on(pool.clone())
-                } else {
-                    solver
-                };
                 Item::Solve(inst, solver)
             }
         })
@@ -336,12 +330,17 @@ fn run(
             Item::Fatal(id, why) => failed(id, why, FailureKind::Tables),
             Item::Bad(bad) => failed(bad.id.clone(), bad.to_string(), (&bad.error).into()),
             Item::Solve(inst, solver) => {
-                let limits = Limits {
-                    max_nodes,
-                    deadline: timeout.map(|t| Instant::now() + t),
-                    stop: Some(&INTERRUPTED),
+                let search = Search {
+                    weight,
+                    limits: Limits {
+                        max_nodes,
+                        deadline: timeout.map(|t| Instant::now() + t),
+                        stop: Some(&INTERRUPTED),
+                    },
+                    pool: (split && threads > 1).then_some(&*pool),
+                    ..Search::default()
                 };
-                solve_one(inst, &solver, limits, split, weight, &bar)
+                solve_one(inst, &solver, search, &bar)
             }
         }
     };
@@ -457,16 +456,10 @@ fn run(
 
 /// Solves one instance; a long search on all threads shows its iterations on a terminal
 /// (in the batch's progress line when there is one).
-fn solve_one(
-    inst: Instance,
-    solver: &Solver,
-    limits: Limits,
-    split: bool,
-    weight: Weight,
-    bar: &BatchBar,
-) -> Outcome {
+fn solve_one(inst: Instance, solver: &Solver, search: Search, bar: &BatchBar) -> Outcome {
     let started = Instant::now();
-    let show = split && !quiet() && std::io::stderr().is_terminal();
+    let weight = search.weight;
+    let show = search.pool.is_some() && !quiet() && std::io::stderr().is_terminal();
     let hook = |it: Iteration| {
         let secs = started.elapsed().as_secs_f64();
         if secs > 0.5 {
@@ -486,7 +479,11 @@ fn solve_one(
             }
         }
     };
-    let result = solver.solve(&inst.board, &inst.goal, limits, show.then_some(&hook as _));
+    let search = Search {
+        on_iteration: show.then_some(&hook as _),
+        ..search
+    };
+    let result = solver.solve(&inst.board, &inst.goal, &search);
     if show && !bar.visible() && started.elapsed().as_secs_f64() > 0.5 {
         let _ = write!(std::io::stderr(), "\r\x1b[K");
     }
@@ -501,7 +498,7 @@ fn solve_one(
             kind: (&e).into(),
             stopped: match e {
                 SolveError::Stopped(s) => Some(s),
-                SolveError::Board(_) => None,
+                SolveError::Board(_) | SolveError::Mismatch(_) => None,
             },
         }),
         id: inst.id,
