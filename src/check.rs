@@ -195,8 +195,12 @@ pub fn check_json_line(text: &str, line: usize, default_goal: &GoalSpec) -> Opti
             return Some(out);
         }
     };
-    // `bench`'s summary, and a results file's header and end line (`crate::resume`).
-    let not_results = ["summary", crate::resume::HEADER_KEY, crate::resume::END_KEY];
+    // `bench`'s summary, and a results file's header and end line (`crate::cluster::results`).
+    let not_results = [
+        "summary",
+        crate::cluster::results::HEADER_KEY,
+        crate::cluster::results::END_KEY,
+    ];
     if obj.len() == 1 && not_results.iter().any(|k| obj.contains_key(*k)) {
         return None;
     }

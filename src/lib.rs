@@ -11,14 +11,12 @@
 //!   checksummed header, memory-mapped back);
 //! - [`solver`]: from a board and a goal to a checked solution;
 //! - [`batch`]: many instances on a thread pool, results in input order;
-//! - [`cluster`]: the files of a search split over machines or resumed after a stop;
+//! - [`cluster`]: everything past one machine or one run: shards, results files and
+//!   their resumption, merge, the split search over machines, checkpoints;
 //! - [`check`]: replaying solutions (ours or any solver's) against their boards;
 //! - [`game`]: the state of an interactive game (`fifteen play`), without the terminal;
 //! - [`random`]: reproducible random boards;
 //! - [`record`]: the JSON result record that `solve` writes and `check` reads;
-//! - [`shard`], [`resume`] and [`merge`]: batches split over many machines: a
-//!   deterministic slice `K/N`, a results file that survives any kill and resumes, and
-//!   the merge of the slices' files back into one, checked;
 //! - `cli` (feature `cli`, on by default): the command lines of `fifteen` and `build-pdb`,
 //!   the only part that touches the terminal.
 
@@ -31,14 +29,11 @@ pub mod cluster;
 pub mod error;
 pub mod game;
 pub mod instances;
-pub mod merge;
 pub mod pdb;
 pub mod random;
 pub mod rank;
 pub mod record;
-pub mod resume;
 pub mod search;
-pub mod shard;
 pub mod solver;
 
 pub use board::{Board, Dir, Goal, Labels, Shape, Symmetry};

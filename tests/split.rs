@@ -8,9 +8,8 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use fifteen::search::{
-    frontier, ida_star, search_part, Geometry, Heuristic, Limits, Search, Share, Tiles, Weight,
-};
+use fifteen::cluster::split::{frontier, search_part, Share};
+use fifteen::search::{ida_star, Geometry, Heuristic, Limits, Search, Tiles, Weight};
 use fifteen::solver::SearchJob;
 use fifteen::{Board, Dir, Goal, HeuristicKind, Shape, Solver};
 

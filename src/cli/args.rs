@@ -9,10 +9,10 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 
+use crate::cluster::shard::Shard;
 use crate::pdb::Partition;
 use crate::rank::Ranker;
 use crate::search::Weight;
-use crate::shard::Shard;
 use crate::{GoalSpec, Shape};
 
 /// The environment variable that names the tables directory, for every command.
@@ -119,7 +119,7 @@ pub fn timeout(text: &str) -> Result<Duration, String> {
     }
 }
 
-/// Parses `--shard K/N` (shards count from 1; see [`crate::shard`]), for `solve`, `bench`
+/// Parses `--shard K/N` (shards count from 1; see [`crate::cluster::shard`]), for `solve`, `bench`
 /// and `random` alike.
 pub fn shard(text: &str) -> Result<Shard, String> {
     text.parse::<Shard>().map_err(|e| e.to_string())

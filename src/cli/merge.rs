@@ -1,5 +1,5 @@
 //! `fifteen merge`: the results files of a sharded batch (`solve --shard K/N --output
-//! FILE`) joined into one, in input order, every result checked ([`crate::merge`]).
+//! FILE`) joined into one, in input order, every result checked ([`crate::cluster::merge`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 
 use super::output::{emit, inform, note};
 use crate::check::LineCheck;
-use crate::merge::{merge, MergeError};
+use crate::cluster::merge::{merge, MergeError};
 
 /// Arguments of `fifteen merge`.
 #[derive(clap::Args, Debug)]

@@ -6,8 +6,8 @@ use anyhow::{Context, Result};
 
 use super::args;
 use super::output::emit;
+use crate::cluster::shard::Shard;
 use crate::random::{random_board, random_walk, Rng};
-use crate::shard::Shard;
 use crate::{Goal, GoalSpec, Shape};
 
 /// The longest `--walk`: a million moves take milliseconds; longer walks add nothing.

@@ -13,11 +13,11 @@ use super::output::emit;
 use super::table_cache::TableCache;
 use super::INTERRUPTED;
 use crate::board::{moves_to_string, Dir};
-use crate::cluster::{reduce, FrontierFile, Identity, PartFile};
-use crate::search::{
-    frontier, search_part, Geometry, Heuristic, Limits, PartResult, Share, SplitSearchError,
-    StopReason, Tiles, Weight,
+use crate::cluster::split::{
+    frontier, reduce, search_part, FrontierFile, PartFile, PartResult, Share, SplitSearchError,
 };
+use crate::cluster::Identity;
+use crate::search::{Geometry, Heuristic, Limits, StopReason, Tiles, Weight};
 use crate::solver::SearchJob;
 use crate::{Board, Goal, GoalSpec, HeuristicKind, Shape, Solver};
 

@@ -7,44 +7,44 @@ use std::time::Instant;
 use super::{Geometry, Heuristic, Limits, Seen, StopReason, Tiles, Weight, NONE};
 use crate::board::Dir;
 
-pub(super) struct Dfs<'a, H: Heuristic, T: Tiles> {
+pub(crate) struct Dfs<'a, H: Heuristic, T: Tiles> {
     /// The goal board, compared against every child.
     goal: T,
     geo: &'a Geometry,
     h: &'a H,
     weight: Weight,
-    pub(super) threshold: u32,
-    pub(super) next: u32,
-    pub(super) nodes: u64,
-    pub(super) path: Vec<Dir>,
+    pub(crate) threshold: u32,
+    pub(crate) next: u32,
+    pub(crate) nodes: u64,
+    pub(crate) path: Vec<Dir>,
     limits: Limits<'a>,
-    pub(super) stopped: Option<StopReason>,
+    pub(crate) stopped: Option<StopReason>,
     /// Set by a parallel sibling that found the goal: stop without a result.
-    pub(super) halt: Option<&'a AtomicBool>,
+    pub(crate) halt: Option<&'a AtomicBool>,
     /// Nodes of all parallel siblings, for the node limit; `reported` is our share so far.
-    pub(super) shared: Option<&'a AtomicU64>,
+    pub(crate) shared: Option<&'a AtomicU64>,
     reported: u64,
     /// Limits are checked when `nodes` reaches this (every 65,536 nodes, or sooner when
     /// the node limit is nearer).
     next_check: u64,
     /// When splitting: nodes at this depth are collected instead of searched.
-    pub(super) collect_at: u32,
+    pub(crate) collect_at: u32,
     /// Boards met in this iteration (weighted searches only).
-    pub(super) seen: Option<Seen<T>>,
-    pub(super) frontier: Vec<Frontier<T, H::State>>,
+    pub(crate) seen: Option<Seen<T>>,
+    pub(crate) frontier: Vec<Frontier<T, H::State>>,
 }
 
 /// A node at the split depth, with the moves that reach it.
-pub(super) struct Frontier<T, S> {
-    pub(super) p: T,
-    pub(super) st: S,
-    pub(super) g: u32,
-    pub(super) prev: u8,
-    pub(super) path: Vec<Dir>,
+pub(crate) struct Frontier<T, S> {
+    pub(crate) p: T,
+    pub(crate) st: S,
+    pub(crate) g: u32,
+    pub(crate) prev: u8,
+    pub(crate) path: Vec<Dir>,
 }
 
 /// The `prev` of [`Dfs::go`] at the root: no last move.
-pub(super) const ROOT: u8 = 4;
+pub(crate) const ROOT: u8 = 4;
 
 #[derive(Clone, Copy)]
 struct Child<T, S> {
@@ -55,7 +55,7 @@ struct Child<T, S> {
 }
 
 impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
-    pub(super) fn new(
+    pub(crate) fn new(
         geo: &'a Geometry,
         h: &'a H,
         weight: Weight,
@@ -119,7 +119,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
     }
 
     /// Searches below `p` (reached with `g` moves, last move `prev`, [`ROOT`] at the root).
-    pub(super) fn go(&mut self, p: T, st: H::State, g: u32, prev: u8) -> bool {
+    pub(crate) fn go(&mut self, p: T, st: H::State, g: u32, prev: u8) -> bool {
         if let Some(seen) = &mut self.seen {
             if !seen.first_visit(&p, g) {
                 return false;

@@ -18,11 +18,12 @@
 //! - `ida`: the one search, [`ida_star`], run as a [`Search`] says (weight, limits,
 //!   progress hook, threads, books), serially threshold after threshold;
 //! - `parallel`: the same split over a Rayon pool, each iteration's subtrees taken in
-//!   order, with [`Books`] that a caller may save and resume from;
-//! - `split`: one iteration shared by tasks on many machines ([`frontier`], [`search_part`]).
+//!   order, with [`Books`] that a caller may save and resume from.
+//!
+//! One iteration shared by tasks on many machines is [`crate::cluster::split`].
 
 mod combine;
-mod dfs;
+pub(crate) mod dfs;
 mod geometry;
 mod heuristics;
 mod ida;
@@ -30,7 +31,6 @@ mod limits;
 mod outcome;
 mod parallel;
 mod seen;
-mod split;
 mod tiles;
 mod walking;
 mod weight;
@@ -43,7 +43,6 @@ pub use limits::{Limits, StopReason};
 pub use outcome::{Found, Iteration, IterationHook, Stopped};
 pub use parallel::{Books, DoneSubtree};
 pub use seen::Seen;
-pub use split::{frontier, search_part, PartResult, Share, SplitSearchError};
 pub use tiles::{Packed, Tiles, Wide, PACKED_CELLS};
 pub use walking::{WalkingDistance, WdState};
 pub use weight::Weight;

@@ -25,11 +25,11 @@ use super::output::{emit, inform, note, quiet};
 use super::table_cache::TableCache;
 use super::{input, INTERRUPTED};
 use crate::batch::run_ordered;
+use crate::cluster::shard::Shard;
 use crate::error::TableError;
 use crate::instances::{BadInstance, Reader};
 use crate::record::FailureKind;
 use crate::search::{Iteration, Limits, Search, StopReason, Weight};
-use crate::shard::Shard;
 use crate::{GoalSpec, HeuristicKind, Instance, Shape, SolveError, Solver};
 
 /// The largest `--max-nodes`: 10^18 nodes are decades of search; more is surely a typo.

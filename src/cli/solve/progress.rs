@@ -10,8 +10,8 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use super::super::output;
+use crate::cluster::shard::Shard;
 use crate::instances::Reader;
-use crate::shard::Shard;
 use crate::{GoalSpec, Shape};
 
 /// Not counted yet (or not countable: stdin).

@@ -1,6 +1,6 @@
 //! `--shard K/N` and `--output FILE` for `solve` and `bench`: which instances of the input
 //! this run solves, and the results file it resumes. The rules are the library's
-//! ([`crate::shard`], [`crate::resume`]); this holds the command line's side: the settings
+//! ([`crate::cluster::shard`], [`crate::cluster::results`]); this holds the command line's side: the settings
 //! a file is bound to, and the tally of what a resumed run skipped.
 
 use std::path::Path;
@@ -10,10 +10,10 @@ use serde_json::{Map, Value};
 
 use super::super::output::inform;
 use super::SearchOpts;
+use crate::cluster::results::{Header, ResultsFile, Resume, ResumeError};
+use crate::cluster::shard::Shard;
 use crate::instances::BadInstance;
-use crate::resume::{Header, ResultsFile, Resume, ResumeError};
 use crate::search::Weight;
-use crate::shard::Shard;
 use crate::{GoalSpec, HeuristicKind, Instance};
 
 /// The settings that decide a batch's results, as its results file's header records them:

@@ -1,6 +1,9 @@
+//! One instance's iterations shared by tasks on many machines (`fifteen split`,
+//! `slurm/solve-split.sh`): the search and the files it passes between tasks.
+//!
 //! IDA* split by iteration across processes or machines: the frontier at a fixed depth is
 //! enumerated once ([`frontier`]); each task then searches its share of it under one
-//! threshold ([`search_part`]), and a reducer ([`crate::cluster`]) adds the parts up.
+//! threshold ([`search_part`]), and a reducer ([`reduce`]) adds the parts up.
 //!
 //! Each task first re-runs the top of the tree (above the frontier's depth) under the
 //! threshold, exactly as the serial search would, and collects the frontier nodes that
@@ -12,12 +15,19 @@
 //! stops at the first solution, may count differently. The top is cheap (a few thousand
 //! nodes), and re-running it rather than trusting a threshold-free list keeps the counting
 //! rules in one place: `dfs.rs`.
+//!
+//! The files ([`FrontierFile`], [`PartFile`]) are JSON, name their search
+//! ([`Identity`]) and are written atomically (see the parent module).
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
-use super::dfs::{Dfs, ROOT};
-use super::{Geometry, Heuristic, Limits, Stopped, Tiles, Weight, NONE};
-use crate::board::Dir;
+use serde::{Deserialize, Serialize};
+
+use super::{read_json, to_json, write_atomic, ClusterError, Identity};
+use crate::board::{moves_to_string, Dir};
+use crate::search::dfs::{Dfs, ROOT};
+use crate::search::{Geometry, Heuristic, Limits, Stopped, Tiles, Weight, NONE};
 
 /// Which share of the frontier a task searches: entries `i` with `i % count == index`.
 /// Striding (rather than cutting the list in blocks) spreads neighbouring subtrees, whose
@@ -223,6 +233,273 @@ pub fn search_part<H: Heuristic, T: Tiles>(
         }
     }
     Ok(res)
+}
+
+/// The `format` of a frontier file.
+pub const FRONTIER_FORMAT: &str = "fifteen-split-frontier/1";
+/// The `format` of a part file.
+pub const PART_FORMAT: &str = "fifteen-split-part/1";
+
+/// The frontier of a split search: every node at `depth`, written once for all its
+/// iterations.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrontierFile {
+    /// [`FRONTIER_FORMAT`].
+    pub format: String,
+    /// The search.
+    #[serde(flatten)]
+    pub instance: Identity,
+    /// The depth of the frontier's nodes.
+    pub depth: u32,
+    /// The parity every solution's length has (thresholds keep it).
+    pub parity: u32,
+    /// The first iteration's threshold: the start's estimate.
+    pub first_threshold: u32,
+    /// A digest of `entries`, which parts repeat so that the reducer knows they searched
+    /// the same list.
+    pub digest: String,
+    /// The moves to each node, in the search's frame (the tables' mirror image of the
+    /// board, when they need one), in search order.
+    pub entries: Vec<String>,
+}
+
+impl FrontierFile {
+    /// A frontier file for these entries (moves in the search's frame).
+    pub fn new(
+        instance: Identity,
+        depth: u32,
+        parity: u32,
+        first_threshold: u32,
+        entries: &[Vec<Dir>],
+    ) -> FrontierFile {
+        let entries: Vec<String> = entries.iter().map(|e| moves_to_string(e)).collect();
+        FrontierFile {
+            format: FRONTIER_FORMAT.into(),
+            instance,
+            depth,
+            parity,
+            first_threshold,
+            digest: digest(&entries),
+            entries,
+        }
+    }
+
+    /// The entries as moves.
+    ///
+    /// # Errors
+    /// [`ClusterError::Format`] for an entry that is not a move string.
+    pub fn moves(&self, path: &Path) -> Result<Vec<Vec<Dir>>, ClusterError> {
+        if digest(&self.entries) != self.digest {
+            return Err(ClusterError::Format {
+                path: path.to_path_buf(),
+                kind: FRONTIER_FORMAT,
+                reason: "its entries do not match their digest (edited or damaged)".into(),
+            });
+        }
+        self.entries
+            .iter()
+            .map(|e| {
+                crate::board::parse_moves(e).map_err(|err| ClusterError::Format {
+                    path: path.to_path_buf(),
+                    kind: FRONTIER_FORMAT,
+                    reason: format!("entry {e:?}: {err}"),
+                })
+            })
+            .collect()
+    }
+
+    /// Reads a frontier file.
+    ///
+    /// # Errors
+    /// Unreadable, or not a frontier file.
+    pub fn read(path: &Path) -> Result<FrontierFile, ClusterError> {
+        read_json(path, FRONTIER_FORMAT)
+    }
+
+    /// Writes it (atomically).
+    ///
+    /// # Errors
+    /// [`ClusterError::Io`].
+    pub fn write(&self, path: &Path) -> Result<(), ClusterError> {
+        write_atomic(path, &to_json(self))
+    }
+}
+
+fn digest(entries: &[String]) -> String {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for e in entries {
+        h.update(e.as_bytes());
+        h.update(b"\n");
+    }
+    format!("{:016x}", h.digest())
+}
+
+/// One task's share of one iteration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartFile {
+    /// [`PART_FORMAT`].
+    pub format: String,
+    /// The search.
+    #[serde(flatten)]
+    pub instance: Identity,
+    /// The frontier's depth.
+    pub depth: u32,
+    /// The parity of every solution's length.
+    pub parity: u32,
+    /// The frontier's digest.
+    pub digest: String,
+    /// The iteration's threshold.
+    pub threshold: u32,
+    /// This part's number, from 0.
+    pub part: u32,
+    /// How many parts the iteration has.
+    pub parts: u32,
+    /// Nodes of the top of the tree, the root included (the same in every part).
+    pub top_nodes: u64,
+    /// The smallest `f` over the threshold in the top (absent: none).
+    pub top_next: Option<u32>,
+    /// Nodes below this part's frontier entries.
+    pub nodes: u64,
+    /// The smallest `f` over the threshold below them (absent: none).
+    pub next: Option<u32>,
+    /// Frontier entries the top reached under this threshold.
+    pub reached: u64,
+    /// How many of them this part searched.
+    pub searched: u64,
+    /// A solution within the threshold, in the user's frame, from the start: checkable
+    /// with `fifteen check BOARD --moves M`.
+    pub moves: Option<String>,
+    /// Wall time of this part, in milliseconds.
+    pub millis: f64,
+}
+
+impl PartFile {
+    /// Reads a part file.
+    ///
+    /// # Errors
+    /// Unreadable, or not a part file.
+    pub fn read(path: &Path) -> Result<PartFile, ClusterError> {
+        read_json(path, PART_FORMAT)
+    }
+
+    /// Writes it (atomically).
+    ///
+    /// # Errors
+    /// [`ClusterError::Io`].
+    pub fn write(&self, path: &Path) -> Result<(), ClusterError> {
+        write_atomic(path, &to_json(self))
+    }
+}
+
+/// What an iteration came to, once its parts are added up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reduced {
+    /// The iteration's threshold.
+    pub threshold: u32,
+    /// Nodes of the whole iteration, the root included (the serial search's count, the
+    /// last iteration aside).
+    pub nodes: u64,
+    /// The solution (user's frame), if a part found one: optimal, as every smaller
+    /// threshold was exhausted.
+    pub moves: Option<String>,
+    /// Otherwise the next iteration's threshold.
+    pub next_threshold: Option<u32>,
+}
+
+/// Adds up the parts of one iteration: all of `0..parts`, each once, for the same search,
+/// frontier and threshold, with the same top of the tree.
+///
+/// # Errors
+/// Missing, duplicate or mismatched parts; an iteration that exceeded nothing.
+pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
+    let Some((first_path, first)) = parts.first() else {
+        return Err(ClusterError::NoParts);
+    };
+    let mut seen: Vec<Option<&PathBuf>> = vec![None; first.parts as usize];
+    let mut nodes = first.top_nodes;
+    let mut next = first.top_next.unwrap_or(u32::MAX);
+    let mut moves = None;
+    for (path, p) in parts {
+        let disagree = |what, file: String, expected: String| ClusterError::PartsDisagree {
+            path: path.clone(),
+            first: first_path.clone(),
+            what,
+            file,
+            expected,
+        };
+        p.instance
+            .check(path, &first.instance)
+            .map_err(|e| match e {
+                ClusterError::Mismatch {
+                    what, file, asked, ..
+                } => disagree(what, file, asked),
+                e => e,
+            })?;
+        let fields: [(&'static str, String, String); 6] = [
+            (
+                "threshold",
+                p.threshold.to_string(),
+                first.threshold.to_string(),
+            ),
+            ("frontier digest", p.digest.clone(), first.digest.clone()),
+            ("depth", p.depth.to_string(), first.depth.to_string()),
+            ("part count", p.parts.to_string(), first.parts.to_string()),
+            (
+                "top nodes",
+                p.top_nodes.to_string(),
+                first.top_nodes.to_string(),
+            ),
+            ("parity", p.parity.to_string(), first.parity.to_string()),
+        ];
+        for (what, file, expected) in fields {
+            if file != expected {
+                return Err(disagree(what, file, expected));
+            }
+        }
+        let slot = seen.get_mut(p.part as usize).ok_or_else(|| {
+            disagree(
+                "part number",
+                p.part.to_string(),
+                format!("below {}", first.parts),
+            )
+        })?;
+        if let Some(other) = slot {
+            return Err(ClusterError::DuplicatePart {
+                part: p.part,
+                parts: p.parts,
+                first: other.to_path_buf(),
+                second: path.clone(),
+            });
+        }
+        *slot = Some(path);
+        nodes += p.nodes;
+        next = next.min(p.next.unwrap_or(u32::MAX));
+        if moves.is_none() {
+            moves = p.moves.clone();
+        }
+    }
+    let missing: Vec<u32> = (0..first.parts)
+        .filter(|&k| seen[k as usize].is_none())
+        .collect();
+    if !missing.is_empty() {
+        return Err(ClusterError::MissingParts {
+            missing,
+            parts: first.parts,
+        });
+    }
+    let next_threshold = if moves.is_some() {
+        None
+    } else if next == u32::MAX {
+        return Err(ClusterError::Exhausted(first.threshold));
+    } else {
+        Some(Weight::ONE.next_threshold(next, first.parity))
+    };
+    Ok(Reduced {
+        threshold: first.threshold,
+        nodes,
+        moves,
+        next_threshold,
+    })
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 //!   over all the tasks;
 //! - which shard holds item `i`, and where in that shard's output it stands, are one
 //!   division: a merge restores input order by taking the shards' outputs in turn
-//!   ([`crate::merge`]).
+//!   ([`crate::cluster::merge`]).
 
 use std::fmt;
 
@@ -29,7 +29,7 @@ pub const MAX_SHARDS: u64 = 1 << 32;
 ///
 /// # Examples
 /// ```
-/// use fifteen::shard::Shard;
+/// use fifteen::cluster::shard::Shard;
 ///
 /// let s: Shard = "2/3".parse().unwrap();
 /// // Items 2, 5, 8, ... of the input (counted from 1) are this shard's.

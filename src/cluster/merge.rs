@@ -1,11 +1,11 @@
-//! Merging the results files of a sharded batch ([`crate::resume`]) into one, in input
+//! Merging the results files of a sharded batch ([`crate::cluster::results`]) into one, in input
 //! order, checking every result on the way.
 //!
 //! Nothing but the files is needed: each header names its shard `K/N` and the settings,
 //! each end line the number of items of the whole input. So the merge proves that every
 //! shard is there once, complete, and run with the same settings on an input of the same
 //! length; that each holds exactly its slice's count of results; and that no id occurs
-//! twice. Round robin ([`crate::shard`]) puts item `i` at place `(i - 1) / N` of shard
+//! twice. Round robin ([`crate::cluster::shard`]) puts item `i` at place `(i - 1) / N` of shard
 //! `((i - 1) mod N) + 1`, so taking the files' records in turn restores the input order:
 //! the merged file holds the very lines an unsharded `solve --format json` prints (the
 //! `nodes` equal too; only `millis` differ), which for numbered inputs is id order.
@@ -20,9 +20,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use crate::check::{check_json_line, LineCheck};
+use crate::cluster::results::{id_text, read_back, FileLine, Header, ResumeError};
+use crate::cluster::shard::Shard;
 use crate::instances::GoalSpec;
-use crate::resume::{id_text, read_back, FileLine, Header, ResumeError};
-use crate::shard::Shard;
 
 /// One results file, surveyed.
 #[derive(Clone, Debug)]
@@ -354,8 +354,8 @@ pub fn merge(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::results::ResultsFile;
     use crate::record::Record;
-    use crate::resume::ResultsFile;
     use serde_json::Map;
 
     /// Writes the `n` complete shards of items `1..=items`: item `i` has id `ids(i)`, the

@@ -13,7 +13,7 @@
 //! The header says what wrote the file: a rerun with other settings (another weight,
 //! heuristic, limit, shard) is refused before anything is written, instead of mixing two
 //! batches' results. The end line says the shard is complete and how many items the whole
-//! input had, which is what lets [`crate::merge`] prove that no result is missing without
+//! input had, which is what lets [`crate::cluster::merge`] prove that no result is missing without
 //! reading the input again. `fifteen check` skips both lines.
 //!
 //! # Writing
@@ -54,8 +54,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::check::MAX_RESULT_LINE_BYTES;
+use crate::cluster::shard::Shard;
 use crate::record::{id_value, Record};
-use crate::shard::Shard;
 
 /// The layout version the header carries; a file of another version is refused.
 pub const FORMAT_VERSION: u64 = 1;

@@ -1,0 +1,68 @@
+//! The checkpoint of a long solve (`solve --checkpoint FILE`): the search's books, saved
+//! atomically as it goes, and the answer once found.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{read_json, to_json, write_atomic, ClusterError, Identity};
+use crate::search::Books;
+
+/// The `format` of a checkpoint file.
+pub const CHECKPOINT_FORMAT: &str = "fifteen-checkpoint/1";
+
+/// A long solve's checkpoint: the search it belongs to, its [`Books`], and, once
+/// solved, the answer (so that running the command again prints it without searching).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// [`CHECKPOINT_FORMAT`].
+    pub format: String,
+    /// The search.
+    #[serde(flatten)]
+    pub instance: Identity,
+    /// Where the search is.
+    #[serde(flatten)]
+    pub books: Books,
+    /// The solution's moves (user's frame), once found.
+    pub moves: Option<String>,
+    /// The proven lower bound that came with the solution.
+    pub lower_bound: Option<u32>,
+    /// The search's node count when it found the solution.
+    pub nodes: Option<u64>,
+}
+
+impl Checkpoint {
+    /// A fresh checkpoint for a search not yet started.
+    pub fn new(instance: Identity) -> Checkpoint {
+        Checkpoint {
+            format: CHECKPOINT_FORMAT.into(),
+            instance,
+            books: Books::default(),
+            moves: None,
+            lower_bound: None,
+            nodes: None,
+        }
+    }
+
+    /// Reads the checkpoint at `path` for the search `asked`: `None` when there is no file
+    /// yet.
+    ///
+    /// # Errors
+    /// Unreadable, not a checkpoint, or one for another search ([`ClusterError::Mismatch`]).
+    pub fn load(path: &Path, asked: &Identity) -> Result<Option<Checkpoint>, ClusterError> {
+        if !path.exists() {
+            return Ok(None);
+        }
+        let c: Checkpoint = read_json(path, CHECKPOINT_FORMAT)?;
+        c.instance.check(path, asked)?;
+        Ok(Some(c))
+    }
+
+    /// Saves it (atomically).
+    ///
+    /// # Errors
+    /// [`ClusterError::Io`].
+    pub fn save(&self, path: &Path) -> Result<(), ClusterError> {
+        write_atomic(path, &to_json(self))
+    }
+}

@@ -1,0 +1,250 @@
+//! Everything that carries work past one machine or one run, each file naming the job it
+//! belongs to:
+//! - [`shard`]: a deterministic slice `K/N` of a batch;
+//! - [`results`]: the `--output` results file, which survives any kill and resumes;
+//! - [`merge`]: the shards' results files joined back into one, in input order, checked;
+//! - [`split`]: one instance's iterations shared by tasks on many machines, and the
+//!   frontier and part files they pass;
+//! - [`checkpoint`]: a long solve's books, saved as it goes and resumed after a stop.
+//!
+//! The split and checkpoint files are JSON, and each names the instance it belongs to
+//! ([`Identity`]: board, goal, estimate, table partition, weight), so that a file is never
+//! combined with, or resumed into, another search. Files are written to a temporary name
+//! in the same directory, synced and renamed ([`write_atomic`]): a reader, or a process
+//! started after a kill, sees the previous file or the new one, never half of one.
+
+pub mod checkpoint;
+pub mod merge;
+pub mod results;
+pub mod shard;
+pub mod split;
+
+pub use checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
+pub use split::{
+    frontier, reduce, search_part, FrontierFile, PartFile, PartResult, Reduced, Share,
+    SplitSearchError, FRONTIER_FORMAT, PART_FORMAT,
+};
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::search::Weight;
+use crate::{Board, Goal, HeuristicKind};
+
+/// Which search a file belongs to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// The board's shape, `RxC`.
+    pub size: String,
+    /// The board, row by row.
+    pub tiles: Vec<u8>,
+    /// The goal, row by row.
+    pub goal: Vec<u8>,
+    /// The estimate used: `pdb`, `linear-conflict` or `manhattan`.
+    pub heuristic: String,
+    /// The table partition (for `pdb`), such as `7-8`: other tables give other node
+    /// counts, other frontiers' order and other subtree numbers.
+    pub partition: Option<String>,
+    /// The weight `W` of `f = g + W h`, as a fraction `h/g` (`1` for the optimal search).
+    pub weight: String,
+}
+
+impl Identity {
+    /// The identity of a search for `board` and `goal` with this estimate, partition and
+    /// weight.
+    pub fn new(
+        board: &Board,
+        goal: &Goal,
+        heuristic: HeuristicKind,
+        partition: Option<String>,
+        weight: Weight,
+    ) -> Identity {
+        let s = board.shape();
+        Identity {
+            size: format!("{}x{}", s.rows, s.cols),
+            tiles: board.tiles().to_vec(),
+            goal: goal.board().tiles().to_vec(),
+            heuristic: heuristic.name().to_string(),
+            partition,
+            weight: if weight.is_one() {
+                "1".into()
+            } else {
+                format!("{}/{}", weight.h, weight.g)
+            },
+        }
+    }
+
+    /// Whether a file of identity `self` (at `path`) may serve the search `asked`.
+    ///
+    /// # Errors
+    /// [`ClusterError::Mismatch`] naming the first field that differs.
+    pub fn check(&self, path: &Path, asked: &Identity) -> Result<(), ClusterError> {
+        let fields: [(&'static str, String, String); 6] = [
+            ("size", self.size.clone(), asked.size.clone()),
+            ("board", join(&self.tiles), join(&asked.tiles)),
+            ("goal", join(&self.goal), join(&asked.goal)),
+            ("heuristic", self.heuristic.clone(), asked.heuristic.clone()),
+            (
+                "partition",
+                self.partition.clone().unwrap_or_else(|| "none".into()),
+                asked.partition.clone().unwrap_or_else(|| "none".into()),
+            ),
+            ("weight", self.weight.clone(), asked.weight.clone()),
+        ];
+        for (what, file, asked) in fields {
+            if file != asked {
+                return Err(ClusterError::Mismatch {
+                    path: path.to_path_buf(),
+                    what,
+                    file,
+                    asked,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+fn join(t: &[u8]) -> String {
+    t.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What can go wrong with these files.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    /// A file could not be read or written.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        error: std::io::Error,
+    },
+    /// A file that is not what it should be (not JSON, another kind of file, a field
+    /// missing).
+    #[error("{path}: not a {kind} file: {reason}")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What it should have been.
+        kind: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A file written for another search.
+    #[error("{path} was written for another search: its {what} is {file}, this one's is {asked}")]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// The field that differs.
+        what: &'static str,
+        /// The file's value.
+        file: String,
+        /// The search's value.
+        asked: String,
+    },
+    /// Parts of one iteration that do not belong together (another threshold, frontier,
+    /// part count, or top of the tree).
+    #[error("{path} does not belong with {first}: its {what} is {file}, not {expected}")]
+    PartsDisagree {
+        /// The odd part.
+        path: PathBuf,
+        /// The first part, which the others are held to.
+        first: PathBuf,
+        /// The field that differs.
+        what: &'static str,
+        /// The odd part's value.
+        file: String,
+        /// The first part's value.
+        expected: String,
+    },
+    /// Two files for the same part.
+    #[error("part {part} of {parts} given twice: {first} and {second}")]
+    DuplicatePart {
+        /// The part's number.
+        part: u32,
+        /// How many parts there are.
+        parts: u32,
+        /// One file.
+        first: PathBuf,
+        /// The other.
+        second: PathBuf,
+    },
+    /// Parts missing from an iteration: its sum would be wrong.
+    #[error("parts missing: {missing:?} of 0..{parts} (no file for them)")]
+    MissingParts {
+        /// The missing parts' numbers.
+        missing: Vec<u32>,
+        /// How many parts there are.
+        parts: u32,
+    },
+    /// No parts at all.
+    #[error("no parts given")]
+    NoParts,
+    /// No node of the iteration exceeded its threshold and none was a solution: the goal
+    /// cannot be reached (never for a checked board).
+    #[error("the iteration under threshold {0} left nothing to search: the goal is unreachable")]
+    Exhausted(u32),
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory, synced, then
+/// renamed over `path`.
+///
+/// # Errors
+/// [`ClusterError::Io`] when any step fails (the temporary file is removed).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ClusterError> {
+    let io = |error| ClusterError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let name = path
+        .file_name()
+        .map_or_else(|| std::ffi::OsString::from("file"), |n| n.to_os_string());
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(&name);
+    tmp_name.push(format!(".tmp{}", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(io)
+}
+
+pub(crate) fn read_json<T: DeserializeOwned>(
+    path: &Path,
+    kind: &'static str,
+) -> Result<T, ClusterError> {
+    let text = std::fs::read_to_string(path).map_err(|error| ClusterError::Io {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    let format = |reason: String| ClusterError::Format {
+        path: path.to_path_buf(),
+        kind,
+        reason,
+    };
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format(e.to_string()))?;
+    if value.get("format").and_then(|f| f.as_str()) != Some(kind) {
+        return Err(format(format!("its \"format\" field is not \"{kind}\"")));
+    }
+    serde_json::from_value(value).map_err(|e| format(e.to_string()))
+}
+
+pub(crate) fn to_json<T: Serialize>(t: &T) -> Vec<u8> {
+    let mut v = serde_json::to_vec(t).expect("plain data serializes");
+    v.push(b'\n');
+    v
+}
