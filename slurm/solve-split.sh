@@ -85,7 +85,7 @@ while :; do
   mkdir -p "$it"
   if [ ! -s "$it/reduced.txt" ]; then
     missing=()
-    for ((k = 0; k < parts; k++)); do
+    for ((k = 1; k <= parts; k++)); do
       [ -s "$it/part-$k.json" ] || missing+=("$k")
     done
     if [ "${#missing[@]}" -gt 0 ]; then

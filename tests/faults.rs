@@ -288,9 +288,9 @@ fn directory_where_the_file_should_be() {
 fn file_of_another_format_version() {
     let (_tmp, spec, path) = fresh();
     let mut bytes = std::fs::read(&path).unwrap();
-    bytes[12..16].copy_from_slice(&(pdb::FORMAT_VERSION + 1).to_le_bytes());
+    bytes[12..16].copy_from_slice(&(pdb::TABLE_FORMAT_VERSION + 1).to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();
-    let v = pdb::FORMAT_VERSION + 1;
+    let v = pdb::TABLE_FORMAT_VERSION + 1;
     assert_refused_everywhere(&path, &spec, &format!("format version {v}"), true);
 }
 

@@ -8,7 +8,8 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use fifteen::cluster::split::{frontier, search_part, Share};
+use fifteen::cluster::shard::Shard;
+use fifteen::cluster::split::{frontier, search_part};
 use fifteen::search::{ida_star, Geometry, Heuristic, Limits, Search, Tiles, Weight};
 use fifteen::solver::SearchJob;
 use fifteen::{Board, Dir, Goal, HeuristicKind, Shape, Solver};
@@ -54,11 +55,8 @@ impl SearchJob for Compare {
             let mut next = u32::MAX;
             let mut top = None;
             let mut moves = None;
-            for k in 0..self.parts {
-                let share = Share {
-                    index: k,
-                    count: self.parts,
-                };
+            for k in 1..=self.parts {
+                let part = Shard::new(k as u64, self.parts as u64).unwrap();
                 let r = search_part(
                     geo,
                     h,
@@ -66,7 +64,7 @@ impl SearchJob for Compare {
                     &entries,
                     self.depth,
                     threshold,
-                    share,
+                    part,
                     Limits::default(),
                 )
                 .unwrap();
@@ -203,7 +201,7 @@ fn the_driver_script_solves_a_korf_instance_with_four_local_parts() {
     assert!(thresholds.windows(2).all(|w| w[1] == w[0] + 2), "{first}");
     assert_eq!(thresholds.last(), Some(&inst.known.unwrap()));
     // A rerun finds everything done: same output, no file rewritten.
-    let part = work.path().join(format!("t{}/part-0.json", thresholds[0]));
+    let part = work.path().join(format!("t{}/part-1.json", thresholds[0]));
     let stamp = std::fs::metadata(&part).unwrap().modified().unwrap();
     assert_eq!(run(), first);
     assert_eq!(std::fs::metadata(&part).unwrap().modified().unwrap(), stamp);
@@ -248,7 +246,7 @@ fn the_reducer_refuses_missing_duplicate_and_mismatched_parts() {
         .unwrap()
         .parse()
         .unwrap();
-    for (t, k) in [(first, 0), (first, 1), (first, 2), (first + 2, 0)] {
+    for (t, k) in [(first, 1), (first, 2), (first, 3), (first + 2, 1)] {
         let part = p(&format!("t{t}-{k}.json"));
         let out = run(&[
             "split".as_ref(),
@@ -278,19 +276,19 @@ fn the_reducer_refuses_missing_duplicate_and_mismatched_parts() {
         )
     };
     let t = |k: u32| format!("t{first}-{k}.json");
-    let (code, text) = reduce(&[&t(0), &t(1), &t(2)]);
+    let (code, text) = reduce(&[&t(1), &t(2), &t(3)]);
     assert_eq!(code, 0, "{text}");
     assert!(
         text.starts_with(&format!("threshold {first} nodes ")),
         "{text}"
     );
-    let (code, text) = reduce(&[&t(0), &t(2)]);
+    let (code, text) = reduce(&[&t(1), &t(3)]);
     assert_eq!(code, 2);
-    assert!(text.contains("parts missing: [1]"), "{text}");
-    let (code, text) = reduce(&[&t(0), &t(1), &t(1), &t(2)]);
+    assert!(text.contains("parts missing: [2]"), "{text}");
+    let (code, text) = reduce(&[&t(1), &t(2), &t(2), &t(3)]);
     assert_eq!(code, 2);
     assert!(text.contains("given twice"), "{text}");
-    let (code, text) = reduce(&[&t(0), &t(1), &format!("t{}-0.json", first + 2)]);
+    let (code, text) = reduce(&[&t(1), &t(2), &format!("t{}-1.json", first + 2)]);
     assert_eq!(code, 2);
     assert!(text.contains("threshold"), "{text}");
 }

@@ -77,7 +77,7 @@ fn header_layout_is_bincode_fixed_int() {
     assert_eq!(bytes.len() as u64, PAYLOAD_OFFSET + entries / 2);
     assert_eq!(&bytes[0..8], b"15PDB\0\r\n");
     assert_eq!(&bytes[8..12], &0x0102_0304u32.to_le_bytes());
-    assert_eq!(&bytes[12..16], &pdb::FORMAT_VERSION.to_le_bytes());
+    assert_eq!(&bytes[12..16], &pdb::TABLE_FORMAT_VERSION.to_le_bytes());
     assert_eq!(&bytes[16..21], &[3, 3, 0, pdb::ENCODING_NIBBLE_EXCESS, 8]);
     assert_eq!(&bytes[21..29], &[1, 2, 3, 4, 5, 6, 7, 8]);
     assert!(bytes[29..53].iter().all(|&b| b == 0));
@@ -193,8 +193,8 @@ fn other_format_version_is_refused() {
     let (_tmp, partition, spec, path) = fresh();
     let mut bytes = std::fs::read(&path).unwrap();
     // magic: 8 bytes, endian_check: u32, version: u32 (bincode fixed-int, little endian).
-    assert_eq!(&bytes[12..16], &pdb::FORMAT_VERSION.to_le_bytes());
-    let other = pdb::FORMAT_VERSION + 1;
+    assert_eq!(&bytes[12..16], &pdb::TABLE_FORMAT_VERSION.to_le_bytes());
+    let other = pdb::TABLE_FORMAT_VERSION + 1;
     bytes[12..16].copy_from_slice(&other.to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();
     let e = Table::read(&path, &spec).err().unwrap();
@@ -277,7 +277,7 @@ fn fixture_dir() -> PathBuf {
 }
 
 /// Writes tests/fixtures/2x2-b0-1.2.3.pdb. Run once (and after a deliberate format change,
-/// together with a FORMAT_VERSION bump): `cargo test --release --test tables -- --ignored
+/// together with a TABLE_FORMAT_VERSION bump): `cargo test --release --test tables -- --ignored
 /// write_fixture`.
 #[test]
 #[ignore = "writes the committed fixture"]

@@ -13,8 +13,9 @@ use super::output::emit;
 use super::table_cache::TableCache;
 use super::INTERRUPTED;
 use crate::board::{moves_to_string, Dir};
+use crate::cluster::shard::Shard;
 use crate::cluster::split::{
-    frontier, reduce, search_part, FrontierFile, PartFile, PartResult, Share, SplitSearchError,
+    frontier, reduce, search_part, FrontierFile, PartFile, PartResult, SplitSearchError,
 };
 use crate::cluster::Identity;
 use crate::search::{Geometry, Heuristic, Limits, StopReason, Tiles, Weight};
@@ -80,9 +81,10 @@ struct SearchArgs {
     /// The iteration's threshold (from `frontier` or the last `reduce`).
     #[arg(long, value_parser = args::whole::<u32>(0, u32::MAX as u64 - 1))]
     threshold: u32,
-    /// This part, K/N (K from 0 to N-1).
-    #[arg(long, value_name = "K/N", value_parser = share)]
-    part: Share,
+    /// This part, K/N (K from 1 to N, as shards count): the frontier entries i (counted
+    /// from 1) with ((i - 1) mod N) + 1 = K.
+    #[arg(long, value_name = "K/N", value_parser = part)]
+    part: Shard,
     #[command(flatten)]
     tables: TablesArg,
     /// Give up after this many seconds (no part file is written).
@@ -100,15 +102,19 @@ struct ReduceArgs {
     parts: Vec<PathBuf>,
 }
 
-fn share(text: &str) -> Result<Share, String> {
-    let bad = || "give K/N: part K of N, K from 0 to N-1, N from 1 to 100000".to_string();
-    let (k, n) = text.split_once('/').ok_or_else(bad)?;
-    let k: u32 = k.trim().parse().map_err(|_| bad())?;
-    let n: u32 = n.trim().parse().map_err(|_| bad())?;
-    if n == 0 || n > 100_000 || k >= n {
+/// The most parts an iteration may have.
+const MAX_PARTS: u64 = 100_000;
+
+fn part(text: &str) -> Result<Shard, String> {
+    let bad = || {
+        let text: String = text.chars().take(30).collect();
+        format!("'{text}' is not a part: give K/N, part K of N, K from 1 to N (parts count from 1, as shards do), N from 1 to {MAX_PARTS}")
+    };
+    let part: Shard = text.parse().map_err(|_| bad())?;
+    if part.count() > MAX_PARTS {
         return Err(bad());
     }
-    Ok(Share { index: k, count: n })
+    Ok(part)
 }
 
 /// `fifteen split`.
@@ -192,7 +198,7 @@ struct PartJob<'a> {
     entries: &'a [Vec<Dir>],
     depth: u32,
     threshold: u32,
-    share: Share,
+    part: Shard,
     limits: Limits<'a>,
 }
 
@@ -206,7 +212,7 @@ impl SearchJob for PartJob<'_> {
             self.entries,
             self.depth,
             self.threshold,
-            self.share,
+            self.part,
             self.limits,
         )
     }
@@ -244,14 +250,14 @@ fn run_search(a: SearchArgs) -> Result<i32> {
         entries: &entries,
         depth: f.depth,
         threshold: a.threshold,
-        share: a.part,
+        part: a.part,
         limits,
     };
     let (result, frame) = solver.run_job(&board, &goal, job)?;
     let r = match result {
         Ok(r) => r,
         Err(SplitSearchError::Stopped(s)) if s.reason == StopReason::Interrupted => return Ok(130),
-        Err(e) => bail!("part {}/{}: {e}", a.part.index, a.part.count),
+        Err(e) => bail!("part {}: {e}", a.part),
     };
     let some = |x: u32| (x != u32::MAX).then_some(x);
     let part = PartFile {
@@ -261,8 +267,8 @@ fn run_search(a: SearchArgs) -> Result<i32> {
         parity: f.parity,
         digest: f.digest.clone(),
         threshold: a.threshold,
-        part: a.part.index,
-        parts: a.part.count,
+        part: a.part.index() as u32,
+        parts: a.part.count() as u32,
         top_nodes: r.top_nodes,
         top_next: some(r.top_next),
         nodes: r.nodes,

@@ -20,7 +20,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use crate::check::{check_json_line, LineCheck};
-use crate::cluster::results::{id_text, read_back, FileLine, Header, ResumeError};
+use crate::cluster::results::{id_text, read_back, FileLine, Header, ResultsError};
 use crate::cluster::shard::Shard;
 use crate::instances::GoalSpec;
 
@@ -48,7 +48,7 @@ pub enum MergeError {
     /// A file that cannot be read back as a results file (unreadable, not written by
     /// `--output`, damaged, of another version).
     #[error(transparent)]
-    Unreadable(#[from] ResumeError),
+    Unreadable(#[from] ResultsError),
     /// A file whose header names no valid shard.
     #[error("{path}: the header's shard {shard:?} is not K/N")]
     BadShard {
@@ -160,13 +160,13 @@ pub struct MergeReport {
 /// # Errors
 /// The file cannot be read as a results file, names no valid shard, or has no end line.
 pub fn survey(path: &Path) -> Result<Part, MergeError> {
-    let io = |error| ResumeError::Io {
+    let io = |error| ResultsError::Io {
         path: path.to_path_buf(),
         error,
     };
     let mut file = File::open(path).map_err(io)?;
     let read = read_back(path, &mut file)?;
-    let header = read.header.ok_or_else(|| ResumeError::NotOurs {
+    let header = read.header.ok_or_else(|| ResultsError::NotOurs {
         path: path.to_path_buf(),
     })?;
     let shard: Shard = header.shard.parse().map_err(|_| MergeError::BadShard {
@@ -284,7 +284,7 @@ pub fn merge(
     )?;
     let mut readers = Vec::with_capacity(parts.len());
     for p in &parts {
-        let io = |error| ResumeError::Io {
+        let io = |error| ResultsError::Io {
             path: p.path.clone(),
             error,
         };
@@ -309,12 +309,12 @@ pub fn merge(
         text.clear();
         reader
             .read_line(&mut text)
-            .map_err(|error| ResumeError::Io {
+            .map_err(|error| ResultsError::Io {
                 path: path.clone(),
                 error,
             })?;
         *line += 1;
-        let damaged = |reason: &str| ResumeError::Damaged {
+        let damaged = |reason: &str| ResultsError::Damaged {
             path: path.clone(),
             line: *line,
             reason: reason.to_string(),

@@ -21,8 +21,8 @@ pub mod split;
 
 pub use checkpoint::{Checkpoint, CHECKPOINT_FORMAT};
 pub use split::{
-    frontier, reduce, search_part, FrontierFile, PartFile, PartResult, Reduced, Share,
-    SplitSearchError, FRONTIER_FORMAT, PART_FORMAT,
+    frontier, reduce, search_part, FrontierFile, PartFile, PartResult, Reduced, SplitSearchError,
+    FRONTIER_FORMAT, PART_FORMAT,
 };
 
 use std::io::Write;
@@ -164,7 +164,7 @@ pub enum ClusterError {
         /// The first part's value.
         expected: String,
     },
-    /// Two files for the same part.
+    /// Two files for the same part (numbered from 1).
     #[error("part {part} of {parts} given twice: {first} and {second}")]
     DuplicatePart {
         /// The part's number.
@@ -177,7 +177,7 @@ pub enum ClusterError {
         second: PathBuf,
     },
     /// Parts missing from an iteration: its sum would be wrong.
-    #[error("parts missing: {missing:?} of 0..{parts} (no file for them)")]
+    #[error("parts missing: {missing:?} of 1 to {parts} (no file for them)")]
     MissingParts {
         /// The missing parts' numbers.
         missing: Vec<u32>,

@@ -24,28 +24,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::shard::Shard;
 use super::{read_json, to_json, write_atomic, ClusterError, Identity};
 use crate::board::{moves_to_string, Dir};
 use crate::search::dfs::{Dfs, ROOT};
 use crate::search::{Geometry, Heuristic, Limits, Stopped, Tiles, Weight, NONE};
-
-/// Which share of the frontier a task searches: entries `i` with `i % count == index`.
-/// Striding (rather than cutting the list in blocks) spreads neighbouring subtrees, whose
-/// sizes are alike, over all the tasks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Share {
-    /// This task's number, from 0.
-    pub index: u32,
-    /// How many tasks share the frontier.
-    pub count: u32,
-}
-
-impl Share {
-    /// Whether the frontier entry `i` is this task's.
-    pub fn owns(self, i: usize) -> bool {
-        i % self.count as usize == self.index as usize
-    }
-}
 
 /// What one task found under one threshold.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,7 +141,7 @@ pub fn search_part<H: Heuristic, T: Tiles>(
     entries: &[Vec<Dir>],
     depth: u32,
     threshold: u32,
-    share: Share,
+    part: Shard,
     limits: Limits,
 ) -> Result<PartResult, SplitSearchError> {
     let mut res = PartResult {
@@ -212,7 +195,7 @@ pub fn search_part<H: Heuristic, T: Tiles>(
                 path: crate::board::moves_to_string(&f.path),
             });
         };
-        if !share.owns(i) {
+        if !part.contains(i as u64 + 1) {
             continue;
         }
         res.searched += 1;
@@ -238,7 +221,7 @@ pub fn search_part<H: Heuristic, T: Tiles>(
 /// The `format` of a frontier file.
 pub const FRONTIER_FORMAT: &str = "fifteen-split-frontier/1";
 /// The `format` of a part file.
-pub const PART_FORMAT: &str = "fifteen-split-part/1";
+pub const PART_FORMAT: &str = "fifteen-split-part/2";
 
 /// The frontier of a split search: every node at `depth`, written once for all its
 /// iterations.
@@ -350,7 +333,7 @@ pub struct PartFile {
     pub digest: String,
     /// The iteration's threshold.
     pub threshold: u32,
-    /// This part's number, from 0.
+    /// This part's number, from 1 (as shards count).
     pub part: u32,
     /// How many parts the iteration has.
     pub parts: u32,
@@ -456,13 +439,16 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
                 return Err(disagree(what, file, expected));
             }
         }
-        let slot = seen.get_mut(p.part as usize).ok_or_else(|| {
-            disagree(
-                "part number",
-                p.part.to_string(),
-                format!("below {}", first.parts),
-            )
-        })?;
+        let slot = (p.part as usize)
+            .checked_sub(1)
+            .and_then(|k| seen.get_mut(k))
+            .ok_or_else(|| {
+                disagree(
+                    "part number",
+                    p.part.to_string(),
+                    format!("from 1 to {}", first.parts),
+                )
+            })?;
         if let Some(other) = slot {
             return Err(ClusterError::DuplicatePart {
                 part: p.part,
@@ -478,8 +464,8 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
             moves = p.moves.clone();
         }
     }
-    let missing: Vec<u32> = (0..first.parts)
-        .filter(|&k| seen[k as usize].is_none())
+    let missing: Vec<u32> = (1..=first.parts)
+        .filter(|&k| seen[k as usize - 1].is_none())
         .collect();
     if !missing.is_empty() {
         return Err(ClusterError::MissingParts {
@@ -531,8 +517,8 @@ mod tests {
         for it in &serial.iterations[..serial.iterations.len() - 1] {
             let mut top = None;
             let mut total = 0;
-            for k in 0..4 {
-                let share = Share { index: k, count: 4 };
+            for k in 1..=4 {
+                let part = Shard::new(k, 4).unwrap();
                 let r = search_part(
                     &geo,
                     &LinearConflict,
@@ -540,7 +526,7 @@ mod tests {
                     &f,
                     6,
                     it.threshold,
-                    share,
+                    part,
                     Limits::default(),
                 )
                 .unwrap();

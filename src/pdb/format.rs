@@ -11,7 +11,7 @@ use super::partition::{check_tiles, too_many_placements, BadTiles, PatternSpec};
 
 /// Bumped whenever the file layout or the meaning of an entry changes. Version 2: the
 /// checksum covers the header's fields as well as the payload.
-pub const FORMAT_VERSION: u32 = 2;
+pub const TABLE_FORMAT_VERSION: u32 = 2;
 const MAGIC: [u8; 8] = *b"15PDB\0\r\n";
 const ENDIAN_CHECK: u32 = 0x0102_0304;
 /// The payload starts at this offset so that it is page-aligned when mapped.
@@ -27,7 +27,7 @@ pub struct Header {
     /// `0x01020304` as the writer stored it: a reader with the other byte order sees
     /// another number and refuses the file.
     pub endian_check: u32,
-    /// The [`FORMAT_VERSION`] the file was written with.
+    /// The [`TABLE_FORMAT_VERSION`] the file was written with.
     pub version: u32,
     /// The board's rows.
     pub rows: u8,
@@ -86,7 +86,7 @@ impl PatternSpec {
         let mut h = Header {
             magic: MAGIC,
             endian_check: ENDIAN_CHECK,
-            version: FORMAT_VERSION,
+            version: TABLE_FORMAT_VERSION,
             rows: self.shape.rows,
             cols: self.shape.cols,
             blank: self.blank,
@@ -149,10 +149,10 @@ pub(super) fn decode_header(head: &[u8]) -> Result<Header, Fault> {
     if h.endian_check != ENDIAN_CHECK {
         return Err(Fault::Corrupt("written with another byte order".into()));
     }
-    if h.version != FORMAT_VERSION {
+    if h.version != TABLE_FORMAT_VERSION {
         return Err(Fault::Mismatch(format!(
             "format version {} (this program reads {})",
-            h.version, FORMAT_VERSION
+            h.version, TABLE_FORMAT_VERSION
         )));
     }
     if h.encoding != ENCODING_NIBBLE_EXCESS {

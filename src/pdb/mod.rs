@@ -38,7 +38,7 @@ pub use build::{build, build_or_stop, BuildEvent, Built, MAX_TABLE_CELLS};
 pub use command::{build_pdb_command, rebuild_command};
 pub use dir::{default_dir, Opened, TableDir};
 pub use dual::{Dual, DualState, DualTables};
-pub use format::{Header, ENCODING_NIBBLE_EXCESS, FORMAT_VERSION, PAYLOAD_OFFSET};
+pub use format::{Header, ENCODING_NIBBLE_EXCESS, PAYLOAD_OFFSET, TABLE_FORMAT_VERSION};
 pub use heuristic::{Patterns, PdbHeuristic, PdbState, MAX_PATTERNS};
 pub use partition::{canonical_blank, Partition, PatternSpec, SECOND_4X4};
 pub use table::{inspect, inspect_header, save, Storage, Table};

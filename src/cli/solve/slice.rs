@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::super::output::inform;
 use super::SearchOpts;
-use crate::cluster::results::{Header, ResultsFile, Resume, ResumeError};
+use crate::cluster::results::{Header, ResultsError, ResultsFile, Resume};
 use crate::cluster::shard::Shard;
 use crate::instances::BadInstance;
 use crate::search::Weight;
@@ -93,7 +93,7 @@ pub struct Slice {
     /// What was skipped as already in the file.
     pub skipped: Skipped,
     /// Why the batch stopped: the file does not belong to this input.
-    pub error: Option<ResumeError>,
+    pub error: Option<ResultsError>,
 }
 
 impl Slice {
@@ -143,7 +143,7 @@ impl Slice {
     }
 
     /// After the whole input was read: checks the file held no results beyond it.
-    pub fn finish(&self) -> Result<(), ResumeError> {
+    pub fn finish(&self) -> Result<(), ResultsError> {
         match &self.resume {
             Some(r) => r.finish(self.items),
             None => Ok(()),

@@ -58,7 +58,7 @@ use crate::cluster::shard::Shard;
 use crate::record::{id_value, Record};
 
 /// The layout version the header carries; a file of another version is refused.
-pub const FORMAT_VERSION: u64 = 1;
+pub const RESULTS_FORMAT_VERSION: u64 = 1;
 
 /// The longest time records are written without `fdatasync` (see the module doc).
 pub const SYNC_EVERY: Duration = Duration::from_secs(10);
@@ -73,7 +73,7 @@ pub const END_KEY: &str = "batch_end";
 /// results (not those that only decide speed, such as the thread count).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Header {
-    /// [`FORMAT_VERSION`] when written by this version.
+    /// [`RESULTS_FORMAT_VERSION`] when written by this version.
     pub version: u64,
     /// The command: `solve` or `bench`.
     pub command: String,
@@ -87,7 +87,7 @@ impl Header {
     /// A header of the current version.
     pub fn new(command: &str, shard: Shard, settings: Map<String, Value>) -> Header {
         Header {
-            version: FORMAT_VERSION,
+            version: RESULTS_FORMAT_VERSION,
             command: command.to_string(),
             shard: shard.to_string(),
             settings,
@@ -160,7 +160,7 @@ pub enum LineError {
     #[error("not a JSON object")]
     NotAnObject,
     /// A header of another layout version.
-    #[error("a header of layout version {0}, not {FORMAT_VERSION}")]
+    #[error("a header of layout version {0}, not {RESULTS_FORMAT_VERSION}")]
     Version(Value),
     /// A header, end line or record whose fields do not read (holds serde's message).
     #[error("{0}")]
@@ -180,7 +180,7 @@ impl FileLine {
         if obj.len() == 1 {
             if let Some(h) = obj.get(HEADER_KEY) {
                 let version = h.get("version").cloned().unwrap_or(Value::Null);
-                if version != FORMAT_VERSION {
+                if version != RESULTS_FORMAT_VERSION {
                     return Err(LineError::Version(version));
                 }
                 return Ok(FileLine::Header(
@@ -203,7 +203,7 @@ impl FileLine {
 
 /// Why a results file cannot be opened, resumed or written. Each message says what to do.
 #[derive(Debug, thiserror::Error)]
-pub enum ResumeError {
+pub enum ResultsError {
     /// The operating system refused a read, write, lock or sync.
     #[error("{path}: {error}")]
     Io {
@@ -237,7 +237,7 @@ pub enum ResumeError {
         reason: String,
     },
     /// The header is of another layout version (written by another version of fifteen).
-    #[error("{path} was written by another version of fifteen (results-file layout {found}, this one writes {FORMAT_VERSION}): finish it with that version, or give another output file")]
+    #[error("{path} was written by another version of fifteen (results-file layout {found}, this one writes {RESULTS_FORMAT_VERSION}): finish it with that version, or give another output file")]
     Version {
         /// The results file.
         path: PathBuf,
@@ -357,12 +357,12 @@ impl Resume {
     /// is the board, when the instance is one (a line that failed to parse has none).
     ///
     /// # Errors
-    /// The record at this place is another instance's ([`ResumeError::Mismatch`]), or the
-    /// file is complete and the input goes on ([`ResumeError::Grown`]).
-    pub fn skip(&mut self, id: &str, tiles: Option<&[u8]>) -> Result<Option<&Done>, ResumeError> {
+    /// The record at this place is another instance's ([`ResultsError::Mismatch`]), or the
+    /// file is complete and the input goes on ([`ResultsError::Grown`]).
+    pub fn skip(&mut self, id: &str, tiles: Option<&[u8]>) -> Result<Option<&Done>, ResultsError> {
         let Some(d) = self.done.get(self.next) else {
             if let Some(end) = self.end {
-                return Err(ResumeError::Grown {
+                return Err(ResultsError::Grown {
                     path: self.path.clone(),
                     items: end.items,
                 });
@@ -373,7 +373,7 @@ impl Resume {
         let board = tiles.map(|t| tiles_key(t.iter().map(|&v| u64::from(v))));
         let other_board = matches!((board, d.tiles), (Some(a), Some(b)) if a != b);
         if d.id != id_value(id) || other_board {
-            return Err(ResumeError::Mismatch {
+            return Err(ResultsError::Mismatch {
                 path: self.path.clone(),
                 line: d.line,
                 file_id: id_text(&d.id),
@@ -393,17 +393,17 @@ impl Resume {
     /// as the file holds results (and, for a complete file, `items` items in all).
     ///
     /// # Errors
-    /// [`ResumeError::Shrunk`]: the file holds results this input does not have.
-    pub fn finish(&self, items: u64) -> Result<(), ResumeError> {
+    /// [`ResultsError::Shrunk`]: the file holds results this input does not have.
+    pub fn finish(&self, items: u64) -> Result<(), ResultsError> {
         if let Some(end) = self.end.filter(|e| e.items != items) {
-            return Err(ResumeError::Length {
+            return Err(ResultsError::Length {
                 path: self.path.clone(),
                 file_items: end.items,
                 items,
             });
         }
         if self.next < self.done.len() {
-            return Err(ResumeError::Shrunk {
+            return Err(ResultsError::Shrunk {
                 path: self.path.clone(),
                 results: self.done.len() as u64,
                 instances: self.next as u64,
@@ -429,9 +429,9 @@ impl ResultsFile {
     /// settings. Returns the file, ready for appending, and the records it holds.
     ///
     /// # Errors
-    /// See [`ResumeError`]: nothing is written to a file refused.
-    pub fn open(path: &Path, header: &Header) -> Result<(ResultsFile, Resume), ResumeError> {
-        let io = |error| ResumeError::Io {
+    /// See [`ResultsError`]: nothing is written to a file refused.
+    pub fn open(path: &Path, header: &Header) -> Result<(ResultsFile, Resume), ResultsError> {
+        let io = |error| ResultsError::Io {
             path: path.to_path_buf(),
             error,
         };
@@ -445,7 +445,7 @@ impl ResultsFile {
         match file.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(ResumeError::Locked {
+                return Err(ResultsError::Locked {
                     path: path.to_path_buf(),
                 })
             }
@@ -473,7 +473,7 @@ impl ResultsFile {
             Some(h) => {
                 let differences = h.differences(header);
                 if !differences.is_empty() {
-                    return Err(ResumeError::Settings {
+                    return Err(ResultsError::Settings {
                         path: path.to_path_buf(),
                         differences: differences.join("; "),
                     });
@@ -494,11 +494,11 @@ impl ResultsFile {
     ///
     /// # Panics
     /// When the file is complete (the caller must stop at [`Resume::skip`]'s
-    /// [`ResumeError::Grown`]).
+    /// [`ResultsError::Grown`]).
     ///
     /// # Errors
     /// A failed write or sync.
-    pub fn append(&mut self, record: &Record) -> Result<(), ResumeError> {
+    pub fn append(&mut self, record: &Record) -> Result<(), ResultsError> {
         assert!(!self.complete, "a record after the end line");
         self.write_line(&record.to_line())?;
         self.results += 1;
@@ -518,7 +518,7 @@ impl ResultsFile {
     ///
     /// # Errors
     /// A failed write or sync.
-    pub fn finish(&mut self, items: u64) -> Result<End, ResumeError> {
+    pub fn finish(&mut self, items: u64) -> Result<End, ResultsError> {
         let end = End {
             items,
             results: self.results,
@@ -531,22 +531,22 @@ impl ResultsFile {
         Ok(end)
     }
 
-    fn write_line(&mut self, line: &str) -> Result<(), ResumeError> {
+    fn write_line(&mut self, line: &str) -> Result<(), ResultsError> {
         debug_assert!(!line.contains('\n'));
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
         self.file
             .write_all(&bytes)
-            .map_err(|error| ResumeError::Io {
+            .map_err(|error| ResultsError::Io {
                 path: self.path.clone(),
                 error,
             })
     }
 
-    fn sync(&mut self) -> Result<(), ResumeError> {
+    fn sync(&mut self) -> Result<(), ResultsError> {
         self.last_sync = Instant::now();
-        self.file.sync_data().map_err(|error| ResumeError::Io {
+        self.file.sync_data().map_err(|error| ResultsError::Io {
             path: self.path.clone(),
             error,
         })
@@ -567,13 +567,13 @@ pub(crate) struct ReadBack {
 /// Reads a results file from its start: the header, the records, the end line; and where
 /// the valid part ends. A last line without its newline, or a tail of zero bytes (what a
 /// machine crash can leave after the last sync), is a torn tail; any other bad line is
-/// [`ResumeError::Damaged`].
-pub(crate) fn read_back(path: &Path, file: &mut File) -> Result<ReadBack, ResumeError> {
-    let io = |error| ResumeError::Io {
+/// [`ResultsError::Damaged`].
+pub(crate) fn read_back(path: &Path, file: &mut File) -> Result<ReadBack, ResultsError> {
+    let io = |error| ResultsError::Io {
         path: path.to_path_buf(),
         error,
     };
-    let damaged = |line: usize, reason: String| ResumeError::Damaged {
+    let damaged = |line: usize, reason: String| ResultsError::Damaged {
         path: path.to_path_buf(),
         line,
         reason,
@@ -621,11 +621,11 @@ pub(crate) fn read_back(path: &Path, file: &mut File) -> Result<ReadBack, Resume
                     break;
                 }
                 return Err(match e {
-                    Some(LineError::Version(found)) => ResumeError::Version {
+                    Some(LineError::Version(found)) => ResultsError::Version {
                         path: path.to_path_buf(),
                         found: found.to_string(),
                     },
-                    _ if line == 1 => ResumeError::NotOurs {
+                    _ if line == 1 => ResultsError::NotOurs {
                         path: path.to_path_buf(),
                     },
                     Some(e) => damaged(line, e.to_string()),
@@ -640,7 +640,7 @@ pub(crate) fn read_back(path: &Path, file: &mut File) -> Result<ReadBack, Resume
             FileLine::Header(h) if line == 1 => out.header = Some(h),
             FileLine::Header(_) => return Err(damaged(line, "a second header".into())),
             _ if line == 1 => {
-                return Err(ResumeError::NotOurs {
+                return Err(ResultsError::NotOurs {
                     path: path.to_path_buf(),
                 })
             }

@@ -36,7 +36,7 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
         // The file is shared by another handle only when the lock allows it.
         assert!(matches!(
             ResultsFile::open(&path, &h),
-            Err(ResumeError::Locked { .. })
+            Err(ResultsError::Locked { .. })
         ));
     }
     assert_eq!(lines(&path).len(), 2);
@@ -72,7 +72,7 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
     assert!(r.skip("2", Some(&[2, 1])).unwrap().is_some());
     assert!(matches!(
         r.skip("3", None),
-        Err(ResumeError::Grown { items: 2, .. })
+        Err(ResultsError::Grown { items: 2, .. })
     ));
     f.finish(2).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -111,7 +111,7 @@ fn a_torn_last_line_or_a_zero_tail_is_cut_off_and_nothing_else_is() {
     )
     .unwrap();
     let e = ResultsFile::open(&path, &h).unwrap_err();
-    assert!(matches!(e, ResumeError::Damaged { line: 3, .. }), "{e}");
+    assert!(matches!(e, ResultsError::Damaged { line: 3, .. }), "{e}");
     assert!(e.to_string().contains("head -n 2"), "{e}");
 }
 
@@ -151,16 +151,16 @@ fn files_of_other_settings_inputs_or_writers_are_refused() {
     let (_, r) = ResultsFile::open(&path, &header("1/2")).unwrap();
     assert!(matches!(
         r.finish(0),
-        Err(ResumeError::Shrunk { results: 1, .. })
+        Err(ResultsError::Shrunk { results: 1, .. })
     ));
 
     // Output of `solve --format json` redirected by hand is not ours.
     std::fs::write(&path, format!("{}\n", record(1, &[1]).to_line())).unwrap();
     assert!(matches!(
         ResultsFile::open(&path, &header("1/2")),
-        Err(ResumeError::NotOurs { .. })
+        Err(ResultsError::NotOurs { .. })
     ));
     std::fs::write(&path, "{\"batch\":{\"version\":9}}\n").unwrap();
     let e = ResultsFile::open(&path, &header("1/2")).unwrap_err();
-    assert!(matches!(e, ResumeError::Version { .. }), "{e}");
+    assert!(matches!(e, ResultsError::Version { .. }), "{e}");
 }
