@@ -218,6 +218,31 @@ impl Solver {
     }
 }
 
+impl Solver {
+    /// The estimate [`Solver::run_job`] searches `l` with, in words (see
+    /// [`Frame::partition`]).
+    fn estimate_name(&self, pdb: &Arc<PdbHeuristic>, l: &Labels) -> String {
+        let x = &self.extras;
+        let mut name = pdb.partition.groups();
+        if pdb.tables.len() > 4 {
+            return name;
+        }
+        if x.dual.as_ref().is_some_and(|d| Arc::ptr_eq(&d.pdb, pdb)) {
+            name += "+dual";
+        }
+        if x.walking.is_some() {
+            name += "+walking";
+        }
+        if let Some(s) = self.second_for(l) {
+            name = format!("{name}+{}", s.partition.groups());
+        }
+        if x.tie_break {
+            name += "+tie-break";
+        }
+        name
+    }
+}
+
 /// The one search as a [`SearchJob`], for [`Solver::solve`].
 struct Ida<'s, 'a>(&'s Search<'a>);
 
@@ -233,12 +258,7 @@ impl Solver {
     fn extra_estimates<H: Heuristic, J: SearchJob>(&self, h: H, l: &Labels, job: J) -> J::Output {
         let x = &self.extras;
         let lazy = x.lazy;
-        let second = x.second.as_deref().filter(|s| {
-            s.partition.shape == l.shape
-                && s.partition.blank == l.blank_label
-                && s.tables.len() <= 4
-        });
-        match (second, x.walking.as_deref()) {
+        match (self.second_for(l), x.walking.as_deref()) {
             (None, None) => self.ordered(h, l, job),
             (Some(p2), None) => {
                 let second = Patterns::<4>(p2);
@@ -271,6 +291,16 @@ impl Solver {
                 self.ordered(m, l, job)
             }
         }
+    }
+
+    /// The second partition's tables, when they serve `l` (the same shape and goal blank as
+    /// the first's, in the packing `Patterns` reads).
+    fn second_for(&self, l: &Labels) -> Option<&PdbHeuristic> {
+        self.extras.second.as_deref().filter(|s| {
+            s.partition.shape == l.shape
+                && s.partition.blank == l.blank_label
+                && s.tables.len() <= 4
+        })
     }
 
     /// The job with `h`, its children ordered by the tie-break when one is asked for.
@@ -343,7 +373,9 @@ pub trait SearchJob {
 pub struct Frame {
     /// The estimate actually used (`pdb` falls back to linear conflict without tables).
     pub heuristic: HeuristicKind,
-    /// The tables' partition (`7-8`, ...) when the estimate is `pdb`.
+    /// When the estimate is `pdb`: the tables' partition as label groups, then each
+    /// estimate max'd with it (`+` and the second partition's groups, `+walking`, `+dual`,
+    /// `+tie-break`): what a file that must not be resumed into another search records.
     pub partition: Option<String>,
     /// The symmetry applied to the board before searching.
     pub symmetry: crate::board::Symmetry,
@@ -399,7 +431,7 @@ impl Solver {
                     (_, false) => packed(&l, pdb.as_ref(), job),
                 };
                 let mut f = frame(HeuristicKind::Pdb, sym);
-                f.partition = Some(pdb.partition.name());
+                f.partition = Some(self.estimate_name(pdb, &l));
                 (out, f)
             }
             (HeuristicKind::Manhattan, _) => (

@@ -250,6 +250,21 @@ impl Partition {
         let sizes: Vec<String> = self.patterns.iter().map(|p| p.len().to_string()).collect();
         sizes.join("-")
     }
+
+    /// The partition spelled as explicit groups (`1,2,3/4,5,...`), as `--partition` reads
+    /// it: unlike [`Partition::name`], two partitions never share it.
+    pub fn groups(&self) -> String {
+        self.patterns
+            .iter()
+            .map(|g| {
+                g.iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
 }
 
 /// The blank cell whose tables serve a goal with its blank at `blank`: the smallest cell

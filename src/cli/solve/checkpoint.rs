@@ -9,32 +9,24 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
+use signal_hook::consts::{SIGINT, SIGTERM};
 
+use super::plan::{NoSolver, Plan};
 use super::report::{Failure, Outcome, Report};
-use super::{args, sources, HeuristicArg, SearchOpts, INTERRUPTED};
+use super::{args, sources};
 use crate::board::{moves_to_string, parse_moves};
 use crate::cli::output::{emit, note};
-use crate::cli::table_cache::TableCache;
 use crate::cluster::{Checkpoint, Identity};
 use crate::instances::Reader;
 use crate::search::{Books, Checkpointing, Limits, Search, StopReason, Weight};
-use crate::{HeuristicKind, Instance, Solution, SolveError, Solver};
+use crate::{Instance, Solution, SolveError};
 
 /// Exit status after SIGTERM: 128 + 15, the shell's convention.
 const EXIT_TERMINATED: i32 = 143;
-
-/// Set by SIGTERM (with `INTERRUPTED`): the search saves and the command exits with 143.
-static TERMINATED: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_sigterm(_: libc::c_int) {
-    // Only atomic stores: async-signal-safe.
-    TERMINATED.store(true, Ordering::SeqCst);
-    INTERRUPTED.store(true, Ordering::SeqCst);
-}
 
 /// How often finished subtrees are saved, at most: a kill loses at most this much work
 /// besides the subtrees under way.
@@ -45,35 +37,22 @@ pub fn run(
     boards: Vec<String>,
     input: Option<String>,
     steps: bool,
-    opts: SearchOpts,
+    plan: &Plan,
     path: PathBuf,
 ) -> Result<i32> {
     let (input, _) = sources(boards, input)?;
-    let mut reader = Reader::new(input, opts.goal.clone()).with_size(opts.size);
+    let mut reader = Reader::new(input, plan.goal.clone()).with_size(plan.size);
     let inst = match (reader.next(), reader.next()) {
         (Some(Ok(inst)), None) => inst,
         (Some(Err(bad)), None) => bail!("{bad}"),
         _ => bail!("--checkpoint solves one board: give exactly one"),
     };
-    let weight = opts.weight.unwrap_or(Weight::ONE);
-    let kind = match opts.heuristic {
-        HeuristicArg::Pdb => HeuristicKind::Pdb,
-        HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
-        HeuristicArg::Manhattan => HeuristicKind::Manhattan,
-    };
-    let solver = if kind == HeuristicKind::Pdb {
-        let mut cache = TableCache::new(
-            &opts.tables.tables,
-            opts.partition.clone(),
-            !opts.no_build,
-            false,
-        );
-        match cache.get(inst.board.shape(), inst.goal.blank())? {
-            Some(p) => Solver::with_pdb(p),
-            None => Solver::new(HeuristicKind::LinearConflict),
-        }
-    } else {
-        Solver::new(kind)
+    let weight = plan.weight;
+    // The same solver as the batch's: its tables and the extras they get.
+    let solver = match plan.solvers()?.get(&inst) {
+        Ok(solver) => solver,
+        Err(NoSolver::Interrupted) => return Ok(130),
+        Err(NoSolver::Tables(why)) => bail!("{why}"),
     };
     let frame = solver.frame(&inst.board, &inst.goal)?;
     let identity = Identity::new(
@@ -85,7 +64,7 @@ pub fn run(
     );
     let saved = Checkpoint::load(&path, &identity)?;
     let mut report = Report {
-        json: opts.format == args::Format::Json,
+        json: plan.json,
         steps,
         ..Report::default()
     };
@@ -111,12 +90,12 @@ pub fn run(
     }
     let spent_before = books.spent;
     let books = Mutex::new(books);
-    // SAFETY: the handler only stores to atomics.
-    unsafe {
-        libc::signal(
-            libc::SIGTERM,
-            on_sigterm as extern "C" fn(libc::c_int) as libc::sighandler_t,
-        );
+    // SIGTERM (a batch system's preemption) stops the search as Ctrl-C does, and is told
+    // apart by the exit status.
+    let stop = Arc::new(AtomicBool::new(false));
+    let terminated = Arc::new(AtomicBool::new(false));
+    for (signal, flag) in [(SIGINT, &stop), (SIGTERM, &stop), (SIGTERM, &terminated)] {
+        signal_hook::flag::register(signal, Arc::clone(flag))?;
     }
     let save_error: Mutex<Option<String>> = Mutex::new(None);
     let save = |b: &Books| {
@@ -128,21 +107,21 @@ pub fn run(
             slot.get_or_insert(e.to_string());
         }
     };
-    let pool = args::pool(args::threads(opts.threads))?;
+    let pool = args::pool(plan.threads)?;
     let search = Search {
-        weight,
-        limits: Limits {
-            max_nodes: opts.max_nodes,
-            deadline: opts.timeout.map(|t| Instant::now() + t),
-            stop: Some(&INTERRUPTED),
-        },
-        pool: Some(&pool),
         checkpoint: Some(Checkpointing {
             books: &books,
             save: &save,
             every: SAVE_EVERY,
         }),
-        ..Search::default()
+        ..plan.search(Some(&pool))
+    };
+    let search = Search {
+        limits: Limits {
+            stop: Some(&stop),
+            ..search.limits
+        },
+        ..search
     };
     let result = solver.solve(&inst.board, &inst.goal, &search);
     let books = books.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -167,7 +146,7 @@ pub fn run(
             print(&mut report, inst, Ok(s))
         }
         Err(SolveError::Stopped(s))
-            if s.reason == StopReason::Interrupted && INTERRUPTED.load(Ordering::SeqCst) =>
+            if s.reason == StopReason::Interrupted && stop.load(Ordering::SeqCst) =>
         {
             note!(
                 "stopped: {} holds the search at threshold {} ({} subtrees of it done); run the same command to resume",
@@ -175,7 +154,7 @@ pub fn run(
                 weight.moves_at_least(books.threshold),
                 books.done.len()
             );
-            Ok(if TERMINATED.load(Ordering::SeqCst) {
+            Ok(if terminated.load(Ordering::SeqCst) {
                 EXIT_TERMINATED
             } else {
                 130

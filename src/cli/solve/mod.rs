@@ -2,6 +2,7 @@
 //! a thread pool, printed in input order as each is done ([`report`] says how).
 
 mod checkpoint;
+mod plan;
 mod progress;
 mod report;
 mod slice;
@@ -10,27 +11,25 @@ mod study;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use clap::ValueEnum;
 
+use self::plan::{NoSolver, Plan};
 use self::progress::BatchBar;
 use self::report::{Failure, Outcome, Report};
 use self::slice::Slice;
-use self::study::{Study, DEFAULT_STUDY};
+use self::study::DEFAULT_STUDY;
 use super::args::{self, Format, TablesArg};
 use super::output::{emit, inform, note, quiet};
-use super::table_cache::TableCache;
 use super::{input, INTERRUPTED};
 use crate::batch::run_ordered;
 use crate::cluster::shard::Shard;
-use crate::error::TableError;
 use crate::instances::{BadInstance, Reader};
 use crate::record::FailureKind;
-use crate::search::{Iteration, Limits, Search, StopReason, Weight};
-use crate::{GoalSpec, HeuristicKind, Instance, Shape, SolveError, Solver};
+use crate::search::{Iteration, Search, StopReason, Weight};
+use crate::{GoalSpec, Instance, Shape, SolveError, Solver};
 
 /// The largest `--max-nodes`: 10^18 nodes are decades of search; more is surely a typo.
 const MAX_NODES: u64 = 1_000_000_000_000_000_000;
@@ -142,15 +141,16 @@ pub struct BenchArgs {
 
 /// `fifteen solve`.
 pub fn solve(a: SolveArgs) -> Result<i32> {
+    let plan = Plan::new(a.opts);
     if let Some(file) = a.checkpoint {
-        return checkpoint::run(a.boards, a.input, a.steps, a.opts, file);
+        return checkpoint::run(a.boards, a.input, a.steps, &plan, file);
     }
-    run(a.boards, a.input, a.steps, a.opts, false)
+    run(a.boards, a.input, a.steps, &plan, false)
 }
 
 /// `fifteen bench`: `solve` with a row per instance and a summary.
 pub fn bench(a: BenchArgs) -> Result<i32> {
-    run(vec![], Some(a.file), false, a.opts, true)
+    run(vec![], Some(a.file), false, &Plan::new(a.opts), true)
 }
 
 /// The instances, as one stream whatever their source; and whether they came as arguments
@@ -210,15 +210,14 @@ fn run(
     boards: Vec<String>,
     input: Option<String>,
     steps: bool,
-    opts: SearchOpts,
+    plan: &Plan,
     bench: bool,
 ) -> Result<i32> {
-    let weight = opts.weight.unwrap_or(Weight::ONE);
-    if steps && opts.output.is_some() {
+    if steps && plan.output.is_some() {
         bail!("--steps prints boards for people; it does not go with --output (a JSON Lines file)");
     }
-    let threads = args::threads(opts.threads);
-    let pool = Arc::new(args::pool(threads)?);
+    let threads = plan.threads;
+    let pool = args::pool(threads)?;
     // Progress is for batches: from a file (whose instances can be counted), or piped in.
     let from_terminal = (input.as_deref() == Some("-") || boards.iter().any(|b| b == "-"))
         && std::io::stdin().is_terminal();
@@ -227,43 +226,25 @@ fn run(
     let bar = BatchBar::new(
         !arguments_only && !from_terminal,
         file.as_deref(),
-        &opts.goal,
-        opts.size,
-        opts.shard,
+        &plan.goal,
+        plan.size,
+        plan.shard,
     );
-    let split = opts.split || arguments_only;
-    let mut reader = Reader::new(input, opts.goal.clone()).with_size(opts.size);
-    let kind = match opts.heuristic {
-        HeuristicArg::Pdb => HeuristicKind::Pdb,
-        HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
-        HeuristicArg::Manhattan => HeuristicKind::Manhattan,
-    };
+    let split = (plan.split || arguments_only) && threads > 1;
+    let mut reader = Reader::new(input, plan.goal.clone()).with_size(plan.size);
     // The results file, read back (and checked against these settings) before any work.
-    let (mut results, resume) = match &opts.output {
+    let (mut results, resume) = match &plan.output {
         Some(path) => {
             let command = if bench { "bench" } else { "solve" };
-            let settings = slice::settings(&opts, kind, weight);
-            let shard = opts.shard.unwrap_or(Shard::WHOLE);
-            let (file, resume) = slice::open(path, command, shard, settings)?;
+            let shard = plan.shard.unwrap_or(Shard::WHOLE);
+            let (file, resume) = slice::open(path, command, shard, slice::settings(plan))?;
             (Some(file), Some(resume))
         }
         None => (None, None),
     };
     let already = resume.as_ref().map_or(0, |r| r.results() as u64);
-    let mut slice = Slice::new(opts.shard, resume);
-    // A partition of one's own replaces the default study's second partition too.
-    let mut study = match &opts.partition {
-        Some(_) if opts.study == DEFAULT_STUDY => Study::default(),
-        _ => Study::parse(&opts.study)?,
-    };
-    let mut cache = TableCache::new(
-        &opts.tables.tables,
-        opts.partition.clone(),
-        !opts.no_build,
-        false,
-    );
-    let timeout = opts.timeout;
-    let max_nodes = opts.max_nodes;
+    let mut slice = Slice::new(plan.shard, resume);
+    let mut solvers = plan.solvers()?;
 
     // Solving an instance needs its tables; a missing one is built by the item iterator
     // on this thread before the instance is handed out.
@@ -282,34 +263,17 @@ fn run(
         };
         Some(match next {
             Err(bad) => Item::Bad(bad),
-            Ok(inst) => {
-                let solver = if kind == HeuristicKind::Pdb {
-                    match cache.get(inst.board.shape(), inst.goal.blank()) {
-                        Ok(Some(p)) => {
-                            let shape = inst.board.shape();
-                            match study.extras(&mut cache, shape, inst.goal.blank(), &p) {
-                                Ok(x) => Solver::with_pdb(p).with_extras(x),
-                                Err(e) => {
-                                    fatal = Some(format!("{e:#}"));
-                                    return Some(Item::Fatal(inst.id, format!("{e:#}")));
-                                }
-                            }
-                        }
-                        Ok(None) => Solver::new(HeuristicKind::LinearConflict),
-                        Err(e) => {
-                            if let Some(TableError::Interrupted) = e.downcast_ref() {
-                                build_stopped = true;
-                                return None;
-                            }
-                            fatal = Some(format!("{e:#}"));
-                            return Some(Item::Fatal(inst.id, format!("{e:#}")));
-                        }
-                    }
-                } else {
-                    Solver::new(kind)
-                };
-                Item::Solve(inst, solver)
-            }
+            Ok(inst) => match solvers.get(&inst) {
+                Ok(solver) => Item::Solve(inst, solver),
+                Err(NoSolver::Interrupted) => {
+                    build_stopped = true;
+                    return None;
+                }
+                Err(NoSolver::Tables(why)) => {
+                    fatal = Some(why.clone());
+                    Item::Fatal(inst.id, why)
+                }
+            },
         })
     });
 
@@ -330,16 +294,7 @@ fn run(
             Item::Fatal(id, why) => failed(id, why, FailureKind::Tables),
             Item::Bad(bad) => failed(bad.id.clone(), bad.to_string(), (&bad.error).into()),
             Item::Solve(inst, solver) => {
-                let search = Search {
-                    weight,
-                    limits: Limits {
-                        max_nodes,
-                        deadline: timeout.map(|t| Instant::now() + t),
-                        stop: Some(&INTERRUPTED),
-                    },
-                    pool: (split && threads > 1).then_some(&*pool),
-                    ..Search::default()
-                };
+                let search = plan.search(split.then_some(&pool));
                 solve_one(inst, &solver, search, &bar)
             }
         }
@@ -348,7 +303,7 @@ fn run(
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut report = Report {
-        json: opts.format == Format::Json,
+        json: plan.json,
         bench,
         steps,
         ..Report::default()
@@ -392,36 +347,36 @@ fn run(
         return Ok(130);
     }
     // Building tables is a one-off; the solving time is what is reported.
-    let build_secs = cache.build_secs;
+    let build_secs = solvers.cache.build_secs;
     let wall = t0.elapsed().as_secs_f64() - build_secs;
-    if let Some(msg) = fatal {
+    let problem = fatal
+        .or_else(|| slice.error.as_ref().map(|e| e.to_string()))
+        .or_else(|| {
+            reader
+                .take_io_error()
+                .map(|e| format!("reading input: {e}"))
+        })
+        .or_else(|| {
+            (reader.instances_read() == 0 && !INTERRUPTED.load(Ordering::Relaxed)).then(|| {
+                "no boards in the input (one board per line: n*n numbers, 0 = blank)".into()
+            })
+        });
+    if let Some(msg) = problem {
         note!("error: {msg}");
-        return Ok(2);
-    }
-    if let Some(e) = &slice.error {
-        note!("error: {e}");
-        return Ok(2);
-    }
-    if let Some(e) = reader.take_io_error() {
-        note!("error: reading input: {e}");
-        return Ok(2);
-    }
-    if reader.instances_read() == 0 && !INTERRUPTED.load(Ordering::Relaxed) {
-        note!("error: no boards in the input (one board per line: n*n numbers, 0 = blank)");
         return Ok(2);
     }
     if let Some(e) = lost {
         return Err(e);
     }
     let interrupted = INTERRUPTED.load(Ordering::Relaxed);
-    if let (Some(file), Some(path), false) = (results.as_mut(), &opts.output, interrupted) {
+    if let (Some(file), Some(path), false) = (results.as_mut(), &plan.output, interrupted) {
         // The whole input was read and every result written: the shard is complete.
         if let Err(e) = slice.finish() {
             note!("error: {e}");
             return Ok(2);
         }
         let end = file.finish(slice.items())?;
-        let shard = opts
+        let shard = plan
             .shard
             .map_or(String::new(), |s| format!(" (shard {s})"));
         inform!(
@@ -433,13 +388,11 @@ fn run(
         );
     }
     if bench {
-        emit(
-            &mut out,
-            &report.summary(wall, build_secs, threads, kind, weight),
-        )?;
+        let summary = report.summary(wall, build_secs, threads, plan.kind, plan.weight);
+        emit(&mut out, &summary)?;
     }
     if interrupted {
-        match &opts.output {
+        match &plan.output {
             Some(path) => note!(
                 "interrupted: {} holds every result up to here; rerun the same command to resume",
                 path.display()

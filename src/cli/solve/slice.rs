@@ -9,18 +9,18 @@ use anyhow::{Context, Result};
 use serde_json::{Map, Value};
 
 use super::super::output::inform;
-use super::SearchOpts;
+use super::plan::Plan;
 use crate::cluster::results::{Header, ResultsError, ResultsFile, Resume};
 use crate::cluster::shard::Shard;
 use crate::instances::BadInstance;
-use crate::search::Weight;
-use crate::{GoalSpec, HeuristicKind, Instance};
+use crate::{GoalSpec, Instance};
 
 /// The settings that decide a batch's results, as its results file's header records them:
 /// a rerun with any of them changed is refused. Threads, `--split` and `--tables` only
 /// decide speed or where tables are, and are left out, so a requeued task may run on a
 /// machine of another size.
-pub fn settings(opts: &SearchOpts, kind: HeuristicKind, weight: Weight) -> Map<String, Value> {
+pub fn settings(plan: &Plan) -> Map<String, Value> {
+    let (opts, kind, weight) = (plan, plan.kind, plan.weight);
     let mut s = Map::new();
     let goal: Value = match &opts.goal {
         GoalSpec::Standard => "standard".into(),

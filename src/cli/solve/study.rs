@@ -87,7 +87,7 @@ impl Study {
             Some(text) => {
                 let text = match text {
                     Some(t) => Some(t.clone()),
-                    None => Partition::second_for(fshape, blank).map(|p| groups(&p)),
+                    None => Partition::second_for(fshape, blank).map(|p| p.groups()),
                 };
                 match text {
                     Some(t) => cache.get_second(shape, goal_blank, t)?,
@@ -120,16 +120,3 @@ impl Study {
     }
 }
 
-/// A partition spelled as explicit groups (`1,2,3/4,5,...`), as `--partition` reads it.
-fn groups(p: &Partition) -> String {
-    p.patterns
-        .iter()
-        .map(|g| {
-            g.iter()
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        })
-        .collect::<Vec<_>>()
-        .join("/")
-}
