@@ -350,13 +350,19 @@ fn heuristic_study(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(
-    benches,
-    linear_conflict,
-    pdb_7_8,
-    pdb_7_8_hard,
-    mapping,
-    packing,
-    heuristic_study
-);
-criterion_main!(benches);
+// `criterion_group!` defines a public function it cannot document.
+#[allow(missing_docs)]
+mod group {
+    use super::*;
+    criterion_group!(
+        benches,
+        linear_conflict,
+        pdb_7_8,
+        pdb_7_8_hard,
+        mapping,
+        packing,
+        heuristic_study
+    );
+}
+
+criterion_main!(group::benches);

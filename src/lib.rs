@@ -1,4 +1,3 @@
-#![warn(missing_docs)]
 //! `fifteen`: provably optimal solutions to sliding-tile puzzles.
 //!
 //! The pieces, each in its own module:
