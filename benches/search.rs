@@ -4,7 +4,7 @@
 //!
 //! Run with `cargo bench --bench search`. The pattern-database groups need the 4x4 tables in
 //! `$FIFTEEN_TABLES` (or the per-user default, `~/.local/share/fifteen`); without them they are skipped with a message (build
-//! them with `cargo run --release -p build-pdb` or any `fifteen solve` / `fifteen bench`).
+//! them with `cargo run --release --bin build-pdb` or any `fifteen solve` / `fifteen bench`).
 //!
 //! Throughput is in nodes (children generated), counted by a first solve of each instance,
 //! so criterion's "elem/s" is nodes per second on one thread.
@@ -69,7 +69,7 @@ fn table_dir() -> Option<(PathBuf, Partition)> {
     } else {
         eprintln!(
             "skipping the pattern-database benchmarks: no 4x4 7-8 tables in {} \
-             (set FIFTEEN_TABLES or run `cargo run --release -p build-pdb`)",
+             (set FIFTEEN_TABLES or run `cargo run --release --bin build-pdb`)",
             dir.display()
         );
         None

@@ -10,7 +10,6 @@ use std::sync::Arc;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 
 use fifteen::instances::Reader;
 use fifteen::pdb::{Partition, PdbHeuristic, TableDir};
@@ -149,24 +148,7 @@ pub fn goals(s: Shape) -> [Goal; 3] {
     [Goal::standard(s), Goal::blank_first(s), custom(s)]
 }
 
-/// The `build-pdb` binary of this checkout, built with the profile these tests run under
-/// (it belongs to another package of the workspace, so cargo does not build it for us).
+/// The `build-pdb` binary of this checkout, built by cargo with this test.
 pub fn build_pdb() -> &'static Path {
-    static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(|| {
-        let fifteen = Path::new(env!("CARGO_BIN_EXE_fifteen"));
-        let profile_dir = fifteen.parent().unwrap();
-        let target_dir = profile_dir.parent().unwrap();
-        let mut cmd = Command::new(env!("CARGO"));
-        cmd.args(["build", "--quiet", "-p", "build-pdb", "--manifest-path"])
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
-            .arg("--target-dir")
-            .arg(target_dir);
-        if profile_dir.file_name().unwrap() == "release" {
-            cmd.arg("--release");
-        }
-        let status = cmd.status().expect("run cargo to build build-pdb");
-        assert!(status.success(), "building build-pdb failed");
-        profile_dir.join("build-pdb")
-    })
+    Path::new(env!("CARGO_BIN_EXE_build-pdb"))
 }

@@ -1,0 +1,8 @@
+//! `build-pdb`: the one-off generator of the pattern databases that `fifteen` maps in
+//! (`cargo run --release --bin build-pdb -- --help`). Its command line lives beside
+//! `fifteen`'s (`src/cli/build_pdb.rs`), so that both share one progress bar and one set of
+//! argument types.
+
+fn main() {
+    fifteen::cli::build_pdb::main()
+}
