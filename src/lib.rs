@@ -22,7 +22,10 @@
 pub mod batch;
 pub mod board;
 pub mod check;
+/// The command lines of `fifteen` and `build-pdb`: public only so that both binaries reach
+/// it; not part of the library's API (hidden from its docs, free to change).
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod cli;
 pub mod cluster;
 pub mod error;

@@ -240,7 +240,7 @@ fn run_search(a: SearchArgs) -> Result<i32> {
     )?;
     let frame = solver.frame(&board, &goal)?;
     let asked = Identity::new(&board, &goal, frame.heuristic, frame.partition, Weight::ONE);
-    f.instance.check(&a.frontier, &asked)?;
+    f.instance.must_match(&a.frontier, &asked)?;
     let limits = Limits {
         max_nodes: None,
         deadline: a.timeout.map(|t| Instant::now() + t),

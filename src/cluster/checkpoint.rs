@@ -54,7 +54,7 @@ impl Checkpoint {
             return Ok(None);
         }
         let c: Checkpoint = read_json(path, CHECKPOINT_FORMAT)?;
-        c.instance.check(path, asked)?;
+        c.instance.must_match(path, asked)?;
         Ok(Some(c))
     }
 

@@ -81,7 +81,7 @@ impl Identity {
     ///
     /// # Errors
     /// [`ClusterError::Mismatch`] naming the first field that differs.
-    pub fn check(&self, path: &Path, asked: &Identity) -> Result<(), ClusterError> {
+    pub fn must_match(&self, path: &Path, asked: &Identity) -> Result<(), ClusterError> {
         let fields: [(&'static str, String, String); 6] = [
             ("size", self.size.clone(), asked.size.clone()),
             ("board", join(&self.tiles), join(&asked.tiles)),

@@ -411,7 +411,7 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
             expected,
         };
         p.instance
-            .check(path, &first.instance)
+            .must_match(path, &first.instance)
             .map_err(|e| match e {
                 ClusterError::Mismatch {
                     what, file, asked, ..

@@ -150,7 +150,7 @@ impl TableDir {
     }
 
     /// Maps the partition's tables and makes sure each is sound before any search uses it
-    /// ([`Table::check`]): a table whose verification record matches the file as it is
+    /// ([`Table::ensure_verified`]): a table whose verification record matches the file as it is
     /// now is trusted without reading it; any other is read in full and its checksum
     /// compared (then recorded, where the directory allows).
     ///
@@ -166,7 +166,7 @@ impl TableDir {
             .tables
             .iter()
             .zip(partition.specs())
-            .map(|(table, spec)| table.check(&spec))
+            .map(|(table, spec)| table.ensure_verified(&spec))
             .collect::<Result<_, _>>()?;
         Ok(Opened { heuristic, checks })
     }
@@ -184,7 +184,7 @@ impl TableDir {
         for (_, spec) in DualTables::specs(&pdb.partition) {
             // SAFETY: forwarded to our caller.
             let table = unsafe { Table::map(&self.path(&spec), &spec) }?;
-            table.check(&spec)?;
+            table.ensure_verified(&spec)?;
             tables.push(table);
         }
         DualTables::new(pdb, tables)

@@ -325,7 +325,7 @@ impl Table {
     ///
     /// # Errors
     /// [`TableError::Corrupt`] if the full pass ran and the checksum differs.
-    pub fn check(&self, spec: &PatternSpec) -> Result<Verified, TableError> {
+    pub fn ensure_verified(&self, spec: &PatternSpec) -> Result<Verified, TableError> {
         if let Some(now) = self.stamp() {
             if verified::is_recorded(&self.path, self.header.checksum, &now) {
                 return Ok(Verified::Recorded);
