@@ -144,7 +144,7 @@ const MAX_STATES: usize = 1 << 20;
 
 impl WalkingDistance {
     /// The tables for `geo`'s shape and goal blank; `None` when an axis would have more than
-    /// [`MAX_STATES`] states.
+    /// `MAX_STATES` (2^20) states.
     pub fn new(geo: &Geometry) -> Option<WalkingDistance> {
         let (r, c) = (geo.shape.rows as usize, geo.shape.cols as usize);
         let n = geo.cells;
