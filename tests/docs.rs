@@ -6,9 +6,10 @@
 //! in short:
 //!
 //! - each file runs in a fresh temporary directory, its blocks in order, with `fifteen` and
-//!   `build-pdb` of this build first on `PATH` and `FIFTEEN_TABLES` in that directory; the
-//!   path `/tmp/docs` in a command stands for that directory, and the directory is shown as
-//!   `/tmp/docs` in the output;
+//!   `build-pdb` of this build first on `PATH`, `FIFTEEN_TABLES` in that directory, and
+//!   `data/` and `slurm/` of the repository linked into it; the path `/tmp/docs` in a
+//!   command stands for that directory, and the directory is shown as `/tmp/docs` in the
+//!   output;
 //! - every command runs on one core (its CPU affinity), so that a board given as an
 //!   argument is searched by the serial search, whose node counts are exact: on several
 //!   cores the last iteration is split between threads, each stopping at its own first
@@ -306,7 +307,9 @@ fn run_file(root: &Path, path: &Path, progs: &Programs, cpu: usize) -> Vec<Strin
         Err(e) => return vec![format!("{name}: {e}")],
     };
     let tmp = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(root.join("data"), tmp.path().join("data")).unwrap();
+    for dir in ["data", "slurm"] {
+        std::os::unix::fs::symlink(root.join(dir), tmp.path().join(dir)).unwrap();
+    }
     let mut problems = Vec::new();
     for block in &blocks {
         if !progs.build_pdb && block.steps.iter().any(|s| s.command.contains("build-pdb")) {
