@@ -157,6 +157,21 @@ fn lines_match(pattern: &[String], lines: &[&str]) -> bool {
     }
 }
 
+/// Where shown and printed lines first part, when it is before any `...` line.
+fn first_difference(expected: &[String], actual: &[&str]) -> String {
+    for (i, e) in expected.iter().enumerate() {
+        if e.trim() == "..." {
+            return String::new();
+        }
+        match actual.get(i) {
+            Some(a) if line_matches(e, a) => {}
+            Some(a) => return format!(" (line {} shows `{e}`, printed `{a}`)", i + 1),
+            None => return format!(" (line {} shows `{e}`, nothing printed)", i + 1),
+        }
+    }
+    format!(" (printed {} lines more)", actual.len() - expected.len())
+}
+
 /// Trailing blanks off every line, trailing empty lines off the end.
 fn tidy(lines: impl Iterator<Item = String>) -> Vec<String> {
     let mut v: Vec<String> = lines.map(|l| l.trim_end().to_string()).collect();
@@ -277,9 +292,10 @@ fn run_block(file: &str, block: &Block, dir: &Path, progs: &Programs, cpu: usize
         let refs: Vec<&str> = actual.iter().map(String::as_str).collect();
         if !lines_match(&expected, &refs) {
             problems.push(format!(
-                "{file}:{}: `$ {}` printed something else.\n--- shown\n{}\n--- printed\n{}\n",
+                "{file}:{}: `$ {}` printed something else{}.\n--- shown\n{}\n--- printed\n{}\n",
                 step.line,
                 step.command,
+                first_difference(&expected, &refs),
                 expected.join("\n"),
                 actual.join("\n")
             ));
