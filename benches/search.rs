@@ -227,7 +227,7 @@ fn packing(c: &mut Criterion) {
     group.finish();
 }
 
-/// The heuristic study (README, "Heuristic"): the same Korf 100 instances solved with the
+/// The heuristic study (docs/heuristic.md): the same Korf 100 instances solved with the
 /// 7-8 tables alone, with walking distance, with the second partition read lazily or
 /// eagerly, and with both, with the tie-break, with the dual lookups; throughput in each
 /// candidate's own nodes. Needs the second

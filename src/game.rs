@@ -4,7 +4,7 @@
 //!
 //! Players name the direction a **tile** slides (the usual game convention: "left" slides
 //! the tile right of the blank into it); solutions and the history record the blank's
-//! moves, as everywhere else (SPEC.md), and the two are opposite.
+//! moves, as everywhere else (docs/formats.md), and the two are opposite.
 
 use crate::board::{Board, Dir, Goal};
 use crate::error::BoardError;

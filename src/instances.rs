@@ -1,7 +1,7 @@
-//! Instance files (SPEC.md): one board per line, optionally `ID LEN tiles...`, `#` comments,
-//! and `goal:` lines that set the goal for the lines after them. A `size: RxC` line does
-//! the same for the board shape: square boards follow from their count, other shapes
-//! (2x4, 3x4 ...) need it.
+//! Instance files (docs/formats.md): one board per line, optionally `ID LEN tiles...`, `#`
+//! comments, and `goal:` lines that set the goal for the lines after them. A `size: RxC`
+//! line does the same for the board shape: square boards follow from their count, other
+//! shapes (2x4, 3x4 ...) need it.
 //!
 //! Read as an iterator so that a million-line batch streams in constant memory; a bad line
 //! is an `Err` item and the lines after it still come. [`Reader`] lists the rules for
@@ -281,7 +281,7 @@ impl Grid {
 
 /// Reads instances from any `BufRead`.
 ///
-/// Rules beyond SPEC.md's, each so that a line is never solved as something it was not:
+/// Rules beyond docs/formats.md's, each so that a line is never solved as something it was not:
 ///
 /// - A bad `goal:` or `size:` line is reported (id `goal:N` or `size:N`), and every board
 ///   after it is refused, naming that line ([`BoardError::Governed`]), until a valid line of

@@ -1,5 +1,5 @@
 //! The result record: one JSON object per instance, as `fifteen solve --format json` writes
-//! it and `fifteen check` reads it back (SPEC.md, "JSON Lines").
+//! it and `fifteen check` reads it back (docs/formats.md, "Results: JSON Lines").
 //!
 //! One type serves both directions so that writer and reader cannot drift apart. Every
 //! field but `id` is optional: a failed instance carries only `id` and `error`, and

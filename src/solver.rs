@@ -104,7 +104,7 @@ pub struct Solver {
 }
 
 /// What the pattern-database search adds to the first partition's tables (the study of
-/// README's "Heuristic" section; each is admissible, so each max is too).
+/// docs/heuristic.md; each is admissible, so each max is too).
 #[derive(Clone, Default)]
 pub struct Extras {
     /// A second partition's tables (with their own mirrored lookup), max'd with the first.

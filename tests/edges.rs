@@ -280,8 +280,8 @@ fn output_lost_to_a_full_disk_is_an_error_for_every_command() {
             .unwrap()
             .read_to_string(&mut err)
             .unwrap();
-        // fifteen: 2 (SPEC.md); build-pdb: 1, its status for every error once its
-        // arguments are read (lost help is a usage error: 2, as clap's).
+        // fifteen: 2 (docs/formats.md, "Exit status"); build-pdb: 1, its status for every
+        // error once its arguments are read (lost help is a usage error: 2, as clap's).
         let code = if bin == "build-pdb" && args[0] != "--help" {
             1
         } else {

@@ -178,7 +178,8 @@ fn truncated_at_several_offsets() {
     assert_eq!(names.len(), 1);
 }
 
-/// Offsets of the header fields (bincode, fixed-width little endian; README "Table files").
+/// Offsets of the header fields (bincode, fixed-width little endian; docs/formats.md,
+/// "Table files").
 const FIELDS: &[(&str, u64, &str)] = &[
     ("magic", 0, "magic"),
     ("endian_check", 8, "byte order"),

@@ -100,7 +100,7 @@ fn default_tables() -> Option<(
     Some((a, b))
 }
 
-/// The default of `solve` and `bench` (README, "Heuristic"): the 7-8 tables max'd with the
+/// The default of `solve` and `bench` (docs/heuristic.md): the 7-8 tables max'd with the
 /// second partition's, read lazily, with and without walking distance: every Korf 100
 /// instance gets its known optimal length, serial and split, and never with more nodes
 /// than the 7-8 tables alone need in total.

@@ -55,7 +55,7 @@ fn a_200_board_job_array_merges_into_every_optimal_result_once() {
     };
     let t0 = std::time::Instant::now();
     let out = submit("1-4");
-    // For the README's "what to expect": scheduling, not solving, is most of it.
+    // For docs/cluster.md's "What to expect": scheduling, not solving, is most of it.
     eprintln!(
         "4-task array of 200 boards: {:.1} s from sbatch to its end",
         t0.elapsed().as_secs_f64()

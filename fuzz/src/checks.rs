@@ -242,7 +242,7 @@ pub fn table(data: &[u8]) {
     }
 }
 
-/// The checksum the format documents (README, "Table files"), computed from a whole
+/// The checksum the format documents (docs/formats.md, "Table files"), computed from a whole
 /// file's bytes independently of the library's own `verify`: the payload's xxh3-64, seeded
 /// with the xxh3-64 of the 93 header bytes whose checksum field (bytes 77..85) is zeroed.
 pub fn xxhash_of(file: &[u8]) -> u64 {

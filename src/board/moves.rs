@@ -54,7 +54,7 @@ impl Dir {
     }
 }
 
-/// Renders a move sequence as the `UDLR` string of SPEC.md.
+/// Renders a move sequence as the `UDLR` string of docs/formats.md ("Boards, goals, moves").
 pub fn moves_to_string(moves: &[Dir]) -> String {
     moves.iter().map(|d| d.letter()).collect()
 }

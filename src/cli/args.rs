@@ -325,7 +325,7 @@ mod tests {
     #[test]
     fn build_memory_follows_the_bfs_layout() {
         let s4 = Shape::new(4, 4).unwrap();
-        // 7-8: the 8-tile table, 518,918,400 placements at 3.5 bytes (README: 1.8 GB).
+        // 7-8: the 8-tile table, 518,918,400 placements at 3.5 bytes (docs/guide.md: 1.8 GB).
         let p = partition(s4, 0, None).unwrap();
         assert_eq!(build_bytes(&p), 518_918_400 * 7 / 2);
         assert!(check_build_memory(&p, Some(4 << 30)).is_ok());

@@ -231,7 +231,7 @@ impl Partition {
     }
 
     /// The partition whose tables are max'd with [`Partition::default_for`]'s, where one
-    /// is worth its build (see README, "Heuristic"). For the 4x4 puzzle with the blank in a
+    /// is worth its build (see docs/heuristic.md). For the 4x4 puzzle with the blank in a
     /// corner: the first row and column with the diagonal's next cell, against the rest.
     /// The default splits tiles by rows (its mirror image by columns), so it is blind to
     /// boards whose tiles sit in each other's rows: the goal transposed is a fixed point of

@@ -71,7 +71,7 @@ impl<A: Heuristic, B: Heuristic> Heuristic for Max<A, B> {
 
 /// An estimate whose children of equal value are searched most linear conflicts first (a
 /// tie-break in move ordering; the estimate itself is unchanged): the linear-conflict
-/// tie-breaking of the project's design, kept for the study (README, "Heuristic"). Only
+/// tie-breaking of the project's design, kept for the study (docs/heuristic.md). Only
 /// the last iteration's order matters. Measured on the Korf 100 with both partitions: most
 /// conflicts first 3% fewer nodes, fewest first 2% more, and either way the conflicts,
 /// counted afresh for each pair of tied children, cost 50% more time.

@@ -152,3 +152,20 @@ pub fn goals(s: Shape) -> [Goal; 3] {
 pub fn build_pdb() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_build-pdb"))
 }
+
+/// The option that keeps a 4x4 run from building tables: linear conflict, no tables.
+pub const LC: &str = "--heuristic=linear-conflict";
+
+/// `fifteen solve --heuristic=linear-conflict ARGS...`, with optional stdin.
+pub fn solve_lc(args: &[&str], stdin: Option<&str>) -> Out {
+    let mut all = vec!["solve", LC];
+    all.extend_from_slice(args);
+    run(&all, stdin)
+}
+
+/// Writes `text` to `dir/name` and returns the path as a string.
+pub fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}

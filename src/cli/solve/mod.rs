@@ -104,7 +104,7 @@ pub struct SearchOpts {
     /// {"batch_end": ...} marks it complete; `fifteen merge` joins the shards' files.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// The heuristic study's knob (README, "Heuristic"): `+`-joined parts `pdb`, `pair`
+    /// The heuristic study's knob (docs/heuristic.md): `+`-joined parts `pdb`, `pair`
     /// or `pair=GROUPS` (a second partition), `wd` (walking distance), `eager`.
     #[arg(long, hide = true, default_value = DEFAULT_STUDY)]
     study: String,
@@ -123,7 +123,7 @@ pub struct SolveArgs {
     #[arg(long)]
     steps: bool,
     /// Keep the search's progress in FILE and resume from it when run again (one board;
-    /// on SIGTERM: save and exit 143). See README, "One hard instance".
+    /// on SIGTERM: save and exit 143). See docs/cluster.md, "Checkpoints".
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<std::path::PathBuf>,
     #[command(flatten)]

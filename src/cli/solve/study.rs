@@ -1,5 +1,6 @@
 //! The hidden `--study` knob of `solve` and `bench`: which estimates join the pattern
-//! databases, so that README's heuristic study can be rerun candidate by candidate.
+//! databases, so that the heuristic study of docs/heuristic.md can be rerun candidate by
+//! candidate.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use crate::{Extras, Shape};
 
 /// What `solve` and `bench` use unless told otherwise: the first tables max'd, lazily, with
 /// the second partition's where there is one (4x4), and with their dual lookups on boards
-/// of 25 cells or more (5x5). README, "Heuristic": on 4x4, with the tables in huge
+/// of 25 cells or more (5x5). docs/heuristic.md: on 4x4, with the tables in huge
 /// page-cache folios, the second partition wins on wall time on the Korf 100 and ties on
 /// the hard set, with a third fewer nodes, while the dual lookups save nodes but cost time;
 /// on 5x5 the dual lookups take a third of the nodes and less time in all.

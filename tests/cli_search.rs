@@ -1,0 +1,323 @@
+//! What `fifteen solve` and `bench` find, as users see it: node limits, pattern databases
+//! built on first use (3x3 tables in a temporary directory, never a 4x4 build), damaged
+//! tables, weighted searches and their bounds, rectangular boards. Messages, formats and
+//! batches are `tests/cli.rs`.
+
+use fifteen::board::parse_moves;
+use fifteen::check::check_solution;
+use fifteen::random::{random_board, Rng};
+use fifteen::{Board, Goal, Shape};
+
+mod common;
+use common::{json_lines, run, solve_lc, write, Out, LC};
+#[test]
+fn one_node_budget_does_stop_a_real_search() {
+    // What makes the unsolvable case above meaningful: --max-nodes 1 stops any search
+    // (here one instance per thread, from a file).
+    let o = solve_lc(
+        &["--max-nodes", "1", "--goal", "blank-first", "-i", "-"],
+        Some("15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 0\n"),
+    );
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("node limit reached"), "{}", o.stderr);
+}
+
+#[test]
+fn one_node_budget_is_reported_as_such_with_split_search() {
+    let o = solve_lc(
+        &[
+            "--max-nodes",
+            "1",
+            "--goal",
+            "blank-first",
+            "15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 0",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("node limit reached"), "{}", o.stderr);
+}
+
+#[test]
+fn node_budget_is_honoured_for_small_searches() {
+    // 8 6 7 2 5 4 3 0 1 needs about 14,000 nodes with linear conflict; a budget of 1000
+    // must stop it, also in the one-instance-per-thread search used for files.
+    for input in [None, Some("8 6 7 2 5 4 3 0 1\n")] {
+        let mut args = vec!["solve", LC, "--max-nodes", "1000"];
+        args.push(if input.is_some() {
+            "-"
+        } else {
+            "8 6 7 2 5 4 3 0 1"
+        });
+        let o = run(&args, input);
+        assert_eq!(o.code, 1, "{args:?}: {}", o.stdout);
+        assert!(
+            o.stderr.contains("node limit reached"),
+            "{args:?}: {}",
+            o.stderr
+        );
+    }
+}
+#[test]
+fn pdb_tables_are_built_once_into_tables_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let o = run(
+        &[
+            "solve",
+            "--tables",
+            dir,
+            "--format",
+            "json",
+            "8 6 7 2 5 4 3 0 1",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.contains("building"), "{}", o.stderr);
+    let v = json_lines(&o.stdout);
+    assert_eq!(v[0]["length"], 31);
+    assert_eq!(v[0]["heuristic"], "pdb");
+    let table = tmp.path().join("3x3-b0-1.2.3.4.5.6.7.8.pdb");
+    assert!(table.is_file());
+
+    // Second run: no build.
+    let o = run(
+        &[
+            "solve",
+            "--tables",
+            dir,
+            "--format",
+            "json",
+            "--goal",
+            "blank-first",
+            "8 6 7 2 5 4 3 0 1",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(!o.stderr.contains("building"), "{}", o.stderr);
+    assert_eq!(json_lines(&o.stdout)[0]["heuristic"], "pdb");
+
+    // A truncated table is reported with its path and the rebuild command, exit 2.
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&table)
+        .unwrap();
+    f.set_len(5000).unwrap();
+    drop(f);
+    let o = run(&["solve", "--tables", dir, "8 6 7 2 5 4 3 0 1"], None);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stdout.is_empty());
+    assert!(o.stderr.contains(table.to_str().unwrap()), "{}", o.stderr);
+    assert!(o.stderr.contains("build-pdb"), "{}", o.stderr);
+}
+
+#[test]
+fn damaged_table_payload_never_gives_a_wrong_answer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let o = run(&["solve", "--tables", dir, "1 2 3 4 5 6 7 0 8"], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let table = tmp.path().join("3x3-b0-1.2.3.4.5.6.7.8.pdb");
+    let mut bytes = std::fs::read(&table).unwrap();
+    for b in bytes[4096..].iter_mut().step_by(20) {
+        *b ^= 0x88; // +16 moves on some entries: no longer admissible
+    }
+    std::fs::write(&table, &bytes).unwrap();
+
+    let boards: String = {
+        let mut rng = Rng::new(5);
+        let g = Goal::standard(Shape::new(3, 3).unwrap());
+        (0..100)
+            .map(|_| format!("{}\n", random_board(&mut rng, &g)))
+            .collect()
+    };
+    let f = write(tmp.path(), "boards.txt", &boards);
+    let pdb = run(
+        &["solve", "--tables", dir, "--format", "json", "-i", &f],
+        None,
+    );
+    if pdb.code == 0 {
+        let lc = solve_lc(&["--format", "json", "-i", &f], None);
+        let lengths = |o: &Out| -> Vec<u64> {
+            json_lines(&o.stdout)
+                .iter()
+                .map(|v| v["length"].as_u64().unwrap())
+                .collect()
+        };
+        assert_eq!(lengths(&pdb), lengths(&lc), "exit 0 with wrong lengths");
+    } else {
+        assert!(
+            pdb.stderr.contains(table.to_str().unwrap()),
+            "{}",
+            pdb.stderr
+        );
+        assert!(pdb.stderr.contains("build-pdb"), "{}", pdb.stderr);
+    }
+}
+
+#[test]
+fn weighted_solve_says_it_is_not_proven_optimal() {
+    // Korf instance 1 (57 moves to the blank-first goal).
+    let board = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+    let goal = Goal::blank_first(Shape::new(4, 4).unwrap());
+    let o = solve_lc(
+        &[
+            "--goal",
+            "blank-first",
+            "--weight",
+            "2",
+            "--format",
+            "json",
+            board,
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = &json_lines(&o.stdout)[0];
+    assert_eq!(v["optimal"], false);
+    assert_eq!(v["bound"], 2.0);
+    let len = v["length"].as_u64().unwrap();
+    let lower = v["lower_bound"].as_u64().unwrap();
+    assert!((57..=2 * 57).contains(&len), "{len}");
+    assert!(lower <= 57 && lower > 0, "{lower}");
+    let moves = parse_moves(v["moves"].as_str().unwrap()).unwrap();
+    let b = Board::parse(board).unwrap();
+    assert_eq!(check_solution(&b, &goal, &moves), Ok(len as usize));
+
+    let o = solve_lc(&["--goal", "blank-first", "--weight", "2", board], None);
+    assert_eq!(o.code, 0);
+    assert!(
+        o.stdout.contains("not proven optimal: at most 2 x optimal"),
+        "{}",
+        o.stdout
+    );
+
+    // Without a weight the JSON says the solution is optimal.
+    let o = solve_lc(&["--format", "json", "1 2 3 4 5 6 7 0 8"], None);
+    assert_eq!(json_lines(&o.stdout)[0]["optimal"], true);
+
+    for bad in ["0.5", "-1", "abc", "1000"] {
+        let o = solve_lc(&["--weight", bad, board], None);
+        assert_eq!(o.code, 2, "--weight {bad}: {}", o.stderr);
+    }
+}
+
+#[test]
+fn weighted_bench_accepts_lengths_within_the_bound() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Korf instances 79 (42 moves) and 12 (45 moves), with their known lengths.
+    let file = write(
+        tmp.path(),
+        "k.txt",
+        "goal: blank-first\n\
+         79 42 0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15\n\
+         12 45 14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15\n",
+    );
+    let o = run(
+        &["bench", &file, LC, "--weight", "3", "--format", "json"],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let v = json_lines(&o.stdout);
+    for row in &v[..2] {
+        assert_eq!(row["ok"], true);
+        let (len, known) = (
+            row["length"].as_u64().unwrap(),
+            row["known"].as_u64().unwrap(),
+        );
+        assert!(len >= known && len <= 3 * known, "{row}");
+    }
+    assert_eq!(v[2]["summary"]["optimal"], false);
+    assert_eq!(v[2]["summary"]["mismatched"], 0);
+}
+
+#[test]
+fn rectangular_boards_with_size_option_and_random_round_trip() {
+    // A non-square board needs its shape: without --size the count is refused.
+    let o = solve_lc(&["1 2 3 4 5 6 0 7"], None);
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("--size RxC"), "{}", o.stderr);
+    let o = solve_lc(
+        &["--size", "2x4", "--format", "json", "1 2 3 4 5 6 0 7"],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = &json_lines(&o.stdout)[0];
+    assert_eq!(v["size"], "2x4");
+    assert_eq!(v["moves"], "R");
+    // A custom goal with the blank inside, and a board it cannot reach.
+    let o = solve_lc(
+        &[
+            "--size",
+            "2x4",
+            "--goal",
+            "1 2 3 4 0 5 6 7",
+            "1 2 3 4 0 5 7 6",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.contains("unsolvable"), "{}", o.stderr);
+    let o = solve_lc(&["--size", "3y4", "1 2"], None);
+    assert_eq!(o.code, 2);
+
+    // `random --size RxC` starts with a `size:` line, so its output reads back.
+    for size in ["3x4", "4x3", "2x5", "2x3"] {
+        let r = run(
+            &["random", "--size", size, "--count", "3", "--seed", "4"],
+            None,
+        );
+        assert_eq!(r.code, 0);
+        let first = r.stdout.lines().next().unwrap();
+        assert_eq!(first, format!("size: {size}"));
+        let shape = Shape::parse(size).unwrap();
+        let o = solve_lc(&["--format", "json", "-"], Some(&r.stdout));
+        assert_eq!(o.code, 0, "{size}: {}", o.stderr);
+        let v = json_lines(&o.stdout);
+        assert_eq!(v.len(), 3);
+        for (row, line) in v.iter().zip(r.stdout.lines().skip(1)) {
+            let tiles: Vec<u8> = line.split(' ').map(|t| t.parse().unwrap()).collect();
+            let b = Board::new(shape, &tiles).unwrap();
+            let moves = parse_moves(row["moves"].as_str().unwrap()).unwrap();
+            let goal = Goal::standard(shape);
+            assert_eq!(
+                check_solution(&b, &goal, &moves),
+                Ok(row["length"].as_u64().unwrap() as usize)
+            );
+            assert_eq!(row["size"], size);
+        }
+    }
+    // Pattern databases are built for the shape on first use and used.
+    let tmp = tempfile::tempdir().unwrap();
+    let tables = tmp.path().to_str().unwrap();
+    let o = run(
+        &[
+            "solve",
+            "--tables",
+            tables,
+            "--size",
+            "4x2",
+            "--format",
+            "json",
+            "0 7 6 5 4 3 2 1",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.contains("4x2 boards"), "{}", o.stderr);
+    let v = &json_lines(&o.stdout)[0];
+    assert_eq!(v["heuristic"], "pdb");
+    let lc = solve_lc(
+        &["--size", "4x2", "--format", "json", "0 7 6 5 4 3 2 1"],
+        None,
+    );
+    assert_eq!(json_lines(&lc.stdout)[0]["length"], v["length"]);
+    // Square sizes keep one board per line and nothing else.
+    let r = run(
+        &["random", "--size", "3", "--count", "2", "--seed", "4"],
+        None,
+    );
+    assert_eq!(r.stdout.lines().count(), 2);
+}
