@@ -208,10 +208,12 @@ fn one_cpu(k: usize) -> usize {
     // SAFETY: a zeroed cpu_set_t is a valid empty set, filled in by the call.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     let size = std::mem::size_of::<libc::cpu_set_t>();
+    // SAFETY: `set` is a cpu_set_t of `size` bytes that the call writes into.
     if unsafe { libc::sched_getaffinity(0, size, &mut set) } != 0 {
         return 0;
     }
     let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
+        // SAFETY: CPU_ISSET reads bit `c` of the set, c below CPU_SETSIZE.
         .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
         .collect();
     if cpus.is_empty() {
@@ -241,7 +243,10 @@ fn run_block(file: &str, block: &Block, dir: &Path, progs: &Programs, cpu: usize
     let mut command = Command::new("timeout");
     // SAFETY: sched_setaffinity is async-signal-safe; the set is built before the fork.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: `cpu` came from the process's own set, so it is below CPU_SETSIZE.
     unsafe { libc::CPU_SET(cpu, &mut set) };
+    // SAFETY: the closure only calls sched_setaffinity, which is async-signal-safe, on a
+    // set built before the fork.
     unsafe {
         command.pre_exec(move || {
             let size = std::mem::size_of::<libc::cpu_set_t>();
