@@ -38,10 +38,11 @@ enum Step {
     /// one before), in search order, with the board, goal and estimate. Prints the first
     /// threshold.
     Frontier(FrontierArgs),
-    /// Search one part of one iteration: the frontier entries i with i % N == K, under
+    /// Search one part K/N of one iteration: the frontier entries i (from 1) with
+    /// ((i - 1) mod N) + 1 = K, under
     /// the threshold; write nodes, the least f over the threshold, and a solution if found.
     Search(SearchArgs),
-    /// Add up the parts of one iteration (all of 0..N, each once, for the same frontier and
+    /// Add up the parts of one iteration (all of 1 to N, each once, for the same frontier and
     /// threshold); print `threshold T nodes N next T2`, or `threshold T nodes N solved
     /// length L moves M`.
     Reduce(ReduceArgs),
