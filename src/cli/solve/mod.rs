@@ -230,7 +230,9 @@ fn run(
         plan.size,
         plan.shard,
     );
-    let split = (plan.split || arguments_only) && threads > 1;
+    // Boards given as arguments (or --split): one instance at a time, each on every thread.
+    let one_at_a_time = plan.split || arguments_only;
+    let split = one_at_a_time && threads > 1;
     let mut reader = Reader::new(input, plan.goal.clone()).with_size(plan.size);
     // The results file, read back (and checked against these settings) before any work.
     let (mut results, resume) = match &plan.output {
@@ -313,7 +315,7 @@ fn run(
         emit(&mut out, &h)?;
     }
     let mut lost: Option<anyhow::Error> = None;
-    let window = if split { 1 } else { threads * 8 };
+    let window = if one_at_a_time { 1 } else { threads * 8 };
     // Set at the first instance stopped by Ctrl-C: nothing after it is printed, so the
     // printed results are always the first ones of the input, without gaps.
     let mut cut = false;
