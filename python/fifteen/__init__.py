@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -38,6 +39,7 @@ from . import _native
 
 __all__ = [
     "Solution",
+    "Batch",
     "SearchStopped",
     "solve",
     "solve_many",
@@ -468,6 +470,7 @@ def solve_many(
     tables: Union[str, os.PathLike, None] = None,
     progress: Union[bool, Callable[[int, int], Any]] = False,
     heuristic: str = "pdb",
+    stats: bool = False,
 ) -> Any:
     """Solves many boards in parallel, one board per thread at a time (as ``fifteen solve
     -i FILE`` and ``fifteen bench`` do), with the GIL released.
@@ -495,17 +498,41 @@ def solve_many(
     data, n, rows, cols = _batch(boards)
     goal_tiles = _goal(goal, rows, cols)
     tick, close = _progress(progress, n)
+    t0 = time.perf_counter()
     try:
-        lengths, _bounds, _nodes, paths = _native.solve_many(
+        lengths, bounds, nodes, paths = _native.solve_many(
             data, rows, cols, goal_tiles, moves, float(weight), timeout, max_nodes, threads,
             _path(tables), heuristic, tick,
         )
     finally:
         close()
     out = np.frombuffer(lengths, dtype="<i4").astype(np.int32)
+    if stats:
+        return Batch(
+            out,
+            np.frombuffer(bounds, dtype="<u4").astype(np.int32),
+            np.frombuffer(nodes, dtype="<u8").astype(np.uint64),
+            time.perf_counter() - t0,
+            paths,
+        )
     if moves:
         return out, paths
     return out
+
+
+class Batch(NamedTuple):
+    """What :func:`solve_many` found, with ``stats=True``."""
+
+    #: Optimal lengths (``int32``; -1 where a limit stopped the search).
+    lengths: np.ndarray
+    #: No solution is shorter (the length itself when solved).
+    lower_bounds: np.ndarray
+    #: Nodes generated per board (``uint64``).
+    nodes: np.ndarray
+    #: Wall-clock seconds of the whole batch (tables opened or built included).
+    seconds: float
+    #: The moves, when asked for with ``moves=True``.
+    moves: Optional[List[str]]
 
 
 def distance(
