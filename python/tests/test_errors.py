@@ -153,3 +153,24 @@ def test_solve_on_a_solved_board_takes_under_a_millisecond():
         fifteen.solve(solved)
         times.append(time.perf_counter() - t)
     assert sorted(times)[100] < 1e-3
+
+
+def test_the_notice_matches_the_command_line(tmp_path, capfd):
+    """The same words as `fifteen solve` says before building, for the same tables."""
+    import subprocess
+    from pathlib import Path
+
+    binary = Path(__file__).resolve().parents[2] / "target" / "release" / "fifteen"
+    if not binary.exists():
+        pytest.skip("no release build of the command line")
+    cli_dir, py_dir = tmp_path / "cli", tmp_path / "py"
+    err = subprocess.run([str(binary), "solve", "1 2 3 0 4 6 7 5 8"], capture_output=True, text=True,
+                         env={**os.environ, "FIFTEEN_TABLES": str(cli_dir)}).stderr
+    fifteen.solve("1 2 3 0 4 6 7 5 8", tables=py_dir)
+    mine = capfd.readouterr().err
+
+    def notices(text, d):
+        return [line.replace(str(d), "DIR") for line in text.splitlines()
+                if line.startswith("building the pattern databases")]
+
+    assert notices(err, cli_dir) and notices(mine, py_dir) == notices(err, cli_dir)
