@@ -497,6 +497,12 @@ def solve_many(
     """
     data, n, rows, cols = _batch(boards)
     goal_tiles = _goal(goal, rows, cols)
+    if n == 0:  # nothing to search: no tables opened (or built) for it
+        empty = np.zeros(0, dtype=np.int32)
+        if stats:
+            return Batch(empty, empty.copy(), np.zeros(0, dtype=np.uint64), 0.0,
+                         [] if moves else None)
+        return (empty, []) if moves else empty
     tick, close = _progress(progress, n)
     t0 = time.perf_counter()
     try:

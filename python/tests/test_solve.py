@@ -203,3 +203,10 @@ def test_korf_100_published_lengths():
     assert lengths.tolist() == known
     for b, m in zip(boards, moves):
         assert fifteen.check(b, m, goal="blank-first") == len(m)
+
+
+def test_empty_batches():
+    assert fifteen.distance(np.zeros((0, 16), dtype=np.uint8)).shape == (0,)
+    lengths, moves = fifteen.solve_many([], moves=True)
+    assert lengths.shape == (0,) and moves == []
+    assert fifteen.random_boards(0, size=3).shape == (0, 9)
