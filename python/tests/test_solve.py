@@ -199,10 +199,23 @@ def test_korf_100_published_lengths():
     boards = np.array([[int(x) for x in r[2:]] for r in rows], dtype=np.uint8)
     known = [int(r[1]) for r in rows]
     assert len(rows) == 100 and sum(known) == 5305
-    lengths, moves = fifteen.solve_many(boards, goal="blank-first", moves=True, tables=tables)
-    assert lengths.tolist() == known
-    for b, m in zip(boards, moves):
+    batch = fifteen.solve_many(boards, goal="blank-first", moves=True, tables=tables,
+                               stats=True)
+    assert batch.lengths.tolist() == known
+    for b, m in zip(boards, batch.moves):
         assert fifteen.check(b, m, goal="blank-first") == len(m)
+    # The same estimate as the command line's default (tables, second partition, lazily):
+    # the same nodes, instance by instance.
+    binary = path.parents[1] / "target" / "release" / "fifteen"
+    if binary.exists():
+        import json
+        import subprocess
+
+        out = subprocess.run([str(binary), "solve", "-i", str(path), "--format", "json",
+                              "--tables", str(tables)],
+                             capture_output=True, text=True, check=True).stdout
+        nodes = [json.loads(line)["nodes"] for line in out.splitlines() if line.startswith("{")]
+        assert nodes == batch.nodes.tolist()
 
 
 def test_empty_batches():
