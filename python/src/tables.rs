@@ -3,8 +3,10 @@
 //! src/cli/solve/study.rs, `DEFAULT_STUDY = "pdb+pair+dual=large"`), opened once per
 //! process and kept for its lifetime.
 //!
-//! Notes and the build's progress go to Python through [`crate::report`]: the library never
-//! prints, and neither does this crate.
+//! The rules of building on first use and the notice said before are the library's
+//! (`fifteen::pdb::notice`), shared with the command line. Notes and the build's progress
+//! go to Python through [`crate::report`]: the library never prints, and neither does this
+//! crate.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -12,9 +14,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use fifteen::pdb::{
-    self, BuildEvent, DualTables, Partition, PatternSpec, PdbHeuristic, TableDir, PAYLOAD_OFFSET,
+use fifteen::pdb::notice::{
+    build_notice, builds_on_first_use, describe, partition_builds_on_first_use,
 };
+use fifteen::pdb::{self, BuildEvent, DualTables, Partition, PatternSpec, PdbHeuristic, TableDir};
 use fifteen::rank::Ranker;
 use fifteen::{Extras, HeuristicKind, Shape, Solver, TableError};
 use pyo3::exceptions::PyOSError;
@@ -22,16 +25,10 @@ use pyo3::prelude::*;
 
 use crate::report::{self, Build};
 
-/// As the command line: `solve` builds missing tables by itself for boards up to 16 cells
-/// (4x4: two minutes), and for larger boards while their tables are this small.
-const AUTO_BUILD_CELLS: usize = 16;
-const AUTO_BUILD_PLACEMENTS: u64 = 1 << 26;
 /// The command line's largest table (`cli::args::MAX_TABLE_ENTRIES`).
 const MAX_TABLE_ENTRIES: u64 = 1 << 31;
 /// Boards of at least this many cells get the dual lookups (`dual=large`).
 const LARGE_CELLS: usize = 25;
-/// Placements the BFS expands per second on one core (`cli::progress`), for the notice.
-const PLACEMENTS_PER_CORE_SEC: f64 = 2.5e6;
 
 /// The estimate `solve` uses for boards of one shape and goal blank: the first tables and
 /// the extras, or `None` (linear conflict) when there are no tables.
@@ -197,7 +194,7 @@ impl Opener {
         }
         let missing = self.dir.missing(&partition);
         if !missing.is_empty() {
-            if !builds_by_itself(&partition) {
+            if !partition_builds_on_first_use(&partition) {
                 let command = pdb::build_pdb_command(
                     false,
                     Some(shape),
@@ -242,12 +239,7 @@ impl Opener {
             .collect();
         let missing = self.dir.missing_of(specs);
         if !missing.is_empty() {
-            let n = shape.cells();
-            let placements: u64 = missing
-                .iter()
-                .map(|s| Ranker::checked_count(n, s.tiles.len()).unwrap_or(u64::MAX))
-                .fold(0, u64::saturating_add);
-            if n > AUTO_BUILD_CELLS && placements > AUTO_BUILD_PLACEMENTS {
+            if !builds_on_first_use(shape, &missing) {
                 let command = pdb::build_pdb_command(
                     false,
                     Some(shape),
@@ -301,20 +293,7 @@ impl Opener {
                 self.dir.dir.display()
             )));
         }
-        let e = estimate(&missing);
-        report::note(
-            py,
-            &format!(
-                "building the pattern databases for {} boards ({what}, goal blank in cell {}) \
-                 into {}: {}, {} of memory, {} on disk; once",
-                partition.shape,
-                partition.blank,
-                self.dir.dir.display(),
-                about_time(e.secs),
-                human_bytes(e.memory),
-                human_bytes(e.disk)
-            ),
-        )?;
+        report::note(py, &build_notice(&self.dir.dir, partition, what, &missing))?;
         let n = missing.len();
         let state = Mutex::new(Build::default());
         let stop = AtomicBool::new(false);
@@ -372,76 +351,4 @@ impl Opener {
 /// A table error as Python's `OSError`, with the command line's message.
 pub fn table_error(e: TableError) -> PyErr {
     PyOSError::new_err(e.to_string())
-}
-
-/// Whether `solve` may build this partition's tables without being asked.
-fn builds_by_itself(partition: &Partition) -> bool {
-    let n = partition.shape.cells();
-    let placements: Option<u64> = partition.patterns.iter().try_fold(0u64, |a, p| {
-        a.checked_add(Ranker::checked_count(n, p.len())?)
-    });
-    n <= AUTO_BUILD_CELLS || placements.is_some_and(|p| p <= AUTO_BUILD_PLACEMENTS)
-}
-
-/// What building some tables will take (`cli::progress::estimate`).
-struct Estimate {
-    secs: f64,
-    memory: u64,
-    disk: u64,
-}
-
-fn estimate(specs: &[PatternSpec]) -> Estimate {
-    let threads = rayon::current_num_threads().max(1) as f64;
-    let (mut placements, mut memory, mut disk) = (0u64, 0u64, 0u64);
-    for spec in specs {
-        let n = spec.shape.cells();
-        let k = spec.tiles.len();
-        let count = Ranker::checked_count(n, k).unwrap_or(u64::MAX);
-        let file = count.div_ceil(2).saturating_add(PAYLOAD_OFFSET);
-        let per = match n - k {
-            0..=8 => 3.5,
-            9..=16 => 6.5,
-            _ => 12.5,
-        };
-        memory = memory.max(disk.saturating_add((count as f64 * per) as u64));
-        placements = placements.saturating_add(count);
-        disk = disk.saturating_add(file);
-    }
-    Estimate {
-        secs: placements as f64 / (PLACEMENTS_PER_CORE_SEC * threads),
-        memory,
-        disk,
-    }
-}
-
-fn about_time(secs: f64) -> String {
-    match secs {
-        s if s < 1.5 => "about a second".to_string(),
-        s if s < 90.0 => format!("about {} seconds", s.round()),
-        s if s < 90.0 * 60.0 => format!("about {} minutes", (s / 60.0).round()),
-        s => format!("about {} hours", (s / 3600.0).round()),
-    }
-}
-
-fn human_bytes(b: u64) -> String {
-    let b = b as f64;
-    let (v, unit) = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB")]
-        .into_iter()
-        .find(|&(s, _)| b >= s)
-        .map_or((b, "bytes"), |(s, u)| (b / s, u));
-    if v < 10.0 && unit != "bytes" {
-        format!("{v:.1} {unit}")
-    } else {
-        let digits = 10f64.powi((v.log10().floor() as i32 - 1).max(0));
-        format!("{} {unit}", (v / digits).round() * digits)
-    }
-}
-
-fn describe(partition: &Partition) -> String {
-    let second = Partition::second_for(partition.shape, partition.blank);
-    if second.as_ref() == Some(partition) {
-        format!("second {}", partition.name())
-    } else {
-        partition.name()
-    }
 }
