@@ -11,85 +11,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::output::{inform, note};
 use crate::error::TableError;
-use crate::pdb::{BuildEvent, Built, Partition, PatternSpec, TableDir, PAYLOAD_OFFSET};
-use crate::rank::Ranker;
+use crate::pdb::{BuildEvent, Built, Partition, PatternSpec, TableDir};
 
-/// Placements the BFS expands per second on one core, measured on 4x4 tables (the 7-8 set:
-/// 576 million placements in about two minutes on two cores). Only for the estimate.
-const PLACEMENTS_PER_CORE_SEC: f64 = 2.5e6;
-
-/// What building some tables will take, estimated from their placements.
-pub struct Estimate {
-    /// Wall-clock seconds on this machine's worker threads.
-    pub secs: f64,
-    /// Peak memory: the largest table's search arrays, plus the tables built before it.
-    pub memory: u64,
-    /// The table files together.
-    pub disk: u64,
-}
-
-/// Estimates building `specs` (one at a time, as [`TableDir::build_missing`] does).
-pub fn estimate(specs: &[PatternSpec]) -> Estimate {
-    let threads = rayon::current_num_threads().max(1) as f64;
-    let (mut placements, mut memory, mut disk) = (0u64, 0u64, 0u64);
-    for spec in specs {
-        let n = spec.shape.cells();
-        let k = spec.tiles.len();
-        let count = Ranker::checked_count(n, k).unwrap_or(u64::MAX);
-        let file = count.div_ceil(2).saturating_add(PAYLOAD_OFFSET);
-        // Per placement: the seen/next word, the current layer, half a byte of payload;
-        // the words widen with the pattern's free cells (see `pdb::build`).
-        let per = match n - k {
-            0..=8 => 3.5,
-            9..=16 => 6.5,
-            _ => 12.5,
-        };
-        memory = memory.max(disk.saturating_add((count as f64 * per) as u64));
-        placements = placements.saturating_add(count);
-        disk = disk.saturating_add(file);
-    }
-    Estimate {
-        secs: placements as f64 / (PLACEMENTS_PER_CORE_SEC * threads),
-        memory,
-        disk,
-    }
-}
-
-/// "about 2 minutes", "about 40 seconds", "about a second".
-pub fn about_time(secs: f64) -> String {
-    match secs {
-        s if s < 1.5 => "about a second".to_string(),
-        s if s < 90.0 => format!("about {} seconds", s.round()),
-        s if s < 90.0 * 60.0 => format!("about {} minutes", (s / 60.0).round()),
-        s => format!("about {} hours", (s / 3600.0).round()),
-    }
-}
-
-/// Bytes for people, two significant digits: "1.8 GB", "290 MB", "12 kB".
-pub fn human_bytes(b: u64) -> String {
-    let b = b as f64;
-    let (v, unit) = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB")]
-        .into_iter()
-        .find(|&(s, _)| b >= s)
-        .map_or((b, "bytes"), |(s, u)| (b / s, u));
-    if v < 10.0 && unit != "bytes" {
-        format!("{v:.1} {unit}")
-    } else {
-        let digits = 10f64.powi((v.log10().floor() as i32 - 1).max(0));
-        format!("{} {unit}", (v / digits).round() * digits)
-    }
-}
-
-/// A partition's name for people: its sizes (`7-8`), with `second` before the second
-/// partition's (which has the first's sizes).
-pub fn describe(partition: &Partition) -> String {
-    let second = Partition::second_for(partition.shape, partition.blank);
-    if second.as_ref() == Some(partition) {
-        format!("second {}", partition.name())
-    } else {
-        partition.name()
-    }
-}
+// What a build will take, and the words that say so, are the library's
+// (`pdb::notice`), shared with the Python package.
+pub use crate::pdb::notice::describe;
 
 /// Checks that the tables can be written to `dir` (creating it), then says what is about
 /// to be built there and what it will take. `hint` tells how to choose another directory.
@@ -122,16 +48,9 @@ pub fn announce_tables(
             dir.dir.display()
         );
     }
-    let e = estimate(missing);
     inform!(
-        "building the pattern databases for {} boards ({what}, goal blank in cell {}) \
-         into {}: {}, {} of memory, {} on disk; once",
-        partition.shape,
-        partition.blank,
-        dir.dir.display(),
-        about_time(e.secs),
-        human_bytes(e.memory),
-        human_bytes(e.disk)
+        "{}",
+        crate::pdb::notice::build_notice(&dir.dir, partition, what, missing)
     );
     Ok(())
 }

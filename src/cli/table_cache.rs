@@ -14,23 +14,7 @@ use super::output::inform;
 use super::progress::{announce, announce_tables, build_tables_with_bar, build_with_bar, describe};
 use super::INTERRUPTED;
 use crate::pdb::{self, DualTables, Partition, PdbHeuristic, TableDir};
-use crate::rank::Ranker;
 use crate::Shape;
-
-/// `solve` builds missing tables by itself for boards up to 16 cells (4x4: two minutes),
-/// and for larger boards while their tables are this small (seconds). Others, such as the
-/// 5x5 6-6-6-6 set (minutes, gigabytes), are built only when asked for with build-pdb.
-const AUTO_BUILD_CELLS: usize = 16;
-const AUTO_BUILD_PLACEMENTS: u64 = 1 << 26;
-
-/// Whether `solve` may build this partition's tables without being asked.
-fn builds_by_itself(partition: &Partition) -> bool {
-    let n = partition.shape.cells();
-    let placements: Option<u64> = partition.patterns.iter().try_fold(0u64, |a, p| {
-        a.checked_add(Ranker::checked_count(n, p.len())?)
-    });
-    n <= AUTO_BUILD_CELLS || placements.is_some_and(|p| p <= AUTO_BUILD_PLACEMENTS)
-}
 
 /// Table sets opened so far, by (shape, blank cell of the tables).
 pub struct TableCache {
@@ -99,12 +83,8 @@ impl TableCache {
             .collect();
         let missing = self.dir.missing_of(specs.clone());
         if !missing.is_empty() {
-            let n = partition.shape.cells();
-            let placements: u64 = missing
-                .iter()
-                .map(|s| Ranker::checked_count(n, s.tiles.len()).unwrap_or(u64::MAX))
-                .fold(0, u64::saturating_add);
-            if !self.build || (n > AUTO_BUILD_CELLS && placements > AUTO_BUILD_PLACEMENTS) {
+            // Built unasked only when quick (`pdb::notice::builds_on_first_use`).
+            if !self.build || !pdb::notice::builds_on_first_use(partition.shape, &missing) {
                 if !self.quiet {
                     let command = pdb::build_pdb_command(
                         false,
@@ -174,7 +154,7 @@ impl TableCache {
             return Ok(None);
         }
         if !self.dir.missing(&partition).is_empty() {
-            if !self.build || !builds_by_itself(&partition) {
+            if !self.build || !pdb::notice::partition_builds_on_first_use(&partition) {
                 let command = pdb::build_pdb_command(
                     false,
                     Some(shape),

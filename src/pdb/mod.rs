@@ -22,7 +22,8 @@
 //! - `heuristic`: the opened tables combined into the search's heuristic;
 //! - `dual`: the same tables read for the board's dual;
 //! - `dir`: a directory of tables, opened if present, built if not;
-//! - `command`: the `build-pdb` command lines that errors and notes tell the user to run.
+//! - `command`: the `build-pdb` command lines that errors and notes tell the user to run;
+//! - `notice`: when tables are built on first use, and the words said before.
 
 mod build;
 mod command;
@@ -30,6 +31,7 @@ mod dir;
 mod dual;
 mod format;
 mod heuristic;
+pub mod notice;
 mod partition;
 mod table;
 pub mod verified;

@@ -1,0 +1,651 @@
+"""Provably optimal solutions to sliding-tile puzzles (8-, 15-, 24-puzzle and other
+rectangles), from Python.
+
+This is the ``fifteen`` solver (IDA* over additive pattern databases, written in Rust)
+with the same search, tables and answers as its command line::
+
+    >>> import fifteen
+    >>> s = fifteen.solve("1 2 3 0 4 6 7 5 8")
+    >>> s.moves, s.length, s.optimal
+    ('RDR', 3, True)
+    >>> fifteen.distance(fifteen.random_boards(3, size=3, seed=1))
+    array([...], dtype=int32)
+
+Boards are given as text (``"1 2 3 4 5 6 7 8 0"``, or rows on lines), as a sequence of
+numbers (a square board), or as a 2-D array of rows; ``0`` is the blank. Batches are NumPy
+``uint8`` arrays of shape ``(N, cells)`` (``(N, rows, cols)`` for boards that are not
+square). Moves are the blank's moves, ``U``, ``D``, ``L``, ``R``, as on the command line.
+
+Goals: ``None`` or ``"standard"`` (1 2 ... with the blank last), ``"blank-first"``
+(Korf's: the blank first), or any board of the same shape.
+
+Pattern databases live in the same per-user directory as the command line's
+(``tables_dir()``; ``FIFTEEN_TABLES`` or ``tables=`` choose another), are built on first use
+with the same notice (the 4x4 tables take about two minutes, once), and are opened once per
+process.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _native
+
+__all__ = [
+    "Solution",
+    "Batch",
+    "SearchStopped",
+    "solve",
+    "solve_many",
+    "distance",
+    "random_boards",
+    "is_solvable",
+    "check",
+    "heuristic",
+    "load_tables",
+    "tables_dir",
+    "HEURISTICS",
+]
+
+__version__ = "0.1.0"
+
+#: The estimates :func:`heuristic` computes.
+HEURISTICS = ("hamming", "manhattan", "linear-conflict", "walking-distance", "pdb", "solve")
+
+Board = Union[str, Sequence[int], np.ndarray]
+Goal = Union[None, str, Sequence[int], np.ndarray]
+
+# The classic algorithms for teaching (breadth-first, depth-first, greedy, A*, IDA* with
+# the counts a course compares: `search(board, algorithm=..., heuristic=..., weight=1.0,
+# max_nodes=None)` and `compare(board)`) belong here, over their Rust side once it exists
+# (the teaching issue). They are not part of this version.
+
+
+class SearchStopped(RuntimeError):
+    """A search ended by its ``timeout`` or ``max_nodes`` before it proved an answer.
+
+    ``reason`` (``"time limit reached"``, ``"node limit reached"``), ``nodes`` (spent) and
+    ``lower_bound`` (no solution is shorter) say how far it got.
+    """
+
+    def __init__(self, reason: str, nodes: int, lower_bound: int) -> None:
+        super().__init__(
+            f"search stopped ({reason}) after {nodes} nodes; "
+            f"no solution is shorter than {lower_bound} moves"
+        )
+        self.reason = reason
+        self.nodes = nodes
+        self.lower_bound = lower_bound
+
+
+# --- boards and goals -------------------------------------------------------------------
+
+
+def _numbers(board: Any) -> Tuple[List[int], int, int]:
+    arr = np.asarray(board)
+    if arr.dtype == object or arr.dtype.kind not in "iub":
+        if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
+            arr = arr.astype(np.int64)
+        else:
+            bad = next((x for x in arr.ravel().tolist() if not _is_int(x)), None)
+            raise ValueError(f"'{str(bad)[:20]}' is not a number")
+    if arr.ndim == 2:
+        rows, cols = arr.shape
+        return [int(x) for x in arr.ravel()], int(rows), int(cols)
+    if arr.ndim == 1:
+        return [int(x) for x in arr], 0, 0
+    raise ValueError(
+        f"a board is a sequence of numbers or a 2-D array of rows, not an array of "
+        f"{arr.ndim} dimensions"
+    )
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def _board(board: Board) -> Tuple[bytes, int, int]:
+    """The board's tiles, rows and columns, checked as the command line checks them."""
+    if isinstance(board, str):
+        return _native.parse_board(board)
+    numbers, rows, cols = _numbers(board)
+    return _native.make_board(numbers, rows, cols)
+
+
+def _goal(goal: Goal, rows: int, cols: int) -> bytes:
+    """The goal's tiles for boards of this shape."""
+    if goal is None:
+        goal = "standard"
+    if isinstance(goal, str):
+        text = goal.strip()
+        if "\n" not in text:
+            # A name (standard, blank-first) or numbers, as `--goal` reads them.
+            return _native.named_goal(text, rows, cols)
+        tiles, r, c = _native.parse_board(text)
+    else:
+        numbers, r, c = _numbers(goal)
+        if r == 0 and len(numbers) == rows * cols:
+            r, c = rows, cols
+        tiles, r, c = _native.make_board(numbers, r, c)
+    if (r, c) != (rows, cols):
+        raise ValueError(f"the goal has {r * c} cells but the board has {rows * cols}")
+    return tiles
+
+
+def _single(boards: Any) -> bool:
+    """Whether ``boards`` is one board rather than a batch."""
+    if isinstance(boards, str):
+        return True
+    if isinstance(boards, np.ndarray):
+        return boards.ndim == 1
+    if isinstance(boards, (list, tuple)):
+        return all(_is_int(b) for b in boards)
+    return np.asarray(boards).ndim == 1
+
+
+def _shape_of(size: Union[int, str, Tuple[int, int]]) -> Tuple[int, int]:
+    if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
+        return int(size), int(size)
+    if isinstance(size, str):
+        text = size.strip().lower()
+        if "x" in text:
+            r, _, c = text.partition("x")
+            if r.strip().isdigit() and c.strip().isdigit():
+                return int(r), int(c)
+        elif text.isdigit():
+            return int(text), int(text)
+        raise ValueError(f"bad size '{size[:30]}' (use RxC such as 3x4, N for NxN)")
+    if isinstance(size, tuple) and len(size) == 2:
+        return int(size[0]), int(size[1])
+    raise ValueError(f"bad size {size!r} (use RxC such as 3x4, N for NxN)")
+
+
+def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
+    """``(data, n, rows, cols)`` for a batch: an ``(N, cells)`` array of square boards, an
+    ``(N, rows, cols)`` array, or a sequence of boards in any form :func:`solve` takes."""
+    if isinstance(boards, np.ndarray) and boards.ndim in (2, 3) and boards.dtype.kind in "iu":
+        arr = boards
+    elif isinstance(boards, (list, tuple)) and any(isinstance(b, str) for b in boards):
+        parsed = [_board(b) for b in boards]
+        shapes = {(r, c) for _, r, c in parsed}
+        if len(shapes) > 1:
+            raise ValueError("the boards of one batch must all have the same shape")
+        (rows, cols), = shapes
+        return b"".join(t for t, _, _ in parsed), len(parsed), rows, cols
+    else:
+        arr = np.asarray(boards)
+        if arr.ndim not in (2, 3) or arr.dtype.kind not in "iu":
+            if arr.ndim == 1 and arr.size == 0:
+                arr = arr.reshape(0, 16)
+            else:
+                raise ValueError(
+                    "boards: give an (N, cells) array of square boards, an (N, rows, cols) "
+                    "array, or a list of boards"
+                )
+    if arr.ndim == 3:
+        n, rows, cols = arr.shape
+    else:
+        n, cells = arr.shape
+        side = int(round(cells ** 0.5))
+        if side * side != cells:
+            raise ValueError(
+                f"{cells} numbers do not make a board (give 9, 16, 25 or 36 numbers for a "
+                f"square board; other shapes need an (N, rows, cols) array)"
+            )
+        rows = cols = side
+    if arr.size and (arr.min() < 0 or arr.max() >= rows * cols):
+        bad = arr.min() if arr.min() < 0 else arr.max()
+        i = int(np.argwhere((arr < 0) | (arr >= rows * cols))[0][0])
+        if bad < 0:
+            raise ValueError(f"board {i}: '{bad}' is not a number")
+        raise ValueError(f"board {i}: the number {bad} is out of range (0 to {rows * cols - 1})")
+    data = np.ascontiguousarray(arr, dtype=np.uint8).tobytes()
+    return data, int(n), int(rows), int(cols)
+
+
+def _grid(tiles: bytes, rows: int, cols: int) -> np.ndarray:
+    return np.frombuffer(tiles, dtype=np.uint8).reshape(rows, cols).copy()
+
+
+# --- notes and progress -----------------------------------------------------------------
+
+
+class _Bar:
+    """A table build's progress: tqdm's bar (a widget in a notebook) when tqdm is
+    installed, else one line on stderr rewritten in place."""
+
+    def __init__(self) -> None:
+        self.tqdm: Any = None
+        self.label = ""
+        try:
+            from tqdm.auto import tqdm  # type: ignore[import-not-found]
+
+            self.tqdm = tqdm(total=1, leave=False, unit="chunk", file=sys.stderr)
+        except Exception:
+            self.tqdm = None
+        self.shown = False
+
+    def update(self, label: str, done: int, total: int, depth: int) -> None:
+        if self.tqdm is not None:
+            if label != self.label:
+                self.tqdm.set_description(label)
+            if total:
+                self.tqdm.total = total
+                self.tqdm.n = done
+            self.tqdm.set_postfix_str(f"depth {depth}")
+            self.tqdm.refresh()
+        elif total and _interactive():
+            width = 30
+            full = width * done // max(total, 1)
+            bar = "=" * full + (">" if full < width else "") + " " * (width - full - 1)
+            sys.stderr.write(f"\r  {label} [{bar}] {done}/{total} depth {depth}\x1b[K")
+            sys.stderr.flush()
+            self.shown = True
+        self.label = label
+
+    def println(self, text: str) -> None:
+        if self.tqdm is not None:
+            self.tqdm.write(text, file=sys.stderr)
+        else:
+            if self.shown:
+                sys.stderr.write("\r\x1b[K")
+            print(text, file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.tqdm is not None:
+            self.tqdm.close()
+        elif self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def _interactive() -> bool:
+    if "ipykernel" in sys.modules:
+        return True
+    try:
+        return sys.stderr.isatty()
+    except Exception:
+        return False
+
+
+_bar: Optional[_Bar] = None
+
+
+def _report(kind: str, *args: Any) -> None:
+    """Receives the notes and table-build progress of the native half."""
+    global _bar
+    if kind == "note":
+        print(args[0], file=sys.stderr, flush=True)
+    elif kind == "bar-start":
+        _bar = _Bar()
+    elif kind == "bar" and _bar is not None:
+        _bar.update(*args)
+    elif kind == "saved":
+        if _bar is not None:
+            _bar.println(f"  wrote {args[0]}")
+        else:
+            print(f"  wrote {args[0]}", file=sys.stderr, flush=True)
+    elif kind == "bar-close" and _bar is not None:
+        _bar.close()
+        _bar = None
+
+
+_native.set_reporter(_report)
+
+
+def _progress(progress: Union[bool, Callable[[int, int], Any], None], total: int):
+    """A ``progress(done, total)`` callable for :func:`solve_many`, and a closer."""
+    if callable(progress):
+        return progress, lambda: None
+    if not progress:
+        return None, lambda: None
+    try:
+        from tqdm.auto import tqdm  # type: ignore[import-not-found]
+
+        bar = tqdm(total=total, unit="board", file=sys.stderr)
+
+        def tick(done: int, _total: int) -> None:
+            bar.update(done - bar.n)
+
+        return tick, bar.close
+    except Exception:
+        state = {"shown": False}
+
+        def tick(done: int, total: int) -> None:
+            sys.stderr.write(f"\r{done}/{total} boards\x1b[K")
+            sys.stderr.flush()
+            state["shown"] = True
+
+        def close() -> None:
+            if state["shown"]:
+                sys.stderr.write("\n")
+
+        return tick, close
+
+
+# --- solving ------------------------------------------------------------------------------
+
+
+class Solution:
+    """A solution and what it cost to find.
+
+    Attributes:
+        board: the board solved, as a ``(rows, cols)`` array.
+        goal: the goal, as a ``(rows, cols)`` array.
+        moves: the blank's moves (``U``, ``D``, ``L``, ``R``), as the command line prints them.
+        length: the number of moves.
+        optimal: whether the length is proven optimal (a weight of 1).
+        lower_bound: no solution is shorter (the length itself when optimal).
+        weight: the search's weight (1.0: optimal).
+        nodes: nodes generated, over all iterations (machine-independent effort).
+        seconds: wall-clock time of the search.
+        heuristic: the estimate used: ``pdb``, ``linear-conflict`` or ``manhattan``.
+
+    ``boards`` is the sequence of boards from ``board`` to ``goal``. In a notebook a
+    ``Solution`` shows itself as a picture of the board stepping through its moves.
+    """
+
+    __slots__ = (
+        "board", "goal", "moves", "length", "optimal", "lower_bound", "weight", "nodes",
+        "seconds", "heuristic", "_tiles", "_rows", "_cols", "_boards",
+    )
+
+    def __init__(self, tiles: bytes, rows: int, cols: int, goal: bytes, moves: str,
+                 lower_bound: int, weight: float, nodes: int, millis: float,
+                 heuristic: str) -> None:
+        self._tiles, self._rows, self._cols = tiles, rows, cols
+        self.board = _grid(tiles, rows, cols)
+        self.goal = _grid(goal, rows, cols)
+        self.moves = moves
+        self.length = len(moves)
+        self.optimal = weight == 1.0
+        self.lower_bound = lower_bound
+        self.weight = weight
+        self.nodes = nodes
+        self.seconds = millis / 1000.0
+        self.heuristic = heuristic
+        self._boards: Optional[np.ndarray] = None
+
+    @property
+    def boards(self) -> np.ndarray:
+        """The boards along the solution, the board first and the goal last: an array of
+        shape ``(length + 1, rows, cols)``."""
+        if self._boards is None:
+            raw = _native.replay(self._tiles, self._rows, self._cols, self.moves)
+            self._boards = np.frombuffer(raw, dtype=np.uint8).reshape(
+                self.length + 1, self._rows, self._cols
+            )
+        return self._boards
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __str__(self) -> str:
+        return self.moves
+
+    def __repr__(self) -> str:
+        kind = "optimal" if self.optimal else f"weight {self.weight:g}"
+        return (
+            f"Solution(moves={self.moves!r}, length={self.length}, {kind}, "
+            f"nodes={self.nodes}, seconds={self.seconds:.4f}, heuristic={self.heuristic!r})"
+        )
+
+    def svg(self, step: Optional[int] = None, cell: int = 48) -> str:
+        """The board as SVG: at ``step`` (0: the board, ``length``: the goal), or, by
+        default, animated through every move (no script: SVG animation)."""
+        from ._svg import render
+
+        return render(self.boards, self.moves, step=step, cell=cell)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+
+def solve(
+    board: Board,
+    goal: Goal = None,
+    *,
+    weight: float = 1.0,
+    timeout: Optional[float] = None,
+    threads: Optional[int] = None,
+    tables: Union[str, os.PathLike, None] = None,
+    max_nodes: Optional[int] = None,
+    heuristic: str = "pdb",
+) -> Solution:
+    """Solves one board: a shortest sequence of the blank's moves to the goal.
+
+    The search runs on ``threads`` threads (default: all cores), split over them as
+    ``fifteen solve BOARD`` does, with the estimate ``fifteen solve`` uses (the pattern
+    databases for the board's shape, built on first use when quick; linear conflict where
+    there are none, with a note), so node counts match the command line's.
+
+    Args:
+        board: the board (text, numbers, or a 2-D array of rows).
+        goal: ``None``/``"standard"``, ``"blank-first"``, or a goal board.
+        weight: 1 for a proven optimal answer; ``w`` in (1, 100] for an answer at most
+            ``w`` times optimal, found faster.
+        timeout: seconds before giving up (raises :class:`SearchStopped`).
+        threads: worker threads (default: all cores).
+        tables: the tables directory (default: ``FIFTEEN_TABLES``, else the per-user one).
+        max_nodes: nodes before giving up (raises :class:`SearchStopped`).
+        heuristic: ``"pdb"`` (default), ``"linear-conflict"`` or ``"manhattan"``.
+
+    Raises:
+        ValueError: a malformed board or goal, a board of another shape than its goal, or
+            an unsolvable one (with the command line's message).
+        OSError: tables that cannot be read or built.
+        SearchStopped: the timeout or node limit came first.
+        KeyboardInterrupt: Ctrl-C (the search stops within a fraction of a second).
+    """
+    tiles, rows, cols = _board(board)
+    goal_tiles = _goal(goal, rows, cols)
+    ok, moves, bound, nodes, millis, used, reason = _native.solve(
+        tiles, rows, cols, goal_tiles, float(weight), timeout, max_nodes, threads,
+        _path(tables), heuristic,
+    )
+    if not ok:
+        raise SearchStopped(reason, nodes, bound)
+    return Solution(tiles, rows, cols, goal_tiles, moves, bound, float(weight), nodes, millis, used)
+
+
+def _path(tables: Union[str, os.PathLike, None]) -> Optional[str]:
+    return None if tables is None else os.fspath(tables)
+
+
+def solve_many(
+    boards: Any,
+    goal: Goal = None,
+    *,
+    moves: bool = False,
+    weight: float = 1.0,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    threads: Optional[int] = None,
+    tables: Union[str, os.PathLike, None] = None,
+    progress: Union[bool, Callable[[int, int], Any]] = False,
+    heuristic: str = "pdb",
+    stats: bool = False,
+) -> Any:
+    """Solves many boards in parallel, one board per thread at a time (as ``fifteen solve
+    -i FILE`` and ``fifteen bench`` do), with the GIL released.
+
+    Args:
+        boards: an ``(N, cells)`` integer array of square boards (``uint8`` is read without
+            a copy), an ``(N, rows, cols)`` array, or a list of boards.
+        goal: the goal of every board (as for :func:`solve`).
+        moves: also return each board's moves.
+        timeout: seconds per board; a board not solved in time gets length -1.
+        max_nodes: nodes per board; likewise.
+        threads: worker threads (default: all cores).
+        progress: ``True`` for a progress bar (tqdm's when installed), or a callable
+            ``progress(done, total)`` called about every 50 ms.
+
+    Returns:
+        the optimal lengths, an ``int32`` array of shape ``(N,)``; with ``moves=True``, a
+        pair ``(lengths, moves)`` with ``moves`` a list of strings.
+
+    Raises:
+        ValueError: a malformed or unsolvable board (named by its index), or a bad goal.
+        OSError: tables that cannot be read or built.
+        KeyboardInterrupt: Ctrl-C; the running searches stop within a fraction of a second.
+    """
+    data, n, rows, cols = _batch(boards)
+    goal_tiles = _goal(goal, rows, cols)
+    if n == 0:  # nothing to search: no tables opened (or built) for it
+        empty = np.zeros(0, dtype=np.int32)
+        if stats:
+            return Batch(empty, empty.copy(), np.zeros(0, dtype=np.uint64), 0.0,
+                         [] if moves else None)
+        return (empty, []) if moves else empty
+    tick, close = _progress(progress, n)
+    t0 = time.perf_counter()
+    try:
+        lengths, bounds, nodes, paths = _native.solve_many(
+            data, rows, cols, goal_tiles, moves, float(weight), timeout, max_nodes, threads,
+            _path(tables), heuristic, tick,
+        )
+    finally:
+        close()
+    out = np.frombuffer(lengths, dtype="<i4").astype(np.int32)
+    if stats:
+        return Batch(
+            out,
+            np.frombuffer(bounds, dtype="<u4").astype(np.int32),
+            np.frombuffer(nodes, dtype="<u8").astype(np.uint64),
+            time.perf_counter() - t0,
+            paths,
+        )
+    if moves:
+        return out, paths
+    return out
+
+
+class Batch(NamedTuple):
+    """What :func:`solve_many` found, with ``stats=True``."""
+
+    #: Optimal lengths (``int32``; -1 where a limit stopped the search).
+    lengths: np.ndarray
+    #: No solution is shorter (the length itself when solved).
+    lower_bounds: np.ndarray
+    #: Nodes generated per board (``uint64``).
+    nodes: np.ndarray
+    #: Wall-clock seconds of the whole batch (tables opened or built included).
+    seconds: float
+    #: The moves, when asked for with ``moves=True``.
+    moves: Optional[List[str]]
+
+
+def distance(
+    boards: Any,
+    goal: Goal = None,
+    *,
+    threads: Optional[int] = None,
+    tables: Union[str, os.PathLike, None] = None,
+    progress: Union[bool, Callable[[int, int], Any]] = False,
+) -> np.ndarray:
+    """The optimal distance of each board to the goal (labels for learning): an ``int32``
+    array of shape ``(N,)``. :func:`solve_many` without the moves."""
+    return solve_many(boards, goal, threads=threads, tables=tables, progress=progress)
+
+
+def random_boards(
+    n: int,
+    size: Union[int, str, Tuple[int, int]] = 4,
+    seed: Optional[int] = None,
+    moves: Optional[int] = None,
+    goal: Goal = None,
+) -> np.ndarray:
+    """``n`` random boards that can reach the goal, as a ``uint8`` array of shape
+    ``(n, cells)`` (``(n, rows, cols)`` when ``size`` is not square, e.g. ``"3x4"``).
+
+    Uniform over all such boards, or, with ``moves=k``, ``k`` random moves from the goal
+    (never undoing the last one). The same ``seed`` gives the same boards as
+    ``fifteen random --count n --seed SEED --size SIZE`` (``--walk k``).
+    """
+    rows, cols = _shape_of(size)
+    if n < 0:
+        raise ValueError("n: give a count of 0 or more")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little")
+    if not 0 <= seed < 2**64:
+        raise ValueError("seed: give a number from 0 to 2^64 - 1")
+    goal_tiles = _goal(goal, rows, cols)
+    raw = _native.random_boards(int(n), rows, cols, goal_tiles, int(seed), moves)
+    arr = np.frombuffer(raw, dtype=np.uint8)
+    if rows == cols:
+        return arr.reshape(n, rows * cols).copy()
+    return arr.reshape(n, rows, cols).copy()
+
+
+def is_solvable(board: Board, goal: Goal = None) -> bool:
+    """Whether the board can reach the goal (half of all arrangements can)."""
+    tiles, rows, cols = _board(board)
+    return _native.is_solvable(tiles, rows, cols, _goal(goal, rows, cols))
+
+
+def check(board: Board, moves: str, goal: Goal = None) -> int:
+    """Replays ``moves`` (the blank's, ``U D L R``) from the board, independently of the
+    solver: returns their number when they end on the goal; raises ``ValueError`` (with the
+    command line's message) when a move leaves the board or they end elsewhere. Any
+    solver's answer can be checked this way."""
+    tiles, rows, cols = _board(board)
+    return _native.check(tiles, rows, cols, _goal(goal, rows, cols), moves)
+
+
+def heuristic(
+    boards: Any,
+    kind: str = "manhattan",
+    goal: Goal = None,
+    *,
+    tables: Union[str, os.PathLike, None] = None,
+) -> Any:
+    """The estimate ``kind`` of the distance to the goal, never more than the true one:
+
+    - ``"hamming"``: tiles out of place;
+    - ``"manhattan"``: the tiles' taxicab distances to their goal cells, summed;
+    - ``"linear-conflict"``: Manhattan plus two moves per tile that must step out of its row
+      or column to let another pass;
+    - ``"walking-distance"``: walking distance (up to 4x4 and similar);
+    - ``"pdb"``: the additive pattern databases (with their mirrored lookup);
+    - ``"solve"``: what :func:`solve` starts from: the tables and every estimate max'd
+      with them.
+
+    ``boards``: one board (text or a 1-D sequence: returns an ``int``) or a batch (a 2-D
+    ``(N, cells)`` or 3-D array, or a list of boards: returns an ``int32`` array).
+    """
+    name = kind.strip().lower().replace("_", "-").replace(" ", "-")
+    single = _single(boards)
+    if single:
+        tiles, rows, cols = _board(boards)
+        data, n = tiles, 1
+    else:
+        data, n, rows, cols = _batch(boards)
+    goal_tiles = _goal(goal, rows, cols)
+    raw = _native.heuristic(data, rows, cols, goal_tiles, name, _path(tables))
+    out = np.frombuffer(raw, dtype="<u4").astype(np.int32)
+    return int(out[0]) if single else out
+
+
+def load_tables(
+    size: Union[int, str, Tuple[int, int]] = 4,
+    goal: Goal = None,
+    *,
+    tables: Union[str, os.PathLike, None] = None,
+) -> List[str]:
+    """Opens now (building them first if missing and quick, as :func:`solve` would) the
+    pattern databases for boards of this size and goal; returns the partitions in use
+    (empty when there are none and the search uses linear conflict)."""
+    rows, cols = _shape_of(size)
+    return _native.load_tables(rows, cols, _goal(goal, rows, cols), _path(tables))
+
+
+def tables_dir(tables: Union[str, os.PathLike, None] = None) -> Path:
+    """The tables directory in use: ``tables``, else ``FIFTEEN_TABLES``, else the per-user
+    directory the command line uses (``~/.local/share/fifteen`` on Linux)."""
+    return Path(_native.tables_dir(_path(tables)))

@@ -1,0 +1,128 @@
+"""Type stubs of the ``fifteen`` package; the docstrings are in ``__init__.py``."""
+
+import os
+from pathlib import Path
+from typing import Any, Callable, List, Literal, NamedTuple, Optional, Sequence, Tuple, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+HEURISTICS: Tuple[str, ...]
+
+Board = Union[str, Sequence[int], npt.NDArray[np.integer[Any]]]
+Goal = Union[None, str, Sequence[int], npt.NDArray[np.integer[Any]]]
+Boards = Union[npt.NDArray[np.integer[Any]], Sequence[Board]]
+Size = Union[int, str, Tuple[int, int]]
+Tables = Union[str, "os.PathLike[str]", None]
+Progress = Union[bool, Callable[[int, int], Any]]
+
+class SearchStopped(RuntimeError):
+    reason: str
+    nodes: int
+    lower_bound: int
+    def __init__(self, reason: str, nodes: int, lower_bound: int) -> None: ...
+
+class Solution:
+    board: npt.NDArray[np.uint8]
+    goal: npt.NDArray[np.uint8]
+    moves: str
+    length: int
+    optimal: bool
+    lower_bound: int
+    weight: float
+    nodes: int
+    seconds: float
+    heuristic: str
+    @property
+    def boards(self) -> npt.NDArray[np.uint8]: ...
+    def svg(self, step: Optional[int] = None, cell: int = 48) -> str: ...
+    def _repr_svg_(self) -> str: ...
+    def __len__(self) -> int: ...
+
+class Batch(NamedTuple):
+    lengths: npt.NDArray[np.int32]
+    lower_bounds: npt.NDArray[np.int32]
+    nodes: npt.NDArray[np.uint64]
+    seconds: float
+    moves: Optional[List[str]]
+
+def solve(
+    board: Board,
+    goal: Goal = None,
+    *,
+    weight: float = 1.0,
+    timeout: Optional[float] = None,
+    threads: Optional[int] = None,
+    tables: Tables = None,
+    max_nodes: Optional[int] = None,
+    heuristic: str = "pdb",
+) -> Solution: ...
+@overload
+def solve_many(
+    boards: Boards,
+    goal: Goal = None,
+    *,
+    moves: Literal[False] = False,
+    weight: float = 1.0,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    threads: Optional[int] = None,
+    tables: Tables = None,
+    progress: Progress = False,
+    heuristic: str = "pdb",
+    stats: Literal[False] = False,
+) -> npt.NDArray[np.int32]: ...
+@overload
+def solve_many(
+    boards: Boards,
+    goal: Goal = None,
+    *,
+    moves: Literal[True],
+    weight: float = 1.0,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    threads: Optional[int] = None,
+    tables: Tables = None,
+    progress: Progress = False,
+    heuristic: str = "pdb",
+    stats: Literal[False] = False,
+) -> Tuple[npt.NDArray[np.int32], List[str]]: ...
+@overload
+def solve_many(
+    boards: Boards,
+    goal: Goal = None,
+    *,
+    moves: bool = False,
+    weight: float = 1.0,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    threads: Optional[int] = None,
+    tables: Tables = None,
+    progress: Progress = False,
+    heuristic: str = "pdb",
+    stats: Literal[True],
+) -> Batch: ...
+def distance(
+    boards: Boards,
+    goal: Goal = None,
+    *,
+    threads: Optional[int] = None,
+    tables: Tables = None,
+    progress: Progress = False,
+) -> npt.NDArray[np.int32]: ...
+def random_boards(
+    n: int,
+    size: Size = 4,
+    seed: Optional[int] = None,
+    moves: Optional[int] = None,
+    goal: Goal = None,
+) -> npt.NDArray[np.uint8]: ...
+def is_solvable(board: Board, goal: Goal = None) -> bool: ...
+def check(board: Board, moves: str, goal: Goal = None) -> int: ...
+@overload
+def heuristic(boards: Union[str, Sequence[int]], kind: str = "manhattan", goal: Goal = None, *, tables: Tables = None) -> int: ...
+@overload
+def heuristic(boards: Boards, kind: str = "manhattan", goal: Goal = None, *, tables: Tables = None) -> Any: ...
+def load_tables(size: Size = 4, goal: Goal = None, *, tables: Tables = None) -> List[str]: ...
+def tables_dir(tables: Tables = None) -> Path: ...

@@ -1,0 +1,55 @@
+"""The native half of the ``fifteen`` package (Rust, PyO3). Use :mod:`fifteen`, which checks
+arguments and builds NumPy arrays and :class:`fifteen.Solution` objects from these."""
+
+import os
+from typing import Any, Callable, List, Optional, Tuple, Union
+
+_Path = Optional[Union[str, "os.PathLike[str]"]]
+
+def parse_board(text: str) -> Tuple[bytes, int, int]: ...
+def make_board(numbers: List[int], rows: int, cols: int) -> Tuple[bytes, int, int]: ...
+def named_goal(name: str, rows: int, cols: int) -> bytes: ...
+def is_solvable(tiles: bytes, rows: int, cols: int, goal_tiles: bytes) -> bool: ...
+def check(tiles: bytes, rows: int, cols: int, goal_tiles: bytes, moves: str) -> int: ...
+def replay(tiles: bytes, rows: int, cols: int, moves: str) -> bytes: ...
+def random_boards(
+    n: int, rows: int, cols: int, goal_tiles: bytes, seed: int, walk: Optional[int] = None
+) -> bytes: ...
+def tables_dir(tables: _Path = None) -> str: ...
+def load_tables(rows: int, cols: int, goal_tiles: bytes, tables: _Path = None) -> List[str]: ...
+def solve(
+    tiles: bytes,
+    rows: int,
+    cols: int,
+    goal_tiles: bytes,
+    weight_factor: float = 1.0,
+    timeout_secs: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    n_threads: Optional[int] = None,
+    tables: _Path = None,
+    heuristic: str = "pdb",
+) -> Tuple[bool, str, int, int, float, str, str]:
+    """``(solved, moves, lower_bound, nodes, millis, heuristic_used, stop_reason)``."""
+
+def solve_many(
+    data: bytes,
+    rows: int,
+    cols: int,
+    goal_tiles: bytes,
+    want_moves: bool = False,
+    weight_factor: float = 1.0,
+    timeout_secs: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    n_threads: Optional[int] = None,
+    tables: _Path = None,
+    heuristic: str = "pdb",
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> Tuple[bytes, bytes, bytes, Optional[List[str]]]:
+    """``(lengths i32, lower_bounds u32, nodes u64, moves)``, little-endian."""
+
+def heuristic(
+    data: bytes, rows: int, cols: int, goal_tiles: bytes, which: str, tables: _Path = None
+) -> bytes:
+    """Little-endian ``u32`` estimates."""
+
+def set_reporter(f: Optional[Callable[..., Any]] = None) -> None: ...

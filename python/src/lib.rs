@@ -1,0 +1,634 @@
+//! `fifteen._native`: the Rust half of the `fifteen` Python package. The Python half
+//! (`fifteen/__init__.py`) turns boards, arrays and goals into the bytes these functions
+//! take, and their answers into `Solution` objects and NumPy arrays; everything here is
+//! the library's one search API (`Solver::solve` with a `Search`), run as `fifteen solve`
+//! runs it, with the GIL released while it works.
+//!
+//! Boards cross as `bytes` (one byte a cell, row-major) with their rows and columns; a
+//! goal crosses as the goal board's bytes.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use fifteen::batch::run_ordered;
+use fifteen::board::{moves_to_string, parse_moves};
+use fifteen::check::check_solution;
+use fifteen::random::{random_board, random_walk, Rng};
+use fifteen::search::{
+    Geometry, Heuristic, Limits, LinearConflict, Search, StopReason, WalkingDistance, Weight, Wide,
+};
+use fifteen::{Board, BoardError, Goal, GoalSpec, HeuristicKind, Shape, SolveError, Solver};
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+mod report;
+mod tables;
+
+/// A board error as Python's `ValueError`, with the command line's message.
+fn board_error(e: BoardError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+fn shape(rows: usize, cols: usize) -> PyResult<Shape> {
+    Shape::new(rows, cols).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "{rows}x{cols} is not a board size (2 to 36 cells, at least 2 rows and columns)"
+        ))
+    })
+}
+
+fn board(tiles: &[u8], rows: usize, cols: usize) -> PyResult<Board> {
+    Board::new(shape(rows, cols)?, tiles).map_err(board_error)
+}
+
+fn goal(tiles: &[u8], rows: usize, cols: usize) -> PyResult<Goal> {
+    Ok(Goal::from_board(board(tiles, rows, cols)?))
+}
+
+fn kind(name: &str) -> PyResult<HeuristicKind> {
+    match name {
+        "pdb" => Ok(HeuristicKind::Pdb),
+        "linear-conflict" => Ok(HeuristicKind::LinearConflict),
+        "manhattan" => Ok(HeuristicKind::Manhattan),
+        other => Err(PyValueError::new_err(format!(
+            "unknown heuristic '{other}' (use pdb, linear-conflict or manhattan)"
+        ))),
+    }
+}
+
+fn weight(w: f64) -> PyResult<Weight> {
+    Weight::from_factor(w).ok_or_else(|| {
+        PyValueError::new_err("weight: give a number from 1 to 100 (1 is the optimal search)")
+    })
+}
+
+/// Worker threads: as asked, or all cores (as the command line's `--threads`).
+fn threads(asked: Option<usize>) -> PyResult<usize> {
+    match asked {
+        Some(0) => Err(PyValueError::new_err("threads: give at least 1")),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// One Rayon pool per thread count, kept for the process (a pool is not free to start, and
+/// `solve` on an easy board must take well under a millisecond).
+fn pool(n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = pools.iter().find(|(k, _)| *k == n) {
+        return Ok(p.clone());
+    }
+    let p = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .map_err(|e| PyOSError::new_err(format!("cannot start worker threads: {e}")))?;
+    let p = Arc::new(p);
+    pools.push((n, p.clone()));
+    Ok(p)
+}
+
+fn timeout(t: Option<f64>) -> PyResult<Option<Duration>> {
+    t.map(|s| {
+        Duration::try_from_secs_f64(s)
+            .map_err(|_| PyValueError::new_err("timeout: give a number of seconds, 0 or more"))
+    })
+    .transpose()
+}
+
+fn reason(r: StopReason) -> &'static str {
+    match r {
+        StopReason::MaxNodes => "node limit reached",
+        StopReason::Timeout => "time limit reached",
+        StopReason::Interrupted => "interrupted",
+    }
+}
+
+/// Reads a board given as text (`"1 2 3 4 5 6 7 8 0"`, or rows on lines), as the command
+/// line does: returns its tiles, rows and columns.
+#[pyfunction]
+fn parse_board(py: Python<'_>, text: &str) -> PyResult<(Py<PyBytes>, usize, usize)> {
+    let b = Board::parse(text).map_err(board_error)?;
+    Ok((
+        PyBytes::new(py, b.tiles()).unbind(),
+        b.shape().rows as usize,
+        b.shape().cols as usize,
+    ))
+}
+
+/// Checks numbers as a board of `rows` x `cols` (0: a square board from the count): returns
+/// its tiles, rows and columns, or raises `ValueError` with the command line's message.
+#[pyfunction]
+fn make_board(
+    py: Python<'_>,
+    numbers: Vec<i128>,
+    rows: usize,
+    cols: usize,
+) -> PyResult<(Py<PyBytes>, usize, usize)> {
+    let s = if rows == 0 {
+        match Shape::square_of(numbers.len()) {
+            Some(s) => s,
+            None if numbers.is_empty() => return Err(board_error(BoardError::Empty)),
+            None => return Err(board_error(BoardError::BadCount(numbers.len()))),
+        }
+    } else {
+        shape(rows, cols)?
+    };
+    let mut tiles = Vec::with_capacity(numbers.len());
+    for &n in &numbers {
+        if n < 0 {
+            return Err(board_error(BoardError::NotANumber(n.to_string())));
+        }
+        if n >= s.cells() as i128 {
+            return Err(board_error(BoardError::OutOfRange {
+                value: u64::try_from(n).unwrap_or(u64::MAX),
+                max: s.cells() - 1,
+            }));
+        }
+        tiles.push(n as u8);
+    }
+    let b = Board::new(s, &tiles).map_err(board_error)?;
+    Ok((
+        PyBytes::new(py, b.tiles()).unbind(),
+        s.rows as usize,
+        s.cols as usize,
+    ))
+}
+
+/// The goal named `name` (`standard`, `blank-first`, or numbers) for this shape.
+#[pyfunction]
+fn named_goal(py: Python<'_>, name: &str, rows: usize, cols: usize) -> PyResult<Py<PyBytes>> {
+    let spec = GoalSpec::parse(name).map_err(board_error)?;
+    let g = spec.for_shape(shape(rows, cols)?).map_err(board_error)?;
+    Ok(PyBytes::new(py, g.board().tiles()).unbind())
+}
+
+/// Whether the board can reach the goal; raises `ValueError` for boards of another shape.
+#[pyfunction]
+fn is_solvable(tiles: &[u8], rows: usize, cols: usize, goal_tiles: &[u8]) -> PyResult<bool> {
+    let b = board(tiles, rows, cols)?;
+    let g = goal(goal_tiles, rows, cols)?;
+    match g.labels(&b) {
+        Ok(_) => Ok(true),
+        Err(BoardError::Unsolvable) => Ok(false),
+        Err(e) => Err(board_error(e)),
+    }
+}
+
+/// Replays `moves` (the blank's moves, `U D L R`) from the board: the number of moves when
+/// they reach the goal; `ValueError` with the command line's message otherwise.
+#[pyfunction]
+fn check(
+    tiles: &[u8],
+    rows: usize,
+    cols: usize,
+    goal_tiles: &[u8],
+    moves: &str,
+) -> PyResult<usize> {
+    let b = board(tiles, rows, cols)?;
+    let g = goal(goal_tiles, rows, cols)?;
+    let moves = parse_moves(moves).map_err(board_error)?;
+    check_solution(&b, &g, &moves).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The boards along `moves` from the board, the board itself first: `(len + 1) * cells`
+/// bytes. `ValueError` at a move off the board.
+#[pyfunction]
+fn replay(
+    py: Python<'_>,
+    tiles: &[u8],
+    rows: usize,
+    cols: usize,
+    moves: &str,
+) -> PyResult<Py<PyBytes>> {
+    let mut b = board(tiles, rows, cols)?;
+    let moves = parse_moves(moves).map_err(board_error)?;
+    let mut out = Vec::with_capacity((moves.len() + 1) * b.tiles().len());
+    out.extend_from_slice(b.tiles());
+    for (i, &d) in moves.iter().enumerate() {
+        b = b.apply(d).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "move {} ({}) takes the blank off the board",
+                i + 1,
+                d.letter()
+            ))
+        })?;
+        out.extend_from_slice(b.tiles());
+    }
+    Ok(PyBytes::new(py, &out).unbind())
+}
+
+/// `n` boards drawn uniformly among those that reach the goal (or `walk` random moves from
+/// it), from `seed`: the boards of `fifteen random --count n --seed seed` (`--walk`).
+#[pyfunction]
+#[pyo3(signature = (n, rows, cols, goal_tiles, seed, walk=None))]
+fn random_boards(
+    py: Python<'_>,
+    n: usize,
+    rows: usize,
+    cols: usize,
+    goal_tiles: &[u8],
+    seed: u64,
+    walk: Option<usize>,
+) -> PyResult<Py<PyBytes>> {
+    let g = goal(goal_tiles, rows, cols)?;
+    let cells = g.shape().cells();
+    let out = py.allow_threads(|| {
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::with_capacity(n * cells);
+        for _ in 0..n {
+            let b = match walk {
+                Some(k) => random_walk(&mut rng, &g, k),
+                None => random_board(&mut rng, &g),
+            };
+            out.extend_from_slice(b.tiles());
+        }
+        out
+    });
+    Ok(PyBytes::new(py, &out).unbind())
+}
+
+/// The tables directory a call with `tables` uses.
+#[pyfunction]
+#[pyo3(signature = (tables=None))]
+fn tables_dir(tables: Option<PathBuf>) -> PathBuf {
+    tables::directory(tables)
+}
+
+/// Opens (building on first use, with the notice) the tables `solve` uses for boards of
+/// this shape and goal; returns the partitions used (empty: none, linear conflict).
+#[pyfunction]
+#[pyo3(signature = (rows, cols, goal_tiles, tables=None))]
+fn load_tables(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    goal_tiles: &[u8],
+    tables: Option<PathBuf>,
+) -> PyResult<Vec<String>> {
+    let g = goal(goal_tiles, rows, cols)?;
+    let dir = tables::directory(tables);
+    Ok(match tables::set(py, &dir, g.shape(), g.blank())? {
+        None => vec![],
+        Some(s) => {
+            let mut names = vec![s.first.partition.name()];
+            if let Some(p) = &s.extras.second {
+                names.push(format!("second {}", p.partition.name()));
+            }
+            if s.extras.dual.is_some() {
+                names.push("dual".to_string());
+            }
+            names
+        }
+    })
+}
+
+/// What one search found, as Python gets it: `(solved, moves, lower_bound, nodes,
+/// millis, heuristic, stop_reason)`.
+type Answer = (bool, String, u32, u64, f64, &'static str, &'static str);
+
+fn answer(r: Result<fifteen::Solution, SolveError>, millis: f64) -> PyResult<Answer> {
+    match r {
+        Ok(s) => Ok((
+            true,
+            moves_to_string(&s.moves),
+            s.lower_bound,
+            s.nodes,
+            s.millis,
+            s.heuristic.name(),
+            "",
+        )),
+        Err(SolveError::Stopped(s)) => Ok((
+            false,
+            String::new(),
+            s.lower_bound,
+            s.nodes,
+            millis,
+            "",
+            reason(s.reason),
+        )),
+        Err(SolveError::Board(e)) => Err(board_error(e)),
+        Err(e) => Err(PyValueError::new_err(e.to_string())),
+    }
+}
+
+/// Solves one board on all `threads` (the search split over them, as `fifteen solve BOARD`
+/// does), with the estimate `fifteen solve` uses.
+#[pyfunction]
+#[pyo3(signature = (tiles, rows, cols, goal_tiles, weight_factor=1.0, timeout_secs=None,
+    max_nodes=None, n_threads=None, tables=None, heuristic="pdb"))]
+#[allow(clippy::too_many_arguments)]
+fn solve(
+    py: Python<'_>,
+    tiles: &[u8],
+    rows: usize,
+    cols: usize,
+    goal_tiles: &[u8],
+    weight_factor: f64,
+    timeout_secs: Option<f64>,
+    max_nodes: Option<u64>,
+    n_threads: Option<usize>,
+    tables: Option<PathBuf>,
+    heuristic: &str,
+) -> PyResult<Answer> {
+    let t0 = Instant::now();
+    let b = board(tiles, rows, cols)?;
+    let g = goal(goal_tiles, rows, cols)?;
+    g.labels(&b).map_err(board_error)?;
+    let w = weight(weight_factor)?;
+    let limit = timeout(timeout_secs)?;
+    let n = threads(n_threads)?;
+    let solver = tables::solver(
+        py,
+        &tables::directory(tables),
+        b.shape(),
+        g.blank(),
+        kind(heuristic)?,
+    )?;
+    let pool = if n > 1 { Some(pool(n)?) } else { None };
+    let stop = AtomicBool::new(false);
+    let deadline = limit.map(|t| Instant::now() + t);
+    let r = report::blocking(
+        py,
+        &stop,
+        || {
+            let search = Search {
+                weight: w,
+                limits: Limits {
+                    max_nodes,
+                    deadline,
+                    stop: Some(&stop),
+                },
+                pool: pool.as_deref(),
+                ..Search::default()
+            };
+            solver.solve(&b, &g, &search)
+        },
+        |_| Ok(()),
+    )?;
+    answer(r, t0.elapsed().as_secs_f64() * 1000.0)
+}
+
+/// Solves `n` boards (`data`: `n * cells` bytes) in parallel, one board per thread at a
+/// time, in input order (as `fifteen solve -i FILE` and `fifteen bench` do). Returns
+/// `(lengths, lower_bounds, nodes, moves)`: lengths as little-endian `i32` (-1 where a
+/// limit stopped the search), lower bounds as `u32`, nodes as `u64`, and the move strings
+/// when `want_moves`. `progress(done, n)` is called about every 50 ms from this thread.
+#[pyfunction]
+#[pyo3(signature = (data, rows, cols, goal_tiles, want_moves=false, weight_factor=1.0,
+    timeout_secs=None, max_nodes=None, n_threads=None, tables=None, heuristic="pdb",
+    progress=None))]
+#[allow(clippy::too_many_arguments)]
+#[allow(clippy::type_complexity)]
+fn solve_many(
+    py: Python<'_>,
+    data: &[u8],
+    rows: usize,
+    cols: usize,
+    goal_tiles: &[u8],
+    want_moves: bool,
+    weight_factor: f64,
+    timeout_secs: Option<f64>,
+    max_nodes: Option<u64>,
+    n_threads: Option<usize>,
+    tables: Option<PathBuf>,
+    heuristic: &str,
+    progress: Option<PyObject>,
+) -> PyResult<(Py<PyBytes>, Py<PyBytes>, Py<PyBytes>, Option<Vec<String>>)> {
+    let s = shape(rows, cols)?;
+    let g = goal(goal_tiles, rows, cols)?;
+    let cells = s.cells();
+    if !data.len().is_multiple_of(cells) {
+        return Err(PyValueError::new_err(format!(
+            "{} bytes are not whole boards of {cells} cells",
+            data.len()
+        )));
+    }
+    // Every board is checked before any search: a bad one is named by its row.
+    let mut boards = Vec::with_capacity(data.len() / cells);
+    for (i, t) in data.chunks(cells).enumerate() {
+        let b = Board::new(s, t)
+            .and_then(|b| g.labels(&b).map(|_| b))
+            .map_err(|e| PyValueError::new_err(format!("board {i}: {e}")))?;
+        boards.push(b);
+    }
+    let w = weight(weight_factor)?;
+    let limit = timeout(timeout_secs)?;
+    let n = threads(n_threads)?;
+    let solver = tables::solver(
+        py,
+        &tables::directory(tables),
+        s,
+        g.blank(),
+        kind(heuristic)?,
+    )?;
+    let pool = pool(n)?;
+    let total = boards.len();
+    let stop = AtomicBool::new(false);
+    let done = AtomicUsize::new(0);
+    let mut lengths = vec![-1i32; total];
+    let mut bounds = vec![0u32; total];
+    let mut nodes = vec![0u64; total];
+    let mut moves: Vec<String> = if want_moves {
+        vec![String::new(); total]
+    } else {
+        vec![]
+    };
+    let mut last_told = usize::MAX;
+    report::blocking(
+        py,
+        &stop,
+        || {
+            let items = boards.iter().take_while(|_| !stop.load(Ordering::Relaxed));
+            let work = |b: &Board| {
+                let search = Search {
+                    weight: w,
+                    limits: Limits {
+                        max_nodes,
+                        deadline: limit.map(|t| Instant::now() + t),
+                        stop: Some(&stop),
+                    },
+                    ..Search::default()
+                };
+                solver.solve(b, &g, &search)
+            };
+            run_ordered(&pool, items, n * 8, work, |i, r| {
+                match r {
+                    Ok(sol) => {
+                        lengths[i] = sol.moves.len() as i32;
+                        bounds[i] = sol.lower_bound;
+                        nodes[i] = sol.nodes;
+                        if want_moves {
+                            moves[i] = moves_to_string(&sol.moves);
+                        }
+                    }
+                    Err(SolveError::Stopped(st)) => {
+                        bounds[i] = st.lower_bound;
+                        nodes[i] = st.nodes;
+                    }
+                    // Checked above: boards fit the goal; no books are kept.
+                    Err(_) => {}
+                }
+                done.fetch_add(1, Ordering::Relaxed);
+                !stop.load(Ordering::Relaxed)
+            });
+        },
+        |py| {
+            let d = done.load(Ordering::Relaxed);
+            match &progress {
+                Some(f) if d != last_told => {
+                    last_told = d;
+                    f.call1(py, (d, total)).map(|_| ())
+                }
+                _ => Ok(()),
+            }
+        },
+    )?;
+    if let Some(f) = &progress {
+        f.call1(py, (done.load(Ordering::Relaxed), total))?;
+    }
+    let bytes = |v: Vec<u8>| PyBytes::new(py, &v).unbind();
+    Ok((
+        bytes(lengths.iter().flat_map(|x| x.to_le_bytes()).collect()),
+        bytes(bounds.iter().flat_map(|x| x.to_le_bytes()).collect()),
+        bytes(nodes.iter().flat_map(|x| x.to_le_bytes()).collect()),
+        want_moves.then_some(moves),
+    ))
+}
+
+/// The estimates a course compares, for `n` boards: `hamming`, `manhattan`,
+/// `linear-conflict`, `walking-distance`, `pdb` (the default partition's tables with their
+/// mirrored lookup) and `solve` (what `solve` starts from: the tables with every extra).
+/// Little-endian `u32`s.
+#[pyfunction]
+#[pyo3(signature = (data, rows, cols, goal_tiles, which, tables=None))]
+fn heuristic(
+    py: Python<'_>,
+    data: &[u8],
+    rows: usize,
+    cols: usize,
+    goal_tiles: &[u8],
+    which: &str,
+    tables: Option<PathBuf>,
+) -> PyResult<Py<PyBytes>> {
+    let s = shape(rows, cols)?;
+    let g = goal(goal_tiles, rows, cols)?;
+    let cells = s.cells();
+    if !data.len().is_multiple_of(cells) {
+        return Err(PyValueError::new_err(format!(
+            "{} bytes are not whole boards of {cells} cells",
+            data.len()
+        )));
+    }
+    let mut labels = Vec::with_capacity(data.len() / cells);
+    for (i, t) in data.chunks(cells).enumerate() {
+        let l = Board::new(s, t)
+            .and_then(|b| g.labels(&b))
+            .map_err(|e| PyValueError::new_err(format!("board {i}: {e}")))?;
+        labels.push(l);
+    }
+    let geo = Geometry::new(s, pdb_blank_label(&g));
+    let out: Vec<u32> = match which {
+        "hamming" => labels
+            .iter()
+            .map(|l| {
+                (0..cells)
+                    .filter(|&c| l.cells[c] != l.blank_label && l.cells[c] as usize != c)
+                    .count() as u32
+            })
+            .collect(),
+        "manhattan" => py.allow_threads(|| {
+            labels
+                .iter()
+                .map(|l| geo.manhattan(&geo.load::<Wide>(l)))
+                .collect()
+        }),
+        "linear-conflict" => py.allow_threads(|| {
+            labels
+                .iter()
+                .map(|l| LinearConflict.h(&mut LinearConflict.root(&geo, &geo.load::<Wide>(l))))
+                .collect()
+        }),
+        "walking-distance" => {
+            let wd = py
+                .allow_threads(|| WalkingDistance::new(&geo))
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "walking distance is not available for {s} boards (too many states)"
+                    ))
+                })?;
+            py.allow_threads(|| {
+                labels
+                    .iter()
+                    .map(|l| wd.h(&mut wd.root(&geo, &geo.load::<Wide>(l))))
+                    .collect()
+            })
+        }
+        "pdb" | "solve" => {
+            let dir = tables::directory(tables);
+            let set = tables::set(py, &dir, s, g.blank())?.ok_or_else(|| {
+                PyOSError::new_err(format!(
+                    "no pattern databases for {s} boards in {} (see the note above)",
+                    dir.display()
+                ))
+            })?;
+            let solver = if which == "pdb" {
+                Solver::with_pdb(set.first)
+            } else {
+                Solver::with_pdb(set.first).with_extras(set.extras)
+            };
+            let boards: Vec<Board> = data
+                .chunks(cells)
+                .map(|t| Board::new(s, t).expect("checked above"))
+                .collect();
+            py.allow_threads(|| boards.iter().map(|b| solver.estimate(b, &g)).collect())
+        }
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown heuristic '{other}' (use hamming, manhattan, linear-conflict, \
+                 walking-distance, pdb or solve)"
+            )))
+        }
+    };
+    Ok(PyBytes::new(
+        py,
+        &out.iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect::<Vec<u8>>(),
+    )
+    .unbind())
+}
+
+/// The goal's blank as a label: its cell (labels are goal cells).
+fn pdb_blank_label(g: &Goal) -> u8 {
+    g.blank() as u8
+}
+
+/// Sets the function that receives notes and table-build progress (see `report`).
+#[pyfunction]
+#[pyo3(signature = (f=None))]
+fn set_reporter(f: Option<PyObject>) {
+    report::set_reporter(f);
+}
+
+/// The native half of the `fifteen` package; use `fifteen`, not this.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(parse_board, m)?)?;
+    m.add_function(wrap_pyfunction!(make_board, m)?)?;
+    m.add_function(wrap_pyfunction!(named_goal, m)?)?;
+    m.add_function(wrap_pyfunction!(is_solvable, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(replay, m)?)?;
+    m.add_function(wrap_pyfunction!(random_boards, m)?)?;
+    m.add_function(wrap_pyfunction!(tables_dir, m)?)?;
+    m.add_function(wrap_pyfunction!(load_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_many, m)?)?;
+    m.add_function(wrap_pyfunction!(heuristic, m)?)?;
+    m.add_function(wrap_pyfunction!(set_reporter, m)?)?;
+    Ok(())
+}

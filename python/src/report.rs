@@ -1,0 +1,149 @@
+//! Long work off the interpreter's thread, and what Python is told meanwhile.
+//!
+//! [`blocking`] runs work on a thread of its own with the GIL released, while the calling
+//! thread wakes every 50 ms to let Python handle signals (so Ctrl-C raises
+//! `KeyboardInterrupt` within a fraction of a second: the work's stop flag is set and the
+//! work returns promptly) and to report progress. A panic in the work becomes a Python
+//! `RuntimeError`, never a crash.
+//!
+//! Notes and build progress go to the Python function set with `set_reporter` (the
+//! package's `_report`), which prints them to `sys.stderr` or draws a progress bar (a
+//! widget in a notebook).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+
+/// How often the waiting thread looks at signals and progress.
+const TICK: Duration = Duration::from_millis(50);
+
+static REPORTER: Mutex<Option<PyObject>> = Mutex::new(None);
+
+/// Sets the function that receives notes and progress (`None`: print notes to stderr).
+pub fn set_reporter(f: Option<PyObject>) {
+    *REPORTER.lock().unwrap_or_else(|e| e.into_inner()) = f;
+}
+
+/// Hands `args` to the reporter; without one, notes go to stderr.
+fn send<'py>(
+    py: Python<'py>,
+    args: impl IntoPyObject<'py, Target = pyo3::types::PyTuple>,
+) -> PyResult<()> {
+    let f = REPORTER
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .map(|f| f.clone_ref(py));
+    if let Some(f) = f {
+        f.call1(py, args)?;
+    }
+    Ok(())
+}
+
+/// A note for people (what the command line prints to stderr).
+pub fn note(py: Python<'_>, text: &str) -> PyResult<()> {
+    if REPORTER.lock().unwrap_or_else(|e| e.into_inner()).is_none() {
+        eprintln!("{text}");
+        return Ok(());
+    }
+    send(py, ("note", text))
+}
+
+/// A table build as the bar shows it.
+#[derive(Default)]
+pub struct Build {
+    pub label: String,
+    pub depth: u32,
+    pub done: u64,
+    pub total: u64,
+    /// Tables written since the last report.
+    pub saved: Vec<String>,
+}
+
+/// The progress bar of a table build.
+pub struct Bar;
+
+impl Bar {
+    pub fn start(py: Python<'_>) -> PyResult<Bar> {
+        send(py, ("bar-start",))?;
+        Ok(Bar)
+    }
+
+    pub fn show(&mut self, py: Python<'_>, s: &mut Build) -> PyResult<()> {
+        for path in s.saved.drain(..) {
+            send(py, ("saved", path))?;
+        }
+        send(py, ("bar", s.label.clone(), s.done, s.total, s.depth))
+    }
+
+    pub fn close(self, py: Python<'_>) -> PyResult<()> {
+        send(py, ("bar-close",))
+    }
+}
+
+/// Runs `work` on its own thread with the GIL released, calling `tick` on this thread
+/// every [`TICK`] while it runs. Ctrl-C (or an error from `tick`) sets `stop`, waits for
+/// `work` to return (it must watch `stop`) and raises the error.
+///
+/// # Errors
+/// `KeyboardInterrupt` (or whatever a signal handler raised), `tick`'s error, or a
+/// `RuntimeError` for a panic in `work`.
+pub fn blocking<R: Send>(
+    py: Python<'_>,
+    stop: &AtomicBool,
+    work: impl FnOnce() -> R + Send,
+    mut tick: impl FnMut(Python<'_>) -> PyResult<()>,
+) -> PyResult<R> {
+    let (tx, rx) = channel();
+    let rx = Mutex::new(rx);
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            let r = catch_unwind(AssertUnwindSafe(work));
+            let _ = tx.send(r);
+        });
+        let mut raised: Option<PyErr> = None;
+        loop {
+            let got = py.allow_threads(|| {
+                rx.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .recv_timeout(TICK)
+            });
+            match got {
+                Ok(Ok(r)) => {
+                    return match raised {
+                        Some(e) => Err(e),
+                        None => Ok(r),
+                    }
+                }
+                Ok(Err(panic)) => {
+                    let what = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "a panic".to_string());
+                    return Err(PyRuntimeError::new_err(format!(
+                        "internal error in fifteen (please report it): {what}"
+                    )));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if raised.is_none() {
+                        if let Err(e) = py.check_signals().and_then(|()| tick(py)) {
+                            stop.store(true, Ordering::Relaxed);
+                            raised = Some(e);
+                        }
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err(
+                        "internal error in fifteen: the worker ended without a result",
+                    ))
+                }
+            }
+        }
+    })
+}

@@ -1,0 +1,354 @@
+//! The pattern databases of a Python process: the same tables, directory, defaults,
+//! notices and build-on-first-use rules as `fifteen solve` (src/cli/table_cache.rs and
+//! src/cli/solve/study.rs, `DEFAULT_STUDY = "pdb+pair+dual=large"`), opened once per
+//! process and kept for its lifetime.
+//!
+//! The rules of building on first use and the notice said before are the library's
+//! (`fifteen::pdb::notice`), shared with the command line. Notes and the build's progress
+//! go to Python through [`crate::report`]: the library never prints, and neither does this
+//! crate.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use fifteen::pdb::notice::{
+    build_notice, builds_on_first_use, describe, partition_builds_on_first_use,
+};
+use fifteen::pdb::{self, BuildEvent, DualTables, Partition, PatternSpec, PdbHeuristic, TableDir};
+use fifteen::rank::Ranker;
+use fifteen::{Extras, HeuristicKind, Shape, Solver, TableError};
+use pyo3::exceptions::PyOSError;
+use pyo3::prelude::*;
+
+use crate::report::{self, Build};
+
+/// The command line's largest table (`cli::args::MAX_TABLE_ENTRIES`).
+const MAX_TABLE_ENTRIES: u64 = 1 << 31;
+/// Boards of at least this many cells get the dual lookups (`dual=large`).
+const LARGE_CELLS: usize = 25;
+
+/// The estimate `solve` uses for boards of one shape and goal blank: the first tables and
+/// the extras, or `None` (linear conflict) when there are no tables.
+#[derive(Clone)]
+pub struct Set {
+    pub first: Arc<PdbHeuristic>,
+    pub extras: Extras,
+}
+
+type Key = (PathBuf, Shape, u8);
+
+/// Every table set opened in this process (`None`: none to be had; the note was given).
+static OPENED: Mutex<Option<HashMap<Key, Option<Set>>>> = Mutex::new(None);
+/// One build or opening at a time (taken with the GIL released).
+static OPENING: Mutex<()> = Mutex::new(());
+
+/// The tables directory: `tables`, else `FIFTEEN_TABLES`, else the per-user directory
+/// (`pdb::default_dir`), else `fifteen-tables` here, exactly as the command line.
+pub fn directory(tables: Option<PathBuf>) -> PathBuf {
+    tables
+        .filter(|p| !p.as_os_str().is_empty())
+        .or_else(|| {
+            std::env::var_os("FIFTEEN_TABLES")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        })
+        .unwrap_or_else(|| pdb::default_dir().unwrap_or_else(|| PathBuf::from("fifteen-tables")))
+}
+
+/// The solver `fifteen solve` would use for boards of this shape and goal blank.
+pub fn solver(
+    py: Python<'_>,
+    dir: &Path,
+    shape: Shape,
+    goal_blank: usize,
+    kind: HeuristicKind,
+) -> PyResult<Solver> {
+    if kind != HeuristicKind::Pdb {
+        return Ok(Solver::new(kind));
+    }
+    Ok(match set(py, dir, shape, goal_blank)? {
+        Some(s) => Solver::with_pdb(s.first).with_extras(s.extras),
+        None => Solver::new(HeuristicKind::LinearConflict),
+    })
+}
+
+/// The table set for this shape and goal blank, opened (or built) on first use.
+pub fn set(py: Python<'_>, dir: &Path, shape: Shape, goal_blank: usize) -> PyResult<Option<Set>> {
+    let key = (
+        dir.to_path_buf(),
+        shape,
+        pdb::canonical_blank(shape, goal_blank),
+    );
+    let cached = |key: &Key| {
+        let map = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+        map.as_ref().and_then(|m| m.get(key).cloned())
+    };
+    if let Some(s) = cached(&key) {
+        return Ok(s);
+    }
+    // Waited for with the GIL released (a guard cannot leave `allow_threads`), so that a
+    // build on another Python thread can report its progress meanwhile.
+    let _one = loop {
+        match OPENING.try_lock() {
+            Ok(g) => break g,
+            Err(std::sync::TryLockError::Poisoned(e)) => break e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                py.allow_threads(|| std::thread::sleep(std::time::Duration::from_millis(10)))
+            }
+        }
+    };
+    if let Some(s) = cached(&key) {
+        return Ok(s);
+    }
+    let mut opener = Opener {
+        dir: TableDir::new(dir),
+    };
+    let s = opener.open_set(py, shape, key.2)?;
+    OPENED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get_or_insert_with(HashMap::new)
+        .insert(key, s.clone());
+    Ok(s)
+}
+
+struct Opener {
+    dir: TableDir,
+}
+
+impl Opener {
+    fn open_set(&mut self, py: Python<'_>, shape: Shape, blank: u8) -> PyResult<Option<Set>> {
+        let Some(first) = self.partition(py, shape, blank, None)? else {
+            return Ok(None);
+        };
+        let second = match Partition::second_for(shape, blank) {
+            Some(p) => self.partition(py, shape, blank, Some(p))?,
+            None => None,
+        };
+        let dual = if shape.cells() >= LARGE_CELLS {
+            self.dual(py, &first)?
+        } else {
+            None
+        };
+        Ok(Some(Set {
+            first,
+            extras: Extras {
+                second,
+                walking: None,
+                lazy: true,
+                tie_break: false,
+                dual,
+            },
+        }))
+    }
+
+    /// Says once why no tables serve these boards, and what the search does instead.
+    fn tell(&self, py: Python<'_>, shape: Shape, second: bool, why: String) -> PyResult<()> {
+        let text = if second {
+            format!("note: {why}; solving {shape} boards with the first tables alone")
+        } else {
+            format!("note: {why}; solving {shape} boards with linear conflict instead")
+        };
+        report::note(py, &text)
+    }
+
+    /// The default partition's tables (or `second`'s), built when missing and quick.
+    fn partition(
+        &mut self,
+        py: Python<'_>,
+        shape: Shape,
+        blank: u8,
+        second: Option<Partition>,
+    ) -> PyResult<Option<Arc<PdbHeuristic>>> {
+        let is_second = second.is_some();
+        if shape.cells() > pdb::MAX_TABLE_CELLS {
+            let why = format!("pattern databases go up to {} cells", pdb::MAX_TABLE_CELLS);
+            self.tell(py, shape, is_second, why)?;
+            return Ok(None);
+        }
+        let partition = second.unwrap_or_else(|| Partition::default_for(shape, blank));
+        for p in &partition.patterns {
+            let entries = Ranker::checked_count(shape.cells(), p.len());
+            if entries.is_none_or(|e| e > MAX_TABLE_ENTRIES) {
+                let entries = entries.map_or("more than 2^64".to_string(), |e| e.to_string());
+                return Err(PyOSError::new_err(format!(
+                    "the {} partition's {}-tile pattern would make a table of {entries} entries \
+                     for {shape} boards; a table may have at most {MAX_TABLE_ENTRIES} (2^31) \
+                     entries: use smaller patterns",
+                    partition.name(),
+                    p.len()
+                )));
+            }
+        }
+        if partition.patterns.len() > pdb::MAX_PATTERNS {
+            let why = format!(
+                "the {} partition has more than {} patterns",
+                partition.name(),
+                pdb::MAX_PATTERNS
+            );
+            self.tell(py, shape, is_second, why)?;
+            return Ok(None);
+        }
+        let missing = self.dir.missing(&partition);
+        if !missing.is_empty() {
+            if !partition_builds_on_first_use(&partition) {
+                let command = pdb::build_pdb_command(
+                    false,
+                    Some(shape),
+                    (blank != 0).then_some(blank),
+                    None,
+                    &self.dir.dir,
+                );
+                let why = format!(
+                    "no {shape} tables in {}; build them with `{command}`",
+                    self.dir.dir.display()
+                );
+                self.tell(py, shape, is_second, why)?;
+                return Ok(None);
+            }
+            let what = format!("{} partition", describe(&partition));
+            self.build(py, &partition, &what, missing)?;
+        }
+        // SAFETY: table files are written once and replaced only by rename; nothing
+        // truncates them while we run. Every table is checked before use: by the full
+        // checksum pass, or by a record that the file is unchanged since one.
+        let dir = self.dir.clone();
+        let opened = report::blocking(
+            py,
+            &AtomicBool::new(false),
+            || unsafe { dir.open(&partition) },
+            |_| Ok(()),
+        )?;
+        Ok(Some(opened.map_err(table_error)?.heuristic))
+    }
+
+    /// The dual lookups of `first`'s tables (5x5 and up), built when missing and quick.
+    fn dual(
+        &mut self,
+        py: Python<'_>,
+        first: &Arc<PdbHeuristic>,
+    ) -> PyResult<Option<Arc<DualTables>>> {
+        let partition = &first.partition;
+        let (shape, blank) = (partition.shape, partition.blank);
+        let specs: Vec<_> = DualTables::specs(partition)
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect();
+        let missing = self.dir.missing_of(specs);
+        if !missing.is_empty() {
+            if !builds_on_first_use(shape, &missing) {
+                let command = pdb::build_pdb_command(
+                    false,
+                    Some(shape),
+                    (blank != 0).then_some(blank),
+                    None,
+                    &self.dir.dir,
+                );
+                report::note(
+                    py,
+                    &format!(
+                        "note: the dual lookups' tables for {shape} boards are missing; build \
+                         them with `{command} --dual`; solving without dual lookups"
+                    ),
+                )?;
+                return Ok(None);
+            }
+            let what = format!("{} partition's dual lookups", describe(partition));
+            self.build(py, partition, &what, missing)?;
+        }
+        let dir = self.dir.clone();
+        let first = first.clone();
+        // SAFETY: as in `partition`.
+        let d = report::blocking(
+            py,
+            &AtomicBool::new(false),
+            || unsafe { dir.open_dual(first) },
+            |_| Ok(()),
+        )?;
+        Ok(Some(Arc::new(d.map_err(table_error)?)))
+    }
+
+    /// Builds `missing` (tables of `partition`'s boards), saying first what, where, how
+    /// long and how big, as the command line does; the progress goes to Python. Ctrl-C
+    /// stops it, leaving only whole tables.
+    fn build(
+        &mut self,
+        py: Python<'_>,
+        partition: &Partition,
+        what: &str,
+        missing: Vec<PatternSpec>,
+    ) -> PyResult<()> {
+        let t0 = Instant::now();
+        let hint = "choose another directory with tables=DIR (or FIFTEEN_TABLES=DIR)";
+        if let Err(e) = self.dir.check_writable() {
+            let why = match &e {
+                TableError::Io { error, .. } => error.to_string(),
+                e => e.to_string(),
+            };
+            return Err(PyOSError::new_err(format!(
+                "cannot write tables to {}: {why}; {hint}",
+                self.dir.dir.display()
+            )));
+        }
+        report::note(py, &build_notice(&self.dir.dir, partition, what, &missing))?;
+        let n = missing.len();
+        let state = Mutex::new(Build::default());
+        let stop = AtomicBool::new(false);
+        let progress = |i: usize, spec: &PatternSpec, ev: BuildEvent| {
+            let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+            match ev {
+                BuildEvent::Start { placements, .. } => {
+                    s.label = format!(
+                        "table {}/{n} ({} tiles, {placements} placements)",
+                        i + 1,
+                        spec.tiles.len()
+                    );
+                    s.done = 0;
+                    s.total = 0;
+                }
+                BuildEvent::Expanded { depth, done, total } => {
+                    s.depth = depth;
+                    s.done = done;
+                    s.total = total;
+                }
+                BuildEvent::Layer { .. } => {}
+                BuildEvent::Saved { path } => s.saved.push(path.display().to_string()),
+            }
+        };
+        let dir = self.dir.clone();
+        let mut bar = report::Bar::start(py)?;
+        let built = report::blocking(
+            py,
+            &stop,
+            || dir.build_or_stop(missing, &progress, &stop),
+            |py| {
+                let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+                bar.show(py, &mut s)
+            },
+        );
+        {
+            let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+            bar.show(py, &mut s)?;
+        }
+        bar.close(py)?;
+        match built? {
+            Ok(_) => report::note(
+                py,
+                &format!("tables built in {:.1} s", t0.elapsed().as_secs_f64()),
+            ),
+            Err(TableError::Interrupted) => Err(PyOSError::new_err(format!(
+                "table build interrupted; nothing partial was written (tables so far are in {})",
+                self.dir.dir.display()
+            ))),
+            Err(e) => Err(table_error(e)),
+        }
+    }
+}
+
+/// A table error as Python's `OSError`, with the command line's message.
+pub fn table_error(e: TableError) -> PyErr {
+    PyOSError::new_err(e.to_string())
+}

@@ -1,0 +1,188 @@
+"""Errors are Python exceptions with the command line's messages: ValueError for boards,
+OSError for tables, SearchStopped for limits, KeyboardInterrupt for Ctrl-C; never a
+crash."""
+
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import fifteen
+
+
+@pytest.mark.parametrize(
+    "board, message",
+    [
+        ("2 1 3 4 5 6 7 8 0", "unsolvable: this board cannot reach the goal"),
+        ("1 2 3", "3 numbers do not make a board"),
+        ("1 1 3 4 5 6 7 8 0", "the number 1 appears more than once"),
+        ("1 2 3 4 5 6 7 8 9", "the number 9 is out of range (0 to 8)"),
+        ("1 2 x 4 5 6 7 8 0", "'x' is not a number"),
+        ("", "no numbers given"),
+        ([1, 2, 3, 4, 5, 6, 7, 8, -1], "'-1' is not a number"),
+        ([1, 2, 3, 4, 5, 6, 7, 8, 300], "the number 300 is out of range (0 to 8)"),
+        ([1.5, 2, 3, 4, 5, 6, 7, 8, 0], "'1.5' is not a number"),
+    ],
+)
+def test_bad_boards(board, message):
+    with pytest.raises(ValueError) as e:
+        fifteen.solve(board)
+    assert message in str(e.value)
+
+
+def test_bad_goals():
+    with pytest.raises(ValueError, match="the goal has 16 cells but the board has 9"):
+        fifteen.solve("1 2 3 0 4 6 7 5 8", goal=list(range(16)))
+    with pytest.raises(ValueError, match="unknown goal 'diagonal'"):
+        fifteen.solve("1 2 3 0 4 6 7 5 8", goal="diagonal")
+    with pytest.raises(ValueError, match="unsolvable"):
+        fifteen.solve("1 2 3 0 4 6 7 5 8", goal="2 1 3 4 5 6 7 8 0")
+
+
+def test_bad_batches_name_the_board():
+    boards = fifteen.random_boards(5, size=3, seed=1)
+    boards[3, :2] = boards[3, 1::-1]  # swapping two tiles (or the blank) flips solvability
+    if fifteen.is_solvable(boards[3]):
+        boards[3, 2:4] = boards[3, 3:1:-1]
+    with pytest.raises(ValueError, match="board 3: unsolvable"):
+        fifteen.distance(boards)
+    with pytest.raises(ValueError, match="board 0: the number 9 is out of range"):
+        fifteen.distance(np.full((2, 9), 9))
+    with pytest.raises(ValueError, match="10 numbers do not make a board"):
+        fifteen.distance(np.zeros((2, 10), dtype=np.uint8))
+    with pytest.raises(ValueError, match="same shape"):
+        fifteen.distance(["1 2 3 4 5 6 7 8 0", "1 2 3 0"])
+
+
+def test_bad_options():
+    with pytest.raises(ValueError, match="weight: give a number from 1 to 100"):
+        fifteen.solve("1 2 3 0 4 6 7 5 8", weight=0.5)
+    with pytest.raises(ValueError, match="unknown heuristic 'nope'"):
+        fifteen.heuristic("1 2 3 0 4 6 7 5 8", "nope")
+    with pytest.raises(ValueError, match="threads"):
+        fifteen.solve("1 2 3 0 4 6 7 5 8", threads=0)
+    with pytest.raises(ValueError, match="bad size"):
+        fifteen.random_boards(1, size="big")
+
+
+def test_check_refuses_wrong_answers():
+    assert fifteen.check("1 2 3 0 4 6 7 5 8", "rdr") == 3
+    with pytest.raises(ValueError, match="do not reach the goal"):
+        fifteen.check("1 2 3 0 4 6 7 5 8", "RD")
+    with pytest.raises(ValueError, match="'X' is not a move"):
+        fifteen.check("1 2 3 0 4 6 7 5 8", "RXR")
+    with pytest.raises(ValueError):
+        fifteen.check("1 2 3 0 4 6 7 5 8", "L")  # off the board
+
+
+def test_tables_that_cannot_be_written(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    with pytest.raises(OSError, match="cannot write tables to"):
+        fifteen.solve("1 2 3 0 4 6 7 5 8", tables=blocker / "tables")
+
+
+def test_corrupt_tables(fresh_tables):
+    fifteen.load_tables(3, tables=fresh_tables)  # builds them, with the notice
+    for f in fresh_tables.glob("*.pdb"):
+        data = bytearray(f.read_bytes())
+        data[-1] ^= 0xFF
+        f.write_bytes(bytes(data))
+    for f in fresh_tables.glob("*.verified"):
+        f.unlink()
+    other = fresh_tables.parent / "copy"
+    os.rename(fresh_tables, other)  # a directory this process has not opened yet
+    with pytest.raises(OSError, match="corrupt table"):
+        fifteen.solve("1 2 3 0 4 6 7 5 8", tables=other)
+
+
+def test_the_build_notice_is_the_command_lines(fresh_tables, capfd):
+    assert fifteen.load_tables(3, tables=fresh_tables) == ["8"]
+    err = capfd.readouterr().err
+    assert f"building the pattern databases for 3x3 boards (8 partition, goal blank in cell 0) into {fresh_tables}" in err
+    assert "once" in err and "tables built in" in err
+    # Opened once per process: no second notice, no second build.
+    fifteen.solve("1 2 3 0 4 6 7 5 8", tables=fresh_tables)
+    assert capfd.readouterr().err == ""
+
+
+def test_limits_raise_search_stopped():
+    hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"  # 80 moves: far beyond 1,000 nodes
+    with pytest.raises(fifteen.SearchStopped) as e:
+        fifteen.solve(hard, heuristic="manhattan", max_nodes=1000)
+    assert e.value.reason == "node limit reached" and e.value.lower_bound > 0
+    t = time.monotonic()
+    with pytest.raises(fifteen.SearchStopped, match="time limit reached"):
+        fifteen.solve(hard, heuristic="manhattan", timeout=0.2)
+    assert time.monotonic() - t < 1.5
+    lengths = fifteen.solve_many([hard, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"],
+                                 heuristic="manhattan", max_nodes=1000)
+    assert lengths.tolist() == [-1, 1]
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_ctrl_c_raises_keyboard_interrupt_within_a_second(batch):
+    # One of the two 80-move 15-puzzles: hours with Manhattan distance.
+    hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"
+    sent = []
+
+    def interrupt():
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    # Python's own Ctrl-C handler, even where the runner was started with SIGINT ignored
+    # (a background job of a script); the timeouts only keep a missed signal from hanging.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(0.3, interrupt)
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            if batch:
+                fifteen.solve_many([hard] * 8, heuristic="manhattan", threads=2, timeout=10)
+            else:
+                fifteen.solve(hard, heuristic="manhattan", threads=2, timeout=20)
+        assert sent and time.monotonic() - sent[0] < 1.0
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_progress_is_reported():
+    seen = []
+    fifteen.solve_many(fifteen.random_boards(300, size=3, seed=2), progress=lambda d, n: seen.append((d, n)))
+    assert seen and seen[-1] == (300, 300)
+
+
+def test_solve_on_a_solved_board_takes_under_a_millisecond():
+    solved = "1 2 3 4 5 6 7 8 0"
+    fifteen.solve(solved)
+    times = []
+    for _ in range(201):
+        t = time.perf_counter()
+        fifteen.solve(solved)
+        times.append(time.perf_counter() - t)
+    assert sorted(times)[100] < 1e-3
+
+
+def test_the_notice_matches_the_command_line(tmp_path, capfd):
+    """The same words as `fifteen solve` says before building, for the same tables."""
+    import subprocess
+    from pathlib import Path
+
+    binary = Path(__file__).resolve().parents[2] / "target" / "release" / "fifteen"
+    if not binary.exists():
+        pytest.skip("no release build of the command line")
+    cli_dir, py_dir = tmp_path / "cli", tmp_path / "py"
+    err = subprocess.run([str(binary), "solve", "1 2 3 0 4 6 7 5 8"], capture_output=True, text=True,
+                         env={**os.environ, "FIFTEEN_TABLES": str(cli_dir)}).stderr
+    fifteen.solve("1 2 3 0 4 6 7 5 8", tables=py_dir)
+    mine = capfd.readouterr().err
+
+    def notices(text, d):
+        return [line.replace(str(d), "DIR") for line in text.splitlines()
+                if line.startswith("building the pattern databases")]
+
+    assert notices(err, cli_dir) and notices(mine, py_dir) == notices(err, cli_dir)

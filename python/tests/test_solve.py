@@ -1,0 +1,225 @@
+"""Answers checked against facts computed here without the solver: breadth-first
+distances over every 8-puzzle and 2x3 board, the published Korf 100 lengths, and every
+answer replayed move by move to its goal."""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fifteen
+from bfs import distances, neighbours
+from conftest import USER_TABLES
+
+GOAL_3X3 = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+
+
+@pytest.fixture(scope="module")
+def bfs_3x3():
+    d = distances(GOAL_3X3, 3, 3)
+    assert len(d) == 181440  # half of 9!: the solvable boards
+    return d
+
+
+def replay(board, moves, cols):
+    """The board after the blank's moves, in pure Python."""
+    b = list(board)
+    step = {"U": -cols, "D": cols, "L": -1, "R": 1}
+    for m in moves:
+        z = b.index(0)
+        n = z + step[m]
+        assert 0 <= n < len(b) and (m in "UD" or n // cols == z // cols), (moves, m)
+        b[z], b[n] = b[n], b[z]
+    return tuple(b)
+
+
+def test_distances_match_bfs_on_the_8_puzzle(bfs_3x3):
+    boards = fifteen.random_boards(2000, size=3, seed=7)
+    d = fifteen.distance(boards, threads=2)
+    assert d.dtype == np.int32 and d.shape == (2000,)
+    want = [bfs_3x3[tuple(int(x) for x in b)] for b in boards]
+    assert d.tolist() == want
+
+
+def test_the_hardest_8_puzzles_take_31_moves(bfs_3x3):
+    hardest = [b for b, d in bfs_3x3.items() if d == 31]
+    assert len(hardest) == 2  # a known fact of the 8-puzzle
+    for b in hardest:
+        s = fifteen.solve(list(b))
+        assert (s.length, s.optimal, s.lower_bound) == (31, True, 31)
+        assert replay(b, s.moves, 3) == GOAL_3X3
+
+
+def test_solutions_replay_to_the_goal_and_boards_follow_them(bfs_3x3):
+    for b in fifteen.random_boards(30, size=3, seed=3):
+        s = fifteen.solve(b)
+        start = tuple(int(x) for x in b)
+        assert s.length == bfs_3x3[start] == len(s.moves)
+        assert replay(start, s.moves, 3) == GOAL_3X3
+        assert fifteen.check(b, s.moves) == s.length
+        path = s.boards
+        assert path.shape == (s.length + 1, 3, 3)
+        assert tuple(path[0].ravel()) == start and tuple(path[-1].ravel()) == GOAL_3X3
+        for a, c in zip(path[:-1], path[1:]):
+            assert tuple(c.ravel()) in set(neighbours(tuple(a.ravel()), 3, 3))
+
+
+def test_solve_many_gives_moves_in_input_order(bfs_3x3):
+    boards = fifteen.random_boards(200, size=3, seed=11)
+    lengths, moves = fifteen.solve_many(boards, moves=True, threads=2)
+    for b, n, m in zip(boards, lengths, moves):
+        start = tuple(int(x) for x in b)
+        assert n == len(m) == bfs_3x3[start]
+        assert replay(start, m, 3) == GOAL_3X3
+    batch = fifteen.solve_many(boards, stats=True, threads=1)
+    assert batch.lengths.tolist() == lengths.tolist()
+    assert (batch.lower_bounds == batch.lengths).all() and (batch.nodes > 0).all()
+
+
+def test_every_2x3_board_for_two_goals():
+    for goal in [(1, 2, 3, 4, 5, 0), (0, 5, 4, 3, 2, 1)]:
+        want = distances(goal, 2, 3)
+        boards = np.array(list(want), dtype=np.uint8).reshape(-1, 2, 3)
+        got = fifteen.distance(boards, goal=np.array(goal).reshape(2, 3))
+        assert got.tolist() == list(want.values())
+
+
+def test_blank_first_goal(bfs_3x3):
+    goal = (0, 1, 2, 3, 4, 5, 6, 7, 8)
+    want = distances(goal, 3, 3)
+    boards = fifteen.random_boards(300, size=3, seed=5, goal="blank-first")
+    got = fifteen.distance(boards, goal="blank-first")
+    assert got.tolist() == [want[tuple(int(x) for x in b)] for b in boards]
+
+
+def test_3x4_random_walks_and_heuristics():
+    boards = fifteen.random_boards(40, size="3x4", seed=2, moves=30)
+    assert boards.shape == (40, 3, 4)
+    lengths, moves = fifteen.solve_many(boards, moves=True)
+    goal = tuple(range(1, 12)) + (0,)
+    for b, n, m in zip(boards, lengths, moves):
+        assert n <= 30 and n % 2 == 0  # at most the walk, and of its parity
+        assert replay(tuple(int(x) for x in b.ravel()), m, 4) == goal
+    for kind in fifteen.HEURISTICS:
+        h = fifteen.heuristic(boards, kind)
+        assert (h <= lengths).all(), kind  # admissible
+
+
+def test_weighted_search_is_within_its_bound(bfs_3x3):
+    for b in fifteen.random_boards(20, size=3, seed=9):
+        s = fifteen.solve(b, weight=1.5, heuristic="manhattan")
+        opt = bfs_3x3[tuple(int(x) for x in b)]
+        assert opt <= s.length <= 1.5 * opt and not s.optimal
+        assert fifteen.check(b, s.moves) == s.length
+
+
+def test_heuristics_against_pure_python(bfs_3x3):
+    boards = fifteen.random_boards(500, size=3, seed=13)
+    ham = fifteen.heuristic(boards, "hamming")
+    man = fifteen.heuristic(boards, "manhattan")
+    lc = fifteen.heuristic(boards, "linear-conflict")
+    for b, h, m, l in zip(boards, ham, man, lc):
+        tiles = [int(x) for x in b]
+        want_h = sum(1 for i, t in enumerate(tiles) if t and t != GOAL_3X3[i])
+        want_m = sum(abs(i // 3 - (t - 1) // 3) + abs(i % 3 - (t - 1) % 3)
+                     for i, t in enumerate(tiles) if t)
+        assert (h, m) == (want_h, want_m)
+        assert m <= l <= bfs_3x3[tuple(tiles)]
+    for kind in ("walking-distance", "pdb", "solve"):
+        h = fifteen.heuristic(boards, kind)
+        assert all(x <= bfs_3x3[tuple(int(t) for t in b)] for x, b in zip(h, boards)), kind
+    assert fifteen.heuristic("1 2 3 4 5 6 7 8 0", "manhattan") == 0
+    assert fifteen.heuristic([8, 6, 7, 2, 5, 4, 3, 0, 1], "pdb") <= 31
+
+
+def test_board_forms():
+    s = fifteen.solve("1 2 3\n0 4 6\n7 5 8")
+    assert s.moves == "RDR" and s.board.shape == (3, 3)
+    assert fifteen.solve([1, 2, 3, 0, 4, 6, 7, 5, 8]).moves == "RDR"
+    assert fifteen.solve(np.array([[1, 2, 3], [0, 4, 6], [7, 5, 8]])).moves == "RDR"
+    assert fifteen.solve(np.array([[1, 2, 3], [4, 5, 0]])).length == 0  # a 2x3 board
+    assert fifteen.distance(["1 2 3 0 4 6 7 5 8", [1, 2, 3, 4, 5, 6, 7, 8, 0]]).tolist() == [3, 0]
+    assert fifteen.is_solvable("1 2 3 4 5 6 7 8 0")
+    assert not fifteen.is_solvable("2 1 3 4 5 6 7 8 0")
+    assert fifteen.is_solvable("2 1 3 4 5 6 7 8 0", goal="2 1 3 4 5 6 7 8 0")
+
+
+def test_random_boards_are_reproducible_and_solvable():
+    a = fifteen.random_boards(100, size=4, seed=42)
+    assert a.dtype == np.uint8 and a.shape == (100, 16)
+    assert (a == fifteen.random_boards(100, size=4, seed=42)).all()
+    assert not (a == fifteen.random_boards(100, size=4, seed=43)).all()
+    assert all(fifteen.is_solvable(b) for b in a)
+    assert all(sorted(b) == list(range(16)) for b in a.tolist())
+    w = fifteen.random_boards(50, size=4, seed=1, moves=12)
+    assert (fifteen.heuristic(w, "manhattan") <= 12).all()
+
+
+def test_the_same_boards_as_the_command_line():
+    """`fifteen random --count 3 --seed 1 --size 3`, as printed by the command line."""
+    binary = Path(__file__).resolve().parents[2] / "target" / "release" / "fifteen"
+    if not binary.exists():
+        pytest.skip("no release build of the command line")
+    import subprocess
+
+    out = subprocess.run([str(binary), "random", "--count", "3", "--seed", "1", "--size", "3"],
+                         capture_output=True, text=True, check=True).stdout
+    cli = [[int(x) for x in line.split()] for line in out.splitlines() if line.strip()]
+    assert fifteen.random_boards(3, size=3, seed=1).tolist() == cli
+
+
+def test_solution_picture():
+    import xml.etree.ElementTree as ET
+
+    s = fifteen.solve("1 2 3 0 4 6 7 5 8")
+    svg = s._repr_svg_()
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg") and "animateTransform" in svg and "RDR" in svg
+    for k in range(s.length + 1):
+        ET.fromstring(s.svg(step=k))
+    assert "already solved" in fifteen.solve("1 2 3 4 5 6 7 8 0").svg()
+    assert repr(s).startswith("Solution(moves='RDR', length=3, optimal")
+
+
+def test_korf_100_published_lengths():
+    """The Korf 100 (15-puzzle) through solve_many: every length the published one. Needs
+    the 4x4 tables in the per-user directory (two minutes to build): skipped without them,
+    except under CI, where `.ci/run` builds them first and their absence is a failure."""
+    tables = USER_TABLES
+    have = all((tables / f).exists() for f in
+               ["4x4-b0-1.2.3.4.5.6.7.pdb", "4x4-b0-8.9.10.11.12.13.14.15.pdb",
+                "4x4-b0-1.2.3.4.8.12.5.pdb", "4x4-b0-6.7.9.10.11.13.14.15.pdb"])
+    if not have:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"no 4x4 tables in {tables}: .ci/run builds them before the tests")
+        pytest.skip(f"no 4x4 tables in {tables}")
+    path = Path(__file__).resolve().parents[2] / "data" / "korf100.txt"
+    rows = [line.split() for line in path.read_text().splitlines() if line[:1].isdigit()]
+    boards = np.array([[int(x) for x in r[2:]] for r in rows], dtype=np.uint8)
+    known = [int(r[1]) for r in rows]
+    assert len(rows) == 100 and sum(known) == 5305
+    batch = fifteen.solve_many(boards, goal="blank-first", moves=True, tables=tables,
+                               stats=True)
+    assert batch.lengths.tolist() == known
+    for b, m in zip(boards, batch.moves):
+        assert fifteen.check(b, m, goal="blank-first") == len(m)
+    # The same estimate as the command line's default (tables, second partition, lazily):
+    # the same nodes, instance by instance.
+    binary = path.parents[1] / "target" / "release" / "fifteen"
+    if binary.exists():
+        import json
+        import subprocess
+
+        out = subprocess.run([str(binary), "solve", "-i", str(path), "--format", "json",
+                              "--tables", str(tables)],
+                             capture_output=True, text=True, check=True).stdout
+        nodes = [json.loads(line)["nodes"] for line in out.splitlines() if line.startswith("{")]
+        assert nodes == batch.nodes.tolist()
+
+
+def test_empty_batches():
+    assert fifteen.distance(np.zeros((0, 16), dtype=np.uint8)).shape == (0,)
+    lengths, moves = fifteen.solve_many([], moves=True)
+    assert lengths.shape == (0,) and moves == []
+    assert fifteen.random_boards(0, size=3).shape == (0, 9)
