@@ -11,6 +11,8 @@ use bfs::bfs;
 
 mod bfs;
 mod grid;
+#[cfg(test)]
+mod reference;
 
 /// The most cells a table's board may have: the BFS keeps a board's free cells as a bit
 /// mask in half of a 64-bit word.
