@@ -112,9 +112,6 @@ fn zeroed<T: Copy + Default>(n: usize) -> Vec<T> {
     v
 }
 
-/// No pattern tile on a cell.
-const NONE: u8 = u8::MAX;
-
 /// Walks placements in rank order and keeps what the expansion reads of the current one
 /// (each tile's cell, the occupied cells, the tile on each cell) up to date: stepping to
 /// the next rank usually moves the last tile only, and nearby ranks are reached by
@@ -132,7 +129,7 @@ struct Cursor<'a> {
     pos: [u8; 32],
     /// `used[i]`: the cells of tiles `0..i`; `used[k]` is every tile's.
     used: [u64; 33],
-    /// Per cell, the tile on it, or `NONE`.
+    /// Per cell, the tile on it, or `k` (no tile).
     tile_at: [u8; 64],
 }
 
@@ -147,7 +144,7 @@ impl<'a> Cursor<'a> {
             digits: [0; 32],
             pos: [0; 32],
             used: [0; 33],
-            tile_at: [NONE; 64],
+            tile_at: [ranker.tiles() as u8; 64],
         }
     }
 
@@ -162,7 +159,7 @@ impl<'a> Cursor<'a> {
     fn place<const PEXT: bool>(&mut self, from: usize) {
         if self.at != u64::MAX {
             for i in from..self.k {
-                self.tile_at[self.pos[i] as usize] = NONE;
+                self.tile_at[self.pos[i] as usize] = self.k as u8;
             }
         }
         for i in from..self.k {
@@ -220,6 +217,12 @@ struct Bfs<'a> {
     clamped: AtomicU64,
     /// Per tile, its Manhattan distance from each cell.
     home: [[u8; 32]; 32],
+    /// The pattern's tiles.
+    k: usize,
+    /// `step[i][t]`: what tile `i` jumping over tile `t` adds to the rank (wrapping): the
+    /// weight of `t` for a later tile, minus `i`'s own for an earlier one; `step[i][k]`
+    /// (no tile there) is 0 and `step[i][i]` is `i`'s weight.
+    step: [[u64; 33]; 32],
 }
 
 const CHUNK: usize = 1 << 14;
@@ -261,15 +264,22 @@ impl Bfs<'_> {
     #[inline(always)]
     fn expand_chunk<S: Slot, const PEXT: bool>(&self, slots: &[S], cur: &[S::Cur], ci: usize) {
         let grid = &self.grid;
+        let cols = grid.cols;
         let lo = ci * CHUNK;
         let hi = (lo + CHUNK).min(self.count);
         let mut cursor = Cursor::new(&self.ranker, grid.all);
-        let mut weight = [0u64; 32];
-        for (i, w) in weight.iter_mut().enumerate().take(self.spec.tiles.len()) {
-            *w = self.ranker.weight(i);
-        }
         let mut ring = [Pending::default(); RING];
         let (mut found, mut marked) = (0usize, 0usize);
+        // Hands a successor to the ring, marking the one found `IN_FLIGHT` before it.
+        let mut push = |slot: usize, from: usize, free: u64| {
+            prefetch_slot(&slots[slot]);
+            ring[found % RING] = Pending { slot, from, free };
+            found += 1;
+            if found - marked > IN_FLIGHT {
+                self.mark::<S, PEXT>(slots, ring[marked % RING]);
+                marked += 1;
+            }
+        };
         for block in (lo..hi).step_by(64) {
             let end = (block + 64).min(hi);
             let mut live = S::nonzero(&cur[block..end]);
@@ -281,56 +291,58 @@ impl Bfs<'_> {
                 let occ = cursor.occupied();
                 let free = grid.all & !occ;
                 let region = expand::<PEXT>(m, free);
-                // The pattern tiles next to the blank's region, each sliding into it.
-                let mut movers = grid.dilate(region) & occ;
-                while movers != 0 {
-                    let from = movers.trailing_zeros() as usize;
-                    movers &= movers - 1;
+                // The pattern tiles next to the blank's region slide into it; the blank
+                // takes their cell. A move along a row changes the rank by the tile's
+                // weight, up or down.
+                let left = occ & (region << 1) & grid.not_first_col;
+                let right = occ & (region >> 1) & grid.not_last_col;
+                let mut along = left | right << 32;
+                while along != 0 {
+                    let bit = along.trailing_zeros() as usize;
+                    along &= along - 1;
+                    let from = bit & 31;
+                    let to = if bit < 32 { from - 1 } else { from + 1 };
                     let i = cursor.tile_at[from] as usize;
-                    let mut targets = grid.neighbors[from] & region;
-                    while targets != 0 {
-                        let to = targets.trailing_zeros() as usize;
-                        targets &= targets - 1;
-                        // The tile slides into the blank's cell; the blank takes its place.
-                        let free2 = free ^ (1 << from) ^ (1 << to);
-                        grid.prefetch_region(from, free2);
-                        // The rank changes by the tile's digit, and by one in the digit of
-                        // each later tile on a cell it jumps over; an earlier tile there
-                        // takes one off its own step.
-                        let (a, b) = (from.min(to), from.max(to));
-                        let mut delta = (b - a) as u64 * weight[i];
-                        let mut over = occ & ((1u64 << b) - (2u64 << a));
-                        while over != 0 {
-                            let t = cursor.tile_at[over.trailing_zeros() as usize] as usize;
-                            over &= over - 1;
-                            if t < i {
-                                delta -= weight[i];
-                            } else {
-                                delta += weight[t];
-                            }
-                        }
-                        let j = if to > from {
-                            idx + delta as usize
-                        } else {
-                            idx - delta as usize
-                        };
-                        debug_assert_eq!(j as u64, {
-                            let mut pos = cursor.pos;
-                            pos[i] = to as u8;
-                            self.ranker.rank(&pos[..self.spec.tiles.len()])
-                        });
-                        prefetch_slot(&slots[j]);
-                        ring[found % RING] = Pending {
-                            slot: j,
-                            from,
-                            free: free2,
-                        };
-                        found += 1;
-                        if found - marked > IN_FLIGHT {
-                            self.mark::<S, PEXT>(slots, ring[marked % RING]);
-                            marked += 1;
-                        }
+                    let w = self.step[i][i] as usize;
+                    let j = if bit < 32 { idx - w } else { idx + w };
+                    let free2 = free ^ (1 << from) ^ (1 << to);
+                    grid.prefetch_region(from, free2);
+                    push(j, from, free2);
+                }
+                // A move along a column also jumps over the cells between: one more step
+                // in the digit of each later tile there, one step less of the tile's own
+                // for each earlier tile (`step` holds both).
+                let up = occ & (region << cols) & grid.all;
+                let down = occ & (region >> cols);
+                let mut across = up | down << 32;
+                while across != 0 {
+                    let bit = across.trailing_zeros() as usize;
+                    across &= across - 1;
+                    let from = bit & 31;
+                    let (to, a) = if bit < 32 {
+                        (from - cols, from - cols)
+                    } else {
+                        (from + cols, from)
+                    };
+                    let i = cursor.tile_at[from] as usize;
+                    let step = &self.step[i];
+                    let mut delta = cols as u64 * step[i];
+                    for c in a + 1..a + cols {
+                        delta = delta.wrapping_add(step[cursor.tile_at[c] as usize]);
                     }
+                    let j = if bit < 32 {
+                        idx - delta as usize
+                    } else {
+                        idx + delta as usize
+                    };
+                    debug_assert_eq!(j as u64, {
+                        let mut pos = cursor.pos;
+                        pos[i] = to as u8;
+                        self.ranker.rank(&pos[..self.k])
+                    });
+                    let free2 = free ^ (1 << from) ^ (1 << to);
+                    grid.prefetch_region(from, free2);
+                    push(j, from, free2);
                 }
             }
         }
@@ -420,7 +432,17 @@ pub(super) fn bfs<S: Slot, const PEXT: bool>(
         next_active: (0..chunks).map(|_| AtomicU8::new(0)).collect(),
         clamped: AtomicU64::new(0),
         home: [[0; 32]; 32],
+        k: spec.tiles.len(),
+        step: [[0; 33]; 32],
     };
+    for i in 0..b.k {
+        for t in 0..b.k {
+            b.step[i][t] = match t.cmp(&i) {
+                std::cmp::Ordering::Less => b.ranker.weight(i).wrapping_neg(),
+                _ => b.ranker.weight(t),
+            };
+        }
+    }
     for (row, &t) in b.home.iter_mut().zip(&spec.tiles) {
         for (c, d) in row.iter_mut().enumerate().take(n) {
             *d = spec.shape.distance(c, t as usize) as u8;

@@ -5,13 +5,11 @@ use crate::board::Shape;
 
 /// Geometry helpers on cell bitmasks.
 pub(super) struct Grid {
-    cols: usize,
+    pub(super) cols: usize,
     /// Every cell of the board.
     pub(super) all: u64,
-    not_first_col: u64,
-    not_last_col: u64,
-    /// Per cell, the cells next to it, as a mask.
-    pub(super) neighbors: [u64; 64],
+    pub(super) not_first_col: u64,
+    pub(super) not_last_col: u64,
     /// For boards up to 16 cells: the connected region of `cell` within `free`, at
     /// `free << 4 | cell`.
     regions: Vec<u16>,
@@ -32,20 +30,11 @@ impl Grid {
                 last |= 1 << c;
             }
         }
-        let mut neighbors = [0u64; 64];
-        for (c, m) in neighbors.iter_mut().enumerate().take(n) {
-            for d in crate::board::Dir::ALL {
-                if let Some(to) = shape.step(c, d) {
-                    *m |= 1 << to;
-                }
-            }
-        }
         let mut g = Grid {
             cols,
             all,
             not_first_col: all & !first,
             not_last_col: all & !last,
-            neighbors,
             regions: Vec::new(),
         };
         if n <= 16 {
