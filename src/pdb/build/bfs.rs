@@ -30,8 +30,8 @@ pub(super) trait Slot: Send + Sync + Sized {
     fn nonzero(cur: &[Self::Cur]) -> u64;
     /// Closes up to 64 slots of a layer (no other task touches them): the newly reached
     /// cells become the current layer and join the seen ones. Returns the entries reached
-    /// for the first time, as bits, and whether anything was new.
-    fn close(raw: &mut [Self::Raw], cur: &mut [Self::Cur]) -> (u64, bool);
+    /// for the first time, as bits, and how many cells were new.
+    fn close(raw: &mut [Self::Raw], cur: &mut [Self::Cur]) -> (u64, u64);
 }
 
 macro_rules! slot {
@@ -66,25 +66,25 @@ macro_rules! slot {
                 bits
             }
             #[inline(always)]
-            fn close(raw: &mut [$t], cur: &mut [$c]) -> (u64, bool) {
+            fn close(raw: &mut [$t], cur: &mut [$c]) -> (u64, u64) {
                 // Blocks with nothing reached keep their cache lines clean.
                 if raw.iter().fold(0, |a, &s| a | s >> $bits) == 0 {
                     if cur.iter().fold(0, |a, &c| a | c) != 0 {
                         cur.fill(0);
                     }
-                    return (0, false);
+                    return (0, 0);
                 }
                 let mut firsts = 0u64;
-                let mut any: $c = 0;
+                let mut cells = 0u32;
                 for (i, (r, c)) in raw.iter_mut().zip(cur.iter_mut()).enumerate() {
                     let seen = *r as $c;
                     let new = (*r >> $bits) as $c & !seen;
                     *c = new;
                     *r = (seen | new) as $t;
-                    any |= new;
+                    cells += new.count_ones();
                     firsts |= (((seen == 0) & (new != 0)) as u64) << i;
                 }
-                (firsts, any != 0)
+                (firsts, cells as u64)
             }
         }
     };
@@ -369,7 +369,7 @@ impl Bfs<'_> {
 
     /// Closes one chunk's layer: keeps only the newly reached blank cells as the next
     /// current layer and writes the entries of placements reached for the first time.
-    /// Returns (anything new, placements first reached).
+    /// Returns (states new, placements first reached).
     #[inline(always)]
     fn merge_chunk<S: Slot, const PEXT: bool>(
         &self,
@@ -378,15 +378,15 @@ impl Bfs<'_> {
         bytes: &mut [u8],
         slots: &mut [S::Raw],
         cur: &mut [S::Cur],
-    ) -> (bool, u64) {
+    ) -> (u64, u64) {
         let k = self.spec.tiles.len();
         let lo = ci * CHUNK;
         let mut firsts = 0;
-        let mut anything = false;
+        let mut states = 0;
         let mut cursor = Cursor::new(&self.ranker, self.grid.all);
         for (b, (raw, cur)) in slots.chunks_mut(64).zip(cur.chunks_mut(64)).enumerate() {
-            let (mut first, any) = S::close(raw, cur);
-            anything |= any;
+            let (mut first, new) = S::close(raw, cur);
+            states += new;
             firsts += first.count_ones() as u64;
             while first != 0 {
                 let off = b * 64 + first.trailing_zeros() as usize;
@@ -406,7 +406,7 @@ impl Bfs<'_> {
                 bytes[off / 2] |= v << (4 * (idx & 1));
             }
         }
-        (anything, firsts)
+        (states, firsts)
     }
 }
 
@@ -464,6 +464,10 @@ pub(super) fn bfs<S: Slot, const PEXT: bool>(
     cur[start] = S::cur(region);
     cur_active[start / CHUNK] = true;
     let mut layers = vec![1u64];
+    let total_states = (count * (n - spec.tiles.len())) as u64;
+    // States expanded before the current layer, and the current layer's.
+    let mut expanded = 0u64;
+    let mut layer_states = region.count_ones() as u64;
     progress(BuildEvent::Layer {
         depth: 0,
         placements: 1,
@@ -489,6 +493,10 @@ pub(super) fn bfs<S: Slot, const PEXT: bool>(
                     done: d,
                     total,
                 });
+                progress(BuildEvent::Work {
+                    done: expanded + layer_states * d / total,
+                    total: total_states,
+                });
             }
         });
         if stop.load(Ordering::Relaxed) {
@@ -497,6 +505,7 @@ pub(super) fn bfs<S: Slot, const PEXT: bool>(
         // Keep only what is new; record the placements reached for the first time.
         let d1 = depth + 1;
         let first = AtomicU64::new(0);
+        let new_states = AtomicU64::new(0);
         let was_active = std::mem::take(&mut cur_active);
         cur_active = payload
             .par_chunks_mut(CHUNK / 2)
@@ -511,16 +520,19 @@ pub(super) fn bfs<S: Slot, const PEXT: bool>(
                     return false;
                 }
                 b.next_active[ci].store(0, Ordering::Relaxed);
-                let (anything, firsts) =
+                let (states, firsts) =
                     with_bmi2::<PEXT, _>(|| b.merge_chunk::<S, PEXT>(ci, d1, bytes, slots, cur));
                 first.fetch_add(firsts, Ordering::Relaxed);
-                anything
+                new_states.fetch_add(states, Ordering::Relaxed);
+                states != 0
             })
             .collect();
         if !cur_active.iter().any(|&a| a) {
             break;
         }
         depth = d1;
+        expanded += layer_states;
+        layer_states = new_states.load(Ordering::Relaxed);
         let f = first.load(Ordering::Relaxed);
         layers.push(f);
         progress(BuildEvent::Layer {
