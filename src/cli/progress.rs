@@ -12,10 +12,31 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::output::{inform, note};
 use crate::error::TableError;
 use crate::pdb::{BuildEvent, Built, Partition, PatternSpec, TableDir};
+use crate::rank::Ranker;
 
 // What a build will take, and the words that say so, are the library's
 // (`pdb::notice`), shared with the Python package.
 pub use crate::pdb::notice::describe;
+
+/// The bar's time left, once its rate means something (a few seconds and a few percent
+/// in: the first layers are tiny and would promise hours).
+fn time_left(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
+    let _ = if state.fraction() < 0.02 || state.elapsed().as_secs_f64() < 2.0 {
+        write!(w, "estimating the time left")
+    } else {
+        write!(w, "about {:#} left", indicatif::HumanDuration(state.eta()))
+    };
+}
+
+/// The abstract states of a table's search (its placements times the cells they leave
+/// free), which [`BuildEvent::Work`] counts.
+fn search_states(spec: &PatternSpec) -> u64 {
+    let n = spec.shape.cells();
+    let k = spec.tiles.len().min(n);
+    Ranker::checked_count(n, k)
+        .unwrap_or(u64::MAX)
+        .saturating_mul((n - k) as u64)
+}
 
 /// Checks that the tables can be written to `dir` (creating it), then says what is about
 /// to be built there and what it will take. `hint` tells how to choose another directory.
@@ -81,21 +102,37 @@ pub fn build_tables_with_bar(
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
     bar.set_style(
-        ProgressStyle::with_template("  {prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed})")
+        ProgressStyle::with_template("  {prefix} [{bar:30}] {percent}% {msg}, {left} ({elapsed})")
             .expect("a valid template")
+            .with_key("left", time_left)
             .progress_chars("=> "),
     );
     let n = missing.len();
+    // The bar counts the searches' states (a placement with one blank cell) over all the
+    // tables, each expanded once: the work, about evenly in time, so the time left that
+    // the bar extrapolates from its rate holds across layers and tables.
+    let states: Vec<u64> = missing.iter().map(search_states).collect();
+    let before: Vec<u64> = states
+        .iter()
+        .scan(0u64, |sum, &s| {
+            let b = *sum;
+            *sum = sum.saturating_add(s);
+            Some(b)
+        })
+        .collect();
+    bar.set_length(states.iter().fold(0u64, |a, &s| a.saturating_add(s)).max(1));
     let progress = |i: usize, spec: &PatternSpec, ev: BuildEvent| match ev {
-        BuildEvent::Start { placements, .. } => bar.set_prefix(format!(
-            "table {}/{n} ({} tiles, {placements} placements)",
-            i + 1,
-            spec.tiles.len()
-        )),
-        BuildEvent::Expanded { depth, done, total } => {
-            bar.set_length(total);
-            bar.set_position(done);
-            bar.set_message(format!("depth {depth}"));
+        BuildEvent::Start { placements, .. } => {
+            bar.set_prefix(format!(
+                "table {}/{n} ({} tiles, {placements} placements)",
+                i + 1,
+                spec.tiles.len()
+            ));
+            bar.set_position(before[i]);
+        }
+        BuildEvent::Expanded { depth, .. } => bar.set_message(format!("depth {depth}")),
+        BuildEvent::Work { done, .. } => {
+            bar.set_position(before[i].saturating_add(done.min(states[i])));
         }
         BuildEvent::Layer { .. } => {}
         BuildEvent::Saved { path } => bar.println(format!("  wrote {}", path.display())),

@@ -5,13 +5,11 @@ use crate::board::Shape;
 
 /// Geometry helpers on cell bitmasks.
 pub(super) struct Grid {
-    cols: usize,
+    pub(super) cols: usize,
     /// Every cell of the board.
     pub(super) all: u64,
-    not_first_col: u64,
-    not_last_col: u64,
-    /// Per cell, the cells next to it.
-    pub(super) neighbors: Vec<Vec<usize>>,
+    pub(super) not_first_col: u64,
+    pub(super) not_last_col: u64,
     /// For boards up to 16 cells: the connected region of `cell` within `free`, at
     /// `free << 4 | cell`.
     regions: Vec<u16>,
@@ -32,20 +30,11 @@ impl Grid {
                 last |= 1 << c;
             }
         }
-        let neighbors = (0..n)
-            .map(|c| {
-                crate::board::Dir::ALL
-                    .iter()
-                    .filter_map(|&d| shape.step(c, d))
-                    .collect()
-            })
-            .collect();
         let mut g = Grid {
             cols,
             all,
             not_first_col: all & !first,
             not_last_col: all & !last,
-            neighbors,
             regions: Vec::new(),
         };
         if n <= 16 {
@@ -62,15 +51,20 @@ impl Grid {
         g
     }
 
+    /// The cells of `r` and those next to them.
+    #[inline(always)]
+    pub(super) fn dilate(&self, r: u64) -> u64 {
+        (r | (r << self.cols)
+            | (r >> self.cols)
+            | ((r << 1) & self.not_first_col)
+            | ((r >> 1) & self.not_last_col))
+            & self.all
+    }
+
     fn flood_slow(&self, start: u64, free: u64) -> u64 {
         let mut r = start;
         loop {
-            let grow = r
-                | (r << self.cols)
-                | (r >> self.cols)
-                | ((r << 1) & self.not_first_col)
-                | ((r >> 1) & self.not_last_col);
-            let grow = grow & free & self.all;
+            let grow = self.dilate(r) & free;
             if grow == r {
                 return r;
             }

@@ -11,6 +11,8 @@ use bfs::bfs;
 
 mod bfs;
 mod grid;
+#[cfg(test)]
+mod reference;
 
 /// The most cells a table's board may have: the BFS keeps a board's free cells as a bit
 /// mask in half of a 64-bit word.
@@ -34,6 +36,17 @@ pub enum BuildEvent {
         /// Chunks of the current layer expanded so far.
         done: u64,
         /// Chunks of the current layer to expand.
+        total: u64,
+    },
+    /// How far the search as a whole is, in abstract states (a placement with one blank
+    /// cell): those expanded so far, out of all the table's (`placements` times the free
+    /// cells; a few may never be reached). Each state is expanded once and the work of a
+    /// layer grows with its states, so this grows about evenly in time: it is what a
+    /// time-left estimate should read. Sent with each [`BuildEvent::Expanded`].
+    Work {
+        /// States expanded so far (the current layer's counted by its chunks done).
+        done: u64,
+        /// All the table's states.
         total: u64,
     },
     /// A layer is complete: `placements` were first reached at `depth`.
