@@ -110,7 +110,9 @@ impl From<&SolveError> for FailureKind {
         match e {
             SolveError::Board(b) => b.into(),
             SolveError::Stopped(Stopped { reason, .. }) => match reason {
-                StopReason::MaxNodes | StopReason::Timeout => FailureKind::Limit,
+                StopReason::MaxNodes | StopReason::Timeout | StopReason::MaxMemory => {
+                    FailureKind::Limit
+                }
                 StopReason::Interrupted => FailureKind::Unsolvable,
             },
             // Books for another search: the input (a checkpoint) does not fit.
