@@ -104,7 +104,10 @@ fn suboptimal_answers_are_valid_and_within_bounds() {
             let a = run(&md, b, &goal, &c);
             assert!(!a.optimal, "{algo}");
             assert_eq!(a.bound, Some(1.5));
-            assert!(a.moves.len() >= d && 2 * a.moves.len() <= 3 * d, "{algo} {b:?}");
+            assert!(
+                a.moves.len() >= d && 2 * a.moves.len() <= 3 * d,
+                "{algo} {b:?}"
+            );
         }
     });
     // DFS within a limit: any answer is at most the limit; none below the distance.
@@ -235,7 +238,10 @@ fn astar_counts_match_an_independent_astar() {
         assert!(boards.len() > 300);
         boards.par_iter().for_each(|b| {
             for (kind, h) in [
-                (HeuristicKind::Manhattan, manhattan as fn(&Board, &Board) -> u32),
+                (
+                    HeuristicKind::Manhattan,
+                    manhattan as fn(&Board, &Board) -> u32,
+                ),
                 (HeuristicKind::Hamming, hamming),
             ] {
                 let a = run(&Solver::new(kind), b, &goal, &classic(Algorithm::Astar));

@@ -162,7 +162,11 @@ pub fn f_value(w: Weight, g: u32, h: u32) -> String {
 
 /// The report of `answer` (a search of `problem` with its weight).
 pub fn report(problem: &Problem, answer: &Answer) -> String {
-    let moves: Vec<String> = answer.moves.iter().map(|d| d.letter().to_string()).collect();
+    let moves: Vec<String> = answer
+        .moves
+        .iter()
+        .map(|d| d.letter().to_string())
+        .collect();
     let f: Vec<String> = answer
         .path
         .iter()
@@ -202,7 +206,10 @@ pub struct Report {
 pub fn read_report(text: &str) -> Result<Report, CourseError> {
     let b = blocks(text);
     if b.len() != 3 || b[2].1.len() < 3 {
-        return Err(bad(1, "a report is two grids and the lines W, d, N, moves, f"));
+        return Err(bad(
+            1,
+            "a report is two grids and the lines W, d, N, moves, f",
+        ));
     }
     let (start, goal) = (grid(b[0].0, &b[0].1)?, grid(b[1].0, &b[1].1)?);
     let first = b[2].0;
