@@ -302,7 +302,7 @@ impl<'a> Meter<'a> {
         if projected > self.max_memory {
             return stop(StopReason::MaxMemory);
         }
-        if self.counts.expanded % 4096 == 0 {
+        if self.counts.expanded.is_multiple_of(4096) {
             if self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
                 return stop(StopReason::Timeout);
             }
