@@ -8,6 +8,8 @@
 //!   distance and linear conflict;
 //! - [`rank`] and [`pdb`]: additive pattern databases (built by backward BFS, saved with a
 //!   checksummed header, memory-mapped back);
+//! - [`classic`]: the searches a course compares (breadth-first, depth-first, greedy
+//!   best-first, A*, textbook IDA*) with exact counts, and the course's problem files;
 //! - [`solver`]: from a board and a goal to a checked solution;
 //! - [`batch`]: many instances on a thread pool, results in input order;
 //! - [`cluster`]: everything past one machine or one run: shards, results files and
@@ -22,6 +24,7 @@
 pub mod batch;
 pub mod board;
 pub mod check;
+pub mod classic;
 /// The command lines of `fifteen` and `build-pdb`: public only so that both binaries reach
 /// it; not part of the library's API (hidden from its docs, free to change).
 #[cfg(feature = "cli")]

@@ -51,6 +51,22 @@ pub struct Record {
     /// With `error`: what kind of failure, for programs ([`FailureKind::name`]). A string,
     /// not the enum, so that records of newer versions with new kinds still read.
     pub kind: Option<String>,
+    /// The search algorithm, when not the default IDA* (`bfs`, `dfs`, `greedy`, `astar`;
+    /// see [`crate::classic`]).
+    pub algorithm: Option<String>,
+    /// Classic searches: nodes whose successors were generated.
+    pub expanded: Option<u64>,
+    /// Classic searches: the start plus every successor generated (also in `nodes`).
+    pub generated: Option<u64>,
+    /// Classic searches: the largest frontier (open list, stack or path).
+    pub peak_frontier: Option<u64>,
+    /// Graph searches (`bfs`, `greedy`, `astar`): distinct boards expanded.
+    pub closed: Option<u64>,
+    /// Classic searches: peak bytes of the search's tables.
+    pub memory_bytes: Option<u64>,
+    /// Classic searches: the weight factor `W` of `f = g + W*h` (A*, with `--weight` or a
+    /// course file).
+    pub weight: Option<f64>,
 }
 
 /// Why an instance failed, as the `kind` field of its record says it. A small, stable set:
@@ -110,7 +126,9 @@ impl From<&SolveError> for FailureKind {
         match e {
             SolveError::Board(b) => b.into(),
             SolveError::Stopped(Stopped { reason, .. }) => match reason {
-                StopReason::MaxNodes | StopReason::Timeout => FailureKind::Limit,
+                StopReason::MaxNodes | StopReason::Timeout | StopReason::MaxMemory => {
+                    FailureKind::Limit
+                }
                 StopReason::Interrupted => FailureKind::Unsolvable,
             },
             // Books for another search: the input (a checkpoint) does not fit.

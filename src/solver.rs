@@ -8,14 +8,18 @@ use crate::board::{Board, Dir, Goal, Labels};
 use crate::error::BoardError;
 use crate::pdb::{Dual, DualTables, Patterns, PdbHeuristic};
 use crate::search::{
-    ida_star, BooksMismatch, Found, Geometry, Heuristic, LinearConflict, Manhattan, Max, Packed,
-    Search, SearchError, Stopped, TieBreak, Tiles, WalkingDistance, Weight, Wide, PACKED_CELLS,
+    ida_star, BooksMismatch, Found, Geometry, Hamming, Heuristic, LinearConflict, Manhattan, Max,
+    Packed, Search, SearchError, Stopped, TieBreak, Tiles, WalkingDistance, Weight, Wide,
+    PACKED_CELLS,
 };
 
 /// Which estimate guides the search. All are admissible, so all give optimal lengths; they
 /// differ in how many nodes they need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HeuristicKind {
+    /// The number of tiles outside their goal cell: weaker still than Manhattan distance,
+    /// the estimate that courses start from.
+    Hamming,
     /// The sum of each tile's taxicab distance to its goal cell: the weakest estimate, and
     /// the cheapest per node.
     Manhattan,
@@ -28,10 +32,11 @@ pub enum HeuristicKind {
 }
 
 impl HeuristicKind {
-    /// The name used on the command line and in JSON results: `manhattan`,
+    /// The name used on the command line and in JSON results: `hamming`, `manhattan`,
     /// `linear-conflict` or `pdb`.
     pub fn name(self) -> &'static str {
         match self {
+            HeuristicKind::Hamming => "hamming",
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
             HeuristicKind::Pdb => "pdb",
@@ -73,6 +78,7 @@ pub enum SolveError {
         reason = match .0.reason {
             crate::search::StopReason::MaxNodes => "node limit reached",
             crate::search::StopReason::Timeout => "time limit reached",
+            crate::search::StopReason::MaxMemory => "memory limit reached",
             crate::search::StopReason::Interrupted => "interrupted",
         },
         nodes = .0.nodes, bound = .0.lower_bound)]
@@ -347,6 +353,10 @@ impl Solver {
                 let geo = Geometry::new(labels.shape, labels.blank_label);
                 geo.manhattan(&geo.load::<Wide>(&labels))
             }
+            (HeuristicKind::Hamming, _) => {
+                let geo = Geometry::new(labels.shape, labels.blank_label);
+                Hamming.root(&geo, &geo.load::<Wide>(&labels))
+            }
             _ => {
                 let geo = Geometry::new(labels.shape, labels.blank_label);
                 let mut st = LinearConflict.root(&geo, &geo.load::<Wide>(&labels));
@@ -437,6 +447,10 @@ impl Solver {
             (HeuristicKind::Manhattan, _) => (
                 packed(&labels, &Manhattan, job),
                 frame(HeuristicKind::Manhattan, crate::board::Symmetry::IDENTITY),
+            ),
+            (HeuristicKind::Hamming, _) => (
+                packed(&labels, &Hamming, job),
+                frame(HeuristicKind::Hamming, crate::board::Symmetry::IDENTITY),
             ),
             _ => (
                 packed(&labels, &LinearConflict, job),

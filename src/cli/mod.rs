@@ -9,6 +9,7 @@
 mod args;
 pub mod build_pdb;
 mod check;
+mod compare;
 mod docs;
 mod input;
 mod merge;
@@ -68,6 +69,12 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Solve every instance of a file, check each known length, report nodes and times.
     Bench(solve::BenchArgs),
+    /// Every search and estimate on one board: BFS, depth-first, greedy, A* and IDA* with
+    /// Hamming, Manhattan, linear conflict and the tables, under a node and memory limit,
+    /// one row each: length, optimal, nodes expanded and generated, peak frontier, closed
+    /// set, memory, time (docs/teaching.md).
+    #[command(verbatim_doc_comment)]
+    Compare(compare::CompareArgs),
     /// Print uniformly random solvable boards, one per line.
     Random(random::RandomArgs),
     /// Join the results files of a sharded batch (solve --shard K/N --output FILE) into
@@ -121,6 +128,7 @@ pub fn fifteen_main() -> ! {
     let result = match cli.command {
         Command::Solve(a) => solve::solve(a),
         Command::Bench(a) => solve::bench(a),
+        Command::Compare(a) => compare::run(a),
         Command::Random(a) => random::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Check(a) => check::run(a),

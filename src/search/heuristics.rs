@@ -1,5 +1,5 @@
-//! The [`Heuristic`] trait and the two estimates that need no tables: Manhattan distance
-//! and linear conflict (the pattern databases implement it in `crate::pdb`).
+//! The [`Heuristic`] trait and the estimates that need no tables: Hamming distance,
+//! Manhattan distance and linear conflict (the pattern databases implement it in `crate::pdb`).
 
 use super::geometry::MAX_LINES;
 use super::{Geometry, Tiles};
@@ -121,6 +121,40 @@ impl Heuristic for Manhattan {
     }
 }
 
+/// Hamming distance: the number of tiles (the blank not counted) outside their goal cell.
+/// Admissible (each misplaced tile needs at least one move) and consistent (a move changes
+/// it by at most one), but weaker than [`Manhattan`], which it never exceeds.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hamming;
+
+impl Heuristic for Hamming {
+    type State = u32;
+    fn root<T: Tiles>(&self, geo: &Geometry, p: &T) -> u32 {
+        (0..geo.cells)
+            .filter(|&c| {
+                let l = p.get(c);
+                l != geo.blank_label as usize && l != c
+            })
+            .count() as u32
+    }
+    #[inline(always)]
+    fn child<T: Tiles>(
+        &self,
+        _geo: &Geometry,
+        misplaced: &u32,
+        _p: &T,
+        l: usize,
+        from: usize,
+        to: usize,
+    ) -> u32 {
+        // Labels are goal cells: the tile is home exactly where its label says.
+        misplaced + u32::from(to != l) - u32::from(from != l)
+    }
+    fn h(&self, st: &mut u32) -> u32 {
+        *st
+    }
+}
+
 /// Manhattan distance plus linear conflicts; a move changes two lines, only those are
 /// recounted.
 #[derive(Clone, Copy, Debug, Default)]
@@ -217,6 +251,12 @@ mod tests {
     fn manhattan_follows_each_move() {
         incremental_matches_root(&Manhattan, Shape::new(4, 4).unwrap());
         incremental_matches_root(&Manhattan, Shape::new(3, 5).unwrap());
+    }
+
+    #[test]
+    fn hamming_follows_each_move() {
+        incremental_matches_root(&Hamming, Shape::new(4, 4).unwrap());
+        incremental_matches_root(&Hamming, Shape::new(3, 5).unwrap());
     }
 
     #[test]

@@ -10,6 +10,9 @@ pub enum StopReason {
     MaxNodes,
     /// The clock passed [`Limits::deadline`].
     Timeout,
+    /// The search's memory reached its limit (the breadth-first, best-first and A*
+    /// searches of [`crate::classic`], which keep every board they meet).
+    MaxMemory,
     /// [`Limits::stop`] was raised (Ctrl-C, say), or the goal proved unreachable.
     Interrupted,
 }

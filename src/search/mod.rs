@@ -8,7 +8,8 @@
 //! The parts, each in its own file:
 //! - `tiles`: the two packings behind the [`Tiles`] trait;
 //! - `geometry`: [`Geometry`], the move and distance tables of a shape and goal blank;
-//! - `heuristics`: the [`Heuristic`] trait, with [`Manhattan`] and [`LinearConflict`];
+//! - `heuristics`: the [`Heuristic`] trait, with [`Hamming`], [`Manhattan`] and
+//!   [`LinearConflict`];
 //! - `limits`, `weight`, `outcome`: what a search is asked ([`Limits`], [`Weight`]) and
 //!   what it answers ([`Found`], [`Stopped`], one [`Iteration`] at a time);
 //! - `seen`: [`Seen`], the boards a weighted search has met in one iteration;
@@ -37,7 +38,7 @@ mod weight;
 
 pub use combine::{Max, TieBreak};
 pub use geometry::{Geometry, NONE};
-pub use heuristics::{Heuristic, LcState, LinearConflict, Manhattan};
+pub use heuristics::{Hamming, Heuristic, LcState, LinearConflict, Manhattan};
 pub use ida::{ida_star, BooksMismatch, Checkpointing, SaveHook, Search, SearchError};
 pub use limits::{Limits, StopReason};
 pub use outcome::{Found, Iteration, IterationHook, Stopped};

@@ -2,7 +2,8 @@
 //! a thread pool, printed in input order as each is done ([`report`] says how).
 
 mod checkpoint;
-mod plan;
+pub(crate) mod classic;
+pub(crate) mod plan;
 mod progress;
 mod report;
 mod slice;
@@ -21,7 +22,7 @@ use self::progress::BatchBar;
 use self::report::{Failure, Outcome, Report};
 use self::slice::Slice;
 use self::study::DEFAULT_STUDY;
-use super::args::{self, Format, TablesArg};
+use super::args::{self, TablesArg};
 use super::output::{emit, inform, note, quiet};
 use super::{input, INTERRUPTED};
 use crate::batch::run_ordered;
@@ -43,6 +44,35 @@ enum HeuristicArg {
     LinearConflict,
     /// Manhattan distance alone.
     Manhattan,
+    /// The number of misplaced tiles (the weakest).
+    Hamming,
+}
+
+/// The search, as `--algorithm` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum AlgorithmArg {
+    /// IDA*, the tuned search (the default).
+    Ida,
+    /// A*: optimal; keeps every board it meets (weighted with --weight).
+    Astar,
+    /// Breadth-first search: optimal, blind.
+    Bfs,
+    /// Depth-first search to --depth-limit: blind, not optimal.
+    Dfs,
+    /// Greedy best-first search: the lowest estimate first; not optimal.
+    Greedy,
+}
+
+/// What `solve` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SolveFormat {
+    /// Text for people.
+    Text,
+    /// JSON Lines: one object per line.
+    Json,
+    /// The course report: the grids, W, the depth, the nodes generated, the moves, the f
+    /// of every node on the path (docs/teaching.md).
+    Report,
 }
 
 /// The options `solve` and `bench` share.
@@ -57,12 +87,26 @@ pub struct SearchOpts {
     /// Worker threads, 1 to 1024 (default: all cores). Instances run in parallel.
     #[arg(long, value_parser = args::whole::<usize>(1, args::MAX_THREADS), allow_negative_numbers = true)]
     threads: Option<usize>,
-    /// Output: text for people, json for programs (one JSON object per line).
+    /// Output: text for people, json for programs (one JSON object per line), report for
+    /// the course (docs/teaching.md; a classic search).
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
-    /// The estimate guiding the search; all three give optimal solutions.
-    #[arg(long, value_enum, default_value = "pdb")]
-    heuristic: HeuristicArg,
+    format: SolveFormat,
+    /// The estimate guiding the search (default: pdb; manhattan for a course problem
+    /// file); all are admissible: IDA* and A* give optimal solutions with each.
+    #[arg(long, value_enum)]
+    heuristic: Option<HeuristicArg>,
+    /// The search (default: ida; astar for a course problem file). bfs, dfs, greedy and
+    /// astar are the classic searches, run one instance at a time with exact counts
+    /// (docs/teaching.md).
+    #[arg(long, value_enum)]
+    algorithm: Option<AlgorithmArg>,
+    /// How deep --algorithm dfs goes (default: 31 on 3x3, 80 on 4x4, otherwise 200).
+    #[arg(long, value_name = "N", value_parser = args::whole::<u32>(0, 10_000), allow_negative_numbers = true)]
+    depth_limit: Option<u32>,
+    /// The memory bfs, greedy and astar may hold (bytes, or with K, M, G, T; default 1G);
+    /// at the limit the search stops with its counts so far.
+    #[arg(long, value_name = "SIZE", value_parser = classic::memory, allow_hyphen_values = true)]
+    max_memory: Option<u64>,
     /// Give up on an instance after this many nodes, 1 to 10^18 (it is reported as
     /// failed, with the lower bound proven so far).
     #[arg(long, value_name = "N", value_parser = args::whole::<u64>(1, MAX_NODES), allow_negative_numbers = true)]
@@ -141,7 +185,23 @@ pub struct BenchArgs {
 
 /// `fifteen solve`.
 pub fn solve(a: SolveArgs) -> Result<i32> {
-    let plan = Plan::new(a.opts);
+    let problem = match (&a.input, a.boards.is_empty()) {
+        (Some(path), true) => classic::problem_file(path)?,
+        _ => None,
+    };
+    let mut plan = Plan::new(a.opts);
+    if let Some(p) = &problem {
+        plan.course_defaults(p);
+    }
+    if plan.classic_search() {
+        if a.checkpoint.is_some() || a.steps || plan.output.is_some() || plan.shard.is_some() {
+            bail!("--checkpoint, --steps, --output and --shard go with the default search (--algorithm ida), not with a classic search or --format report");
+        }
+        return match &problem {
+            Some(p) => classic::course_file(p, &plan),
+            None => classic::run(a.boards, a.input, &plan),
+        };
+    }
     if let Some(file) = a.checkpoint {
         return checkpoint::run(a.boards, a.input, a.steps, &plan, file);
     }
@@ -150,7 +210,11 @@ pub fn solve(a: SolveArgs) -> Result<i32> {
 
 /// `fifteen bench`: `solve` with a row per instance and a summary.
 pub fn bench(a: BenchArgs) -> Result<i32> {
-    run(vec![], Some(a.file), false, &Plan::new(a.opts), true)
+    let plan = Plan::new(a.opts);
+    if plan.classic_search() {
+        bail!("bench runs the default search (--algorithm ida); compare the classic searches with `fifteen compare BOARD`");
+    }
+    run(vec![], Some(a.file), false, &plan, true)
 }
 
 /// The instances, as one stream whatever their source; and whether they came as arguments

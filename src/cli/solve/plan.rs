@@ -8,8 +8,10 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use super::study::{Study, DEFAULT_STUDY};
-use super::{HeuristicArg, SearchOpts, INTERRUPTED};
-use crate::cli::args::{self, Format};
+use super::{AlgorithmArg, HeuristicArg, SearchOpts, SolveFormat, INTERRUPTED};
+use crate::classic::course::Problem;
+use crate::classic::{Algorithm, Classic};
+use crate::cli::args;
 use crate::cli::table_cache::TableCache;
 use crate::cluster::shard::Shard;
 use crate::error::TableError;
@@ -42,6 +44,20 @@ pub struct Plan {
     pub output: Option<PathBuf>,
     /// `--partition`, when given.
     pub partition: Option<String>,
+    /// `--algorithm` (IDA* by default), and whether it was given.
+    pub algorithm: Algorithm,
+    algorithm_given: bool,
+    /// Whether `--heuristic` and `--weight` were given (a course file's defaults yield).
+    heuristic_given: bool,
+    weight_given: bool,
+    /// `--depth-limit`.
+    pub depth_limit: Option<u32>,
+    /// `--max-memory`.
+    pub max_memory: Option<u64>,
+    /// `--format report`.
+    pub report: bool,
+    /// The input is a course problem file.
+    course: bool,
     /// The tables directory, what to do when tables are missing, and which estimates join
     /// the tables.
     solvers: SolversConfig,
@@ -58,14 +74,29 @@ impl Plan {
     /// Reads the arguments once; nothing is opened yet.
     pub fn new(opts: SearchOpts) -> Plan {
         Plan {
-            kind: match opts.heuristic {
+            kind: match opts.heuristic.unwrap_or(HeuristicArg::Pdb) {
                 HeuristicArg::Pdb => HeuristicKind::Pdb,
                 HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
                 HeuristicArg::Manhattan => HeuristicKind::Manhattan,
+                HeuristicArg::Hamming => HeuristicKind::Hamming,
             },
+            algorithm: match opts.algorithm.unwrap_or(AlgorithmArg::Ida) {
+                AlgorithmArg::Ida => Algorithm::Ida,
+                AlgorithmArg::Astar => Algorithm::Astar,
+                AlgorithmArg::Bfs => Algorithm::Bfs,
+                AlgorithmArg::Dfs => Algorithm::Dfs,
+                AlgorithmArg::Greedy => Algorithm::Greedy,
+            },
+            algorithm_given: opts.algorithm.is_some(),
+            heuristic_given: opts.heuristic.is_some(),
+            weight_given: opts.weight.is_some(),
+            depth_limit: opts.depth_limit,
+            max_memory: opts.max_memory,
+            report: opts.format == SolveFormat::Report,
+            course: false,
             weight: opts.weight.unwrap_or(Weight::ONE),
             threads: args::threads(opts.threads),
-            json: opts.format == Format::Json,
+            json: opts.format == SolveFormat::Json,
             goal: opts.goal,
             size: opts.size,
             max_nodes: opts.max_nodes,
@@ -79,6 +110,43 @@ impl Plan {
                 build: !opts.no_build,
                 study: opts.study,
             },
+        }
+    }
+
+    /// A course problem file's defaults, where the command line is silent: A*, the file's
+    /// weight, Manhattan distance.
+    pub fn course_defaults(&mut self, p: &Problem) {
+        self.course = true;
+        if !self.algorithm_given {
+            self.algorithm = Algorithm::Astar;
+            self.algorithm_given = true;
+        }
+        if !self.weight_given {
+            self.weight = p.weight;
+        }
+        if !self.heuristic_given {
+            self.kind = HeuristicKind::Manhattan;
+        }
+    }
+
+    /// Whether instances go to a classic search ([`crate::classic`]): any other algorithm
+    /// than IDA*, `--format report`, a course file (the textbook IDA* for those two).
+    pub fn classic_search(&self) -> bool {
+        self.algorithm != Algorithm::Ida || self.report || self.course
+    }
+
+    /// The classic search of one instance started now.
+    pub fn classic(&self) -> Classic<'static> {
+        Classic {
+            algorithm: self.algorithm,
+            weight: self.weight,
+            depth_limit: self.depth_limit,
+            limits: Limits {
+                max_nodes: self.max_nodes,
+                deadline: self.timeout.map(|t| Instant::now() + t),
+                stop: Some(&INTERRUPTED),
+            },
+            max_memory: self.max_memory,
         }
     }
 
@@ -134,6 +202,16 @@ pub enum NoSolver {
 }
 
 impl Solvers {
+    /// The solvers of `kind` with the tables of `dir` (built when missing if `build`), and
+    /// the default study's extras: what `compare` uses.
+    pub fn new(kind: HeuristicKind, dir: &std::path::Path, build: bool) -> Solvers {
+        Solvers {
+            kind,
+            cache: TableCache::new(dir, None, build, false),
+            study: Study::parse(DEFAULT_STUDY).expect("the default study parses"),
+        }
+    }
+
     /// The solver for `inst`: its tables and extras for `pdb` (linear conflict where there
     /// are none), or the estimate asked for.
     ///

@@ -78,8 +78,7 @@ impl Report {
             lower_bound: (!w.is_one()).then_some(sol.lower_bound as u64),
             known: o.known.map(u64::from),
             ok: o.known.map(|_| ok),
-            error: None,
-            kind: None,
+            ..Record::default()
         }
     }
 

@@ -1,0 +1,245 @@
+//! The problem files and reports of the weighted A* course project.
+//!
+//! A **problem file** is a weight `W` on its first line, a blank line, the start grid (n
+//! lines of n numbers, 0 for the blank), a blank line, and the goal grid:
+//!
+//! ```text
+//! 1.2
+//!
+//! 1 2 3
+//! 4 0 6
+//! 7 5 8
+//!
+//! 1 2 3
+//! 4 5 6
+//! 7 8 0
+//! ```
+//!
+//! The **report** of a solution is the start grid, a blank line, the goal grid, a blank
+//! line, then one line each: `W`, the solution's depth `d`, the number of nodes generated
+//! `N`, the moves of the blank (`U D L R`, separated by spaces), and the `f = g + W*h` of
+//! every node on the solution path from the start to the goal (separated by spaces).
+
+use crate::board::{Board, Dir, Shape};
+use crate::search::Weight;
+
+use super::Answer;
+
+/// A course problem: the weight and the two grids.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    /// `W` as the file writes it (so that the report repeats it unchanged).
+    pub weight_text: String,
+    /// `W` as the search's weight (at most `W`, exact for W with up to three decimals).
+    pub weight: Weight,
+    /// The start board.
+    pub start: Board,
+    /// The goal board.
+    pub goal: Board,
+}
+
+/// A problem file or report that does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CourseError {
+    /// What is wrong, and on which line (from 1).
+    #[error("line {line}: {why}")]
+    Line {
+        /// The line, counted from 1.
+        line: usize,
+        /// What is wrong with it.
+        why: String,
+    },
+}
+
+fn bad(line: usize, why: impl Into<String>) -> CourseError {
+    CourseError::Line {
+        line,
+        why: why.into(),
+    }
+}
+
+/// Whether `text` looks like a problem file: its first line is a single number and a blank
+/// line follows (an instance file's first line is a board, or a comment).
+pub fn is_problem(text: &str) -> bool {
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("").trim();
+    let second = lines.next().map(str::trim);
+    !first.is_empty() && first.parse::<f64>().is_ok() && second == Some("")
+}
+
+/// The blocks of non-blank lines, each with the number of its first line.
+fn blocks(text: &str) -> Vec<(usize, Vec<&str>)> {
+    let mut out: Vec<(usize, Vec<&str>)> = Vec::new();
+    let mut open = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            open = false;
+        } else if open {
+            out.last_mut().expect("open").1.push(line);
+        } else {
+            out.push((i + 1, vec![line]));
+            open = true;
+        }
+    }
+    out
+}
+
+/// A grid of n lines of n numbers.
+fn grid(first: usize, lines: &[&str]) -> Result<Board, CourseError> {
+    let n = lines.len();
+    let shape = Shape::new(n, n).ok_or_else(|| bad(first, "a grid of 2 to 6 lines"))?;
+    let mut tiles = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let row: Vec<u8> = line
+            .split_whitespace()
+            .map(|t| t.parse::<u8>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad(first + i, "numbers from 0 to 35 expected"))?;
+        if row.len() != n {
+            return Err(bad(
+                first + i,
+                format!("{} numbers, but the grid has {n} lines", row.len()),
+            ));
+        }
+        tiles.extend(row);
+    }
+    Board::new(shape, &tiles).map_err(|e| bad(first, e.to_string()))
+}
+
+/// Reads a problem file.
+///
+/// # Errors
+/// A first line that is not a weight from 1 to 100, grids that are not n lines of n
+/// numbers each holding every tile once, or other blocks than three.
+pub fn parse(text: &str) -> Result<Problem, CourseError> {
+    let b = blocks(text);
+    if b.len() != 3 || b[0].1.len() != 1 {
+        return Err(bad(
+            1,
+            "a problem file is a weight, a blank line, the start grid, a blank line, the goal grid",
+        ));
+    }
+    let weight_text = b[0].1[0].trim().to_string();
+    let weight = weight_text
+        .parse::<f64>()
+        .ok()
+        .and_then(Weight::from_factor)
+        .ok_or_else(|| bad(b[0].0, "the weight W must be a number from 1 to 100"))?;
+    let start = grid(b[1].0, &b[1].1)?;
+    let goal = grid(b[2].0, &b[2].1)?;
+    if start.shape() != goal.shape() {
+        return Err(bad(b[2].0, "the goal grid has another size than the start"));
+    }
+    Ok(Problem {
+        weight_text,
+        weight,
+        start,
+        goal,
+    })
+}
+
+/// A grid as the course writes it: rows of numbers separated by single spaces.
+fn render(b: &Board) -> String {
+    let cols = b.shape().cols as usize;
+    b.tiles()
+        .chunks(cols)
+        .map(|r| {
+            r.iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+                + "\n"
+        })
+        .collect()
+}
+
+/// `f = g + W*h` as a decimal: exact for the weights [`Weight::from_factor`] makes (f64's
+/// shortest form of `(W.g * g + W.h * h) / W.g`).
+pub fn f_value(w: Weight, g: u32, h: u32) -> String {
+    let num = w.g as u64 * g as u64 + w.h as u64 * h as u64;
+    format!("{}", num as f64 / w.g as f64)
+}
+
+/// The report of `answer` (a search of `problem` with its weight).
+pub fn report(problem: &Problem, answer: &Answer) -> String {
+    let moves: Vec<String> = answer
+        .moves
+        .iter()
+        .map(|d| d.letter().to_string())
+        .collect();
+    let f: Vec<String> = answer
+        .path
+        .iter()
+        .map(|s| f_value(problem.weight, s.g, s.h))
+        .collect();
+    format!(
+        "{}\n{}\n{}\n{}\n{}\n{}\n{}\n",
+        render(&problem.start),
+        render(&problem.goal),
+        problem.weight_text,
+        answer.moves.len(),
+        answer.counts.generated,
+        moves.join(" "),
+        f.join(" ")
+    )
+}
+
+/// A report read back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The problem it answers.
+    pub problem: Problem,
+    /// The depth `d`.
+    pub depth: u32,
+    /// The nodes generated `N`.
+    pub generated: u64,
+    /// The moves.
+    pub moves: Vec<Dir>,
+    /// The `f` values, start to goal.
+    pub f: Vec<f64>,
+}
+
+/// Reads a report (what [`report`] writes).
+///
+/// # Errors
+/// Anything else than two grids and five lines.
+pub fn read_report(text: &str) -> Result<Report, CourseError> {
+    let b = blocks(text);
+    if b.len() != 3 || b[2].1.len() < 3 {
+        return Err(bad(
+            1,
+            "a report is two grids and the lines W, d, N, moves, f",
+        ));
+    }
+    let (start, goal) = (grid(b[0].0, &b[0].1)?, grid(b[1].0, &b[1].1)?);
+    let first = b[2].0;
+    let lines = &b[2].1;
+    let line = |i: usize| lines.get(i).map_or("", |l| l.trim());
+    let weight_text = line(0).to_string();
+    let weight = weight_text
+        .parse::<f64>()
+        .ok()
+        .and_then(Weight::from_factor)
+        .ok_or_else(|| bad(first, "the weight W"))?;
+    let depth = line(1).parse().map_err(|_| bad(first + 1, "the depth d"))?;
+    let generated = line(2).parse().map_err(|_| bad(first + 2, "the nodes N"))?;
+    let moves = crate::board::parse_moves(&line(3).replace(' ', ""))
+        .map_err(|_| bad(first + 3, "the moves, U D L R"))?;
+    let f = line(4)
+        .split_whitespace()
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad(first + 4, "the f values"))?;
+    Ok(Report {
+        problem: Problem {
+            weight_text,
+            weight,
+            start,
+            goal,
+        },
+        depth,
+        generated,
+        moves,
+        f,
+    })
+}

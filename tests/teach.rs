@@ -1,0 +1,190 @@
+//! The teaching commands as a user runs them: `solve --algorithm`, the course's problem
+//! files and `--format report`, `compare`.
+
+mod common;
+
+use common::{json_lines, run};
+use fifteen::check::check_solution;
+use fifteen::classic::course::{self, read_report};
+use fifteen::{Goal, HeuristicKind, Solver};
+
+fn data(name: &str) -> String {
+    format!("{}/data/course/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every example problem file: read, solved, written as a report that reads back to the
+/// same problem, whose moves replay to the goal, whose `f` values are `g + W*h` of the
+/// path, non-decreasing for the consistent Manhattan distance at W = 1.
+#[test]
+fn course_files_round_trip() {
+    for name in ["input1.txt", "input2.txt", "input3.txt"] {
+        let path = data(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(course::is_problem(&text));
+        let problem = course::parse(&text).unwrap();
+        let out = run(&["solve", "-i", &path, "--format", "report"], None);
+        assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+        let r = read_report(&out.stdout).unwrap();
+        assert_eq!(r.problem, problem, "{name}");
+        assert_eq!(r.depth as usize, r.moves.len());
+        assert_eq!(r.f.len(), r.moves.len() + 1);
+        let goal = Goal::from_board(problem.goal);
+        assert_eq!(
+            check_solution(&problem.start, &goal, &r.moves),
+            Ok(r.moves.len())
+        );
+        // f = g + W*h along the path, h Manhattan (the course's default).
+        let md = Solver::new(HeuristicKind::Manhattan);
+        let mut b = problem.start;
+        let w = problem.weight;
+        for (g, &f) in r.f.iter().enumerate() {
+            let h = md.estimate(&b, &goal);
+            let want = (w.g as f64 * g as f64 + w.h as f64 * h as f64) / w.g as f64;
+            assert!(
+                (f - want).abs() < 1e-9,
+                "{name}: f {f} at g {g}, want {want}"
+            );
+            if g < r.moves.len() {
+                b = b.apply(r.moves[g]).unwrap();
+            }
+        }
+        if w.is_one() {
+            assert!(r.f.windows(2).all(|p| p[0] <= p[1]), "{name}: {:?}", r.f);
+        }
+        // The report's own problem, written as a problem file, gives the same report.
+        let again = format!(
+            "{}\n\n{}\n{}",
+            r.problem.weight_text,
+            grid_of(&out.stdout, 0),
+            grid_of(&out.stdout, 1)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let file = common::write(dir.path(), "again.txt", &again);
+        let out2 = run(&["solve", "-i", &file, "--format", "report"], None);
+        assert_eq!(out2.stdout, out.stdout, "{name}");
+        // And the text and JSON outputs say the same length and nodes.
+        let json = run(&["solve", "-i", &path, "--format", "json"], None);
+        let rec = &json_lines(&json.stdout)[0];
+        assert_eq!(rec["length"], r.depth);
+        assert_eq!(rec["generated"], r.generated);
+        assert_eq!(rec["algorithm"], "astar");
+        assert_eq!(rec["optimal"], w.is_one());
+    }
+}
+
+/// The `k`-th grid (from 0) of a report, with its trailing newline.
+fn grid_of(report: &str, k: usize) -> String {
+    report.split("\n\n").nth(k).unwrap().to_string() + "\n"
+}
+
+#[test]
+fn a_bad_problem_file_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::write(
+        dir.path(),
+        "bad.txt",
+        "1\n\n1 2 3\n4 0 6\n7 5\n\n1 2 3\n4 5 6\n7 8 0\n",
+    );
+    let out = run(&["solve", "-i", &file], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("line 5"), "{}", out.stderr);
+}
+
+/// Each algorithm from the command line, with its counts in JSON; a limit is a failure
+/// with the counts so far.
+#[test]
+fn solve_with_each_algorithm_and_limits() {
+    let board = "8 6 7 2 5 4 3 0 1";
+    for (algo, heuristic, optimal) in [
+        ("bfs", "manhattan", true),
+        ("astar", "hamming", true),
+        ("astar", "linear-conflict", true),
+        ("greedy", "manhattan", false),
+        ("dfs", "manhattan", false),
+    ] {
+        let mut args = vec![
+            "solve",
+            board,
+            "--algorithm",
+            algo,
+            "--heuristic",
+            heuristic,
+        ];
+        args.extend(["--format", "json", "--max-nodes", "100000000"]);
+        if algo == "dfs" {
+            args.extend(["--depth-limit", "33"]);
+        }
+        let out = run(&args, None);
+        assert_eq!(out.code, 0, "{algo}: {}", out.stderr);
+        let rec = &json_lines(&out.stdout)[0];
+        assert_eq!(rec["algorithm"], algo);
+        assert_eq!(rec["optimal"], optimal, "{algo}");
+        if optimal {
+            assert_eq!(rec["length"], 31);
+        }
+        for field in ["expanded", "generated", "peak_frontier", "memory_bytes"] {
+            assert!(rec[field].as_u64().is_some(), "{algo} {field}");
+        }
+        assert_eq!(rec["closed"].is_u64(), algo != "dfs", "{algo}");
+    }
+    let out = run(
+        &["solve", board, "--algorithm", "bfs", "--max-nodes", "1000"],
+        None,
+    );
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("(node limit reached) after 100"),
+        "{}",
+        out.stderr
+    );
+    let out = run(
+        &[
+            "solve",
+            board,
+            "--algorithm",
+            "astar",
+            "--max-memory",
+            "64K",
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 1);
+    let rec = &json_lines(&out.stdout)[0];
+    assert_eq!(rec["kind"], "limit");
+    assert!(rec["memory_bytes"].as_u64().unwrap() <= 65536);
+    assert!(rec["error"].as_str().unwrap().contains("memory limit"));
+}
+
+/// `compare` on a 3x3 board: a row each, the optimal rows agreeing on the length.
+#[test]
+fn compare_a_3x3_board() {
+    let out = run(
+        &[
+            "compare",
+            "8 6 7 2 5 4 3 0 1",
+            "--no-build",
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let rows = json_lines(&out.stdout);
+    assert_eq!(rows.len(), 14);
+    let mut optimal = 0;
+    for r in &rows {
+        if r["optimal"] == true {
+            assert_eq!(r["length"], 31, "{r}");
+            optimal += 1;
+        }
+        if r["error"].is_string() {
+            assert_eq!(r["kind"], "limit");
+        }
+    }
+    assert!(optimal >= 8);
+    let text = run(&["compare", "8 6 7 2 5 4 3 0 1", "--no-build"], None);
+    assert_eq!(text.code, 0);
+    assert_eq!(text.stdout.lines().count(), 4 + 14);
+}
