@@ -15,8 +15,9 @@ use crate::pdb::{BuildEvent, Built, Partition, PatternSpec, TableDir, PAYLOAD_OF
 use crate::rank::Ranker;
 
 /// Placements the BFS expands per second on one core, measured on 4x4 tables (the 7-8 set:
-/// 576 million placements in about two minutes on two cores). Only for the estimate.
-const PLACEMENTS_PER_CORE_SEC: f64 = 2.5e6;
+/// 576 million placements in 136 s of CPU on a busy two-core machine; see
+/// docs/records/2026-11-25-table-builder.md). Only for the estimate.
+const PLACEMENTS_PER_CORE_SEC: f64 = 4.2e6;
 
 /// The bar's time left, once its rate means something (a few seconds and a few percent
 /// in: the first layers are tiny and would promise hours).
