@@ -11,8 +11,9 @@ use super::format::PAYLOAD_OFFSET;
 use super::partition::{Partition, PatternSpec};
 
 /// Placements the BFS expands per second on one core, measured on 4x4 tables (the 7-8 set:
-/// 576 million placements in about two minutes on two cores). Only for the estimate.
-pub const PLACEMENTS_PER_CORE_SEC: f64 = 2.5e6;
+/// 576 million placements in 136 s of CPU on a busy two-core machine; see
+/// docs/records/2026-11-25-table-builder.md). Only for the estimate.
+pub const PLACEMENTS_PER_CORE_SEC: f64 = 4.2e6;
 
 /// Tables are built on first use, unasked, for boards up to this many cells (4x4: two
 /// minutes, once)...
@@ -150,7 +151,7 @@ mod tests {
         assert_eq!(
             text,
             "building the pattern databases for 4x4 boards (7-8 partition, goal blank in \
-             cell 0) into /t: about 2 minutes, 1.8 GB of memory, 290 MB on disk; once"
+             cell 0) into /t: about 69 seconds, 1.8 GB of memory, 290 MB on disk; once"
         );
         assert!(partition_builds_on_first_use(&p));
         let p5 = Partition::default_for(Shape::new(5, 5).unwrap(), 0);
