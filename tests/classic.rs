@@ -70,12 +70,12 @@ fn weaker_estimates_and_bfs_agree_with_bfs_on_a_sample() {
     let solvers = [HeuristicKind::Hamming, HeuristicKind::Manhattan].map(Solver::new);
     order.par_iter().step_by(61).enumerate().for_each(|(i, b)| {
         // A* with Hamming (up to 120,000 expansions a board) on every 4th of these.
-        let solvers = if i % 4 == 0 {
+        let astar = if i % 4 == 0 {
             &solvers[..]
         } else {
             &solvers[1..]
         };
-        for s in solvers {
+        for s in astar {
             let a = run(s, b, &goal, &classic(Algorithm::Astar));
             assert_eq!(a.moves.len() as u32, dist[b], "astar {b:?}");
         }
