@@ -68,15 +68,21 @@ fn weaker_estimates_and_bfs_agree_with_bfs_on_a_sample() {
     let goal = Goal::standard(shape3());
     let (order, dist, _) = common::bfs(&goal);
     let solvers = [HeuristicKind::Hamming, HeuristicKind::Manhattan].map(Solver::new);
-    order.par_iter().step_by(61).for_each(|b| {
-        for s in &solvers {
+    order.par_iter().step_by(61).enumerate().for_each(|(i, b)| {
+        // A* with Hamming (up to 120,000 expansions a board) on every 4th of these.
+        let astar = if i % 4 == 0 {
+            &solvers[..]
+        } else {
+            &solvers[1..]
+        };
+        for s in astar {
             let a = run(s, b, &goal, &classic(Algorithm::Astar));
             assert_eq!(a.moves.len() as u32, dist[b], "astar {b:?}");
         }
         let a = run(&solvers[1], b, &goal, &classic(Algorithm::Ida));
         assert_eq!(a.moves.len() as u32, dist[b], "ida {b:?}");
     });
-    order.par_iter().step_by(1009).for_each(|b| {
+    order.par_iter().step_by(3001).for_each(|b| {
         let a = run(&solvers[0], b, &goal, &classic(Algorithm::Bfs));
         assert_eq!(a.moves.len() as u32, dist[b], "bfs {b:?}");
         assert!(a.optimal);
@@ -233,17 +239,17 @@ fn independent_astar(b: &Board, goal: &Goal, h: fn(&Board, &Board) -> u32) -> (u
 #[test]
 fn astar_counts_match_an_independent_astar() {
     for goal in [Goal::standard(shape3()), common::custom(shape3())] {
-        let (order, _, _) = common::bfs(&goal);
+        let (order, dist, _) = common::bfs(&goal);
         let boards: Vec<&Board> = order.iter().step_by(600).collect();
         assert!(boards.len() > 300);
         boards.par_iter().for_each(|b| {
-            for (kind, h) in [
-                (
-                    HeuristicKind::Manhattan,
-                    manhattan as fn(&Board, &Board) -> u32,
-                ),
-                (HeuristicKind::Hamming, hamming),
-            ] {
+            let md: fn(&Board, &Board) -> u32 = manhattan;
+            let mut runs = vec![(HeuristicKind::Manhattan, md)];
+            // Hamming's A* grows fast with the distance: up to 24 moves (most of these).
+            if dist[*b] <= 24 {
+                runs.push((HeuristicKind::Hamming, hamming));
+            }
+            for (kind, h) in runs {
                 let a = run(&Solver::new(kind), b, &goal, &classic(Algorithm::Astar));
                 let (len, expanded, generated) = independent_astar(b, &goal, h);
                 assert_eq!(

@@ -143,6 +143,8 @@ fn solve_with_each_algorithm_and_limits() {
             board,
             "--algorithm",
             "astar",
+            "--heuristic",
+            "hamming",
             "--max-memory",
             "64K",
             "--format",

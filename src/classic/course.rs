@@ -243,3 +243,59 @@ pub fn read_report(text: &str) -> Result<Report, CourseError> {
         f,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classic::{Answer, Counts, Step};
+
+    const FILE: &str = "1.2\n\n1 2 3\n4 0 6\n7 5 8\n\n1 2 3\n4 5 6\n7 8 0\n";
+
+    #[test]
+    fn a_problem_file_reads_and_its_report_reads_back() {
+        assert!(is_problem(FILE));
+        assert!(!is_problem("1 2 3 4 5 6 7 8 0\n"));
+        assert!(!is_problem("# korf\n1 2 3 4 5 6 7 8 0\n"));
+        let p = parse(FILE).unwrap();
+        assert_eq!(p.weight, Weight { g: 5, h: 6 });
+        assert_eq!(p.weight_text, "1.2");
+        let answer = Answer {
+            moves: vec![Dir::Down, Dir::Right],
+            path: vec![
+                Step { g: 0, h: 2 },
+                Step { g: 1, h: 1 },
+                Step { g: 2, h: 0 },
+            ],
+            counts: Counts {
+                generated: 7,
+                ..Counts::default()
+            },
+            optimal: false,
+            bound: Some(1.2),
+            millis: 0.0,
+        };
+        let text = report(&p, &answer);
+        assert_eq!(
+            text,
+            "1 2 3\n4 0 6\n7 5 8\n\n1 2 3\n4 5 6\n7 8 0\n\n1.2\n2\n7\nD R\n2.4 2.2 2\n"
+        );
+        let r = read_report(&text).unwrap();
+        assert_eq!((r.problem, r.depth, r.generated), (p, 2, 7));
+        assert_eq!(r.moves, answer.moves);
+        assert_eq!(r.f, vec![2.4, 2.2, 2.0]);
+    }
+
+    #[test]
+    fn bad_problem_files_name_their_line() {
+        let e = parse("0.5\n\n1 2 3\n4 0 6\n7 5 8\n\n1 2 3\n4 5 6\n7 8 0\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 1: the weight W must be a number from 1 to 100"
+        );
+        let e = parse("1\n\n1 2 3\n4 0 6\n7 5 8\n\n1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 0\n")
+            .unwrap_err();
+        assert!(e.to_string().starts_with("line 7:"), "{e}");
+        let e = parse("1\n\n1 2 3\n4 0 6\n7 5 x\n\n1 2 3\n4 5 6\n7 8 0\n").unwrap_err();
+        assert!(e.to_string().starts_with("line 5:"), "{e}");
+    }
+}

@@ -152,10 +152,16 @@ fn one(
     solvers: &mut super::plan::Solvers,
     out: &mut impl Write,
 ) -> Result<bool> {
-    let solver = match solvers.get(inst) {
-        Ok(s) => s,
-        Err(NoSolver::Interrupted) => return Ok(false),
-        Err(NoSolver::Tables(why)) => bail!(why),
+    // A blind search reads no estimate (but for the path's `f` in a report): it opens no
+    // tables, and reports Manhattan distance unless another estimate is named.
+    let solver = if !plan.algorithm.informed() && plan.kind == HeuristicKind::Pdb {
+        crate::Solver::new(HeuristicKind::Manhattan)
+    } else {
+        match solvers.get(inst) {
+            Ok(s) => s,
+            Err(NoSolver::Interrupted) => return Ok(false),
+            Err(NoSolver::Tables(why)) => bail!(why),
+        }
     };
     let c = plan.classic();
     let result = classic_solve(&solver, &inst.board, &inst.goal, &c);
