@@ -90,6 +90,19 @@ fn weaker_estimates_and_bfs_agree_with_bfs_on_a_sample() {
     });
 }
 
+/// Hamming distance is admissible: never above the distance, on every board.
+#[test]
+fn hamming_never_overestimates() {
+    let goal = Goal::standard(shape3());
+    let (order, dist, _) = common::bfs(&goal);
+    let hamming = Solver::new(HeuristicKind::Hamming);
+    let md = Solver::new(HeuristicKind::Manhattan);
+    order.par_iter().for_each(|b| {
+        let h = hamming.estimate(b, &goal);
+        assert!(h <= dist[b] && h <= md.estimate(b, &goal), "{b:?}");
+    });
+}
+
 /// Greedy, weighted A* and IDA*, and depth-limited DFS: valid answers, within their bounds,
 /// never claimed optimal.
 #[test]

@@ -167,8 +167,8 @@ pub struct Counts {
 pub struct Step {
     /// Moves from the start.
     pub g: u32,
-    /// The estimate of the board (0 for the blind searches' estimate-free runs is still
-    /// the estimate they were given, read only for this report).
+    /// The estimate of the board (for the blind searches too: the estimate they were
+    /// given, read only for this report, never during the search).
     pub h: u32,
 }
 
