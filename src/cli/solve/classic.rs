@@ -127,18 +127,34 @@ pub fn course_file(problem: &Problem, plan: &Plan) -> Result<i32> {
     Ok(if ok { 0 } else { 1 })
 }
 
-/// Reads `path` when it is a course problem file.
+/// The most a course problem file may hold: a weight and two grids of at most 36 cells.
+const MAX_PROBLEM_BYTES: u64 = 64 * 1024;
+
+/// Reads `path` when it is a course problem file (a regular file: a pipe is never one).
+/// Only its first bytes are read to tell: an instance file of any size, or one with a line
+/// that is not UTF-8 (an error of that line alone, later), is left to the instance reader.
 pub fn problem_file(path: &str) -> Result<Option<Problem>> {
-    if path == "-" {
+    // Only a regular file can be read twice: a pipe (`-i <(...)`, stdin) read here would
+    // lose what this probe took.
+    if path == "-" || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
         return Ok(None);
     }
-    let mut text = String::new();
-    std::io::Read::read_to_string(&mut input::open(path)?, &mut text)
-        .map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
-    if !course::is_problem(&text) {
+    let mut head = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(input::open(path)?, MAX_PROBLEM_BYTES + 1),
+        &mut head,
+    )
+    .map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+    let Ok(text) = std::str::from_utf8(&head) else {
+        return Ok(None);
+    };
+    if !course::is_problem(text) {
         return Ok(None);
     }
-    match course::parse(&text) {
+    if head.len() as u64 > MAX_PROBLEM_BYTES {
+        bail!("{path}: a course problem file (a weight on its first line) of more than {MAX_PROBLEM_BYTES} bytes");
+    }
+    match course::parse(text) {
         Ok(p) => Ok(Some(p)),
         Err(e) => bail!("{path}: {e}"),
     }
