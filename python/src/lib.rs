@@ -103,6 +103,7 @@ fn reason(r: StopReason) -> &'static str {
     match r {
         StopReason::MaxNodes => "node limit reached",
         StopReason::Timeout => "time limit reached",
+        StopReason::MaxMemory => "memory limit reached",
         StopReason::Interrupted => "interrupted",
     }
 }

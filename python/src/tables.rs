@@ -314,7 +314,7 @@ impl Opener {
                     s.done = done;
                     s.total = total;
                 }
-                BuildEvent::Layer { .. } => {}
+                BuildEvent::Layer { .. } | BuildEvent::Work { .. } => {}
                 BuildEvent::Saved { path } => s.saved.push(path.display().to_string()),
             }
         };
