@@ -23,6 +23,18 @@ def pytest_sessionfinish(session, exitstatus):
     shutil.rmtree(_TMP, ignore_errors=True)
 
 
+def release_binary() -> Path:
+    """The command line of this checkout (`target/release/fifteen`), for the tests that
+    compare with it: skipped without it, except under CI, where `.ci/run` builds it first
+    and its absence is a failure."""
+    binary = Path(__file__).resolve().parents[2] / "target" / "release" / "fifteen"
+    if not binary.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"no {binary}: .ci/run builds it before the tests")
+        pytest.skip("no release build of the command line")
+    return binary
+
+
 @pytest.fixture
 def fresh_tables(tmp_path: Path) -> Path:
     """A tables directory no earlier call of this process has opened."""

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import fifteen
+from conftest import release_binary
 
 
 @pytest.mark.parametrize(
@@ -172,9 +173,7 @@ def test_the_notice_matches_the_command_line(tmp_path, capfd):
     import subprocess
     from pathlib import Path
 
-    binary = Path(__file__).resolve().parents[2] / "target" / "release" / "fifteen"
-    if not binary.exists():
-        pytest.skip("no release build of the command line")
+    binary = release_binary()
     cli_dir, py_dir = tmp_path / "cli", tmp_path / "py"
     err = subprocess.run([str(binary), "solve", "1 2 3 0 4 6 7 5 8"], capture_output=True, text=True,
                          env={**os.environ, "FIFTEEN_TABLES": str(cli_dir)}).stderr

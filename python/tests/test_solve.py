@@ -10,7 +10,7 @@ import pytest
 
 import fifteen
 from bfs import distances, neighbours
-from conftest import USER_TABLES
+from conftest import USER_TABLES, release_binary
 
 GOAL_3X3 = (1, 2, 3, 4, 5, 6, 7, 8, 0)
 
@@ -158,9 +158,7 @@ def test_random_boards_are_reproducible_and_solvable():
 
 def test_the_same_boards_as_the_command_line():
     """`fifteen random --count 3 --seed 1 --size 3`, as printed by the command line."""
-    binary = Path(__file__).resolve().parents[2] / "target" / "release" / "fifteen"
-    if not binary.exists():
-        pytest.skip("no release build of the command line")
+    binary = release_binary()
     import subprocess
 
     out = subprocess.run([str(binary), "random", "--count", "3", "--seed", "1", "--size", "3"],
@@ -206,8 +204,8 @@ def test_korf_100_published_lengths():
         assert fifteen.check(b, m, goal="blank-first") == len(m)
     # The same estimate as the command line's default (tables, second partition, lazily):
     # the same nodes, instance by instance.
-    binary = path.parents[1] / "target" / "release" / "fifteen"
-    if binary.exists():
+    binary = release_binary()
+    if binary:
         import json
         import subprocess
 
