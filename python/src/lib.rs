@@ -99,6 +99,30 @@ fn timeout(t: Option<f64>) -> PyResult<Option<Duration>> {
     .transpose()
 }
 
+/// The boards packed in `data` (whole boards of `s`'s cells), each checked and turned into
+/// a `T` by `each`; the first that fails is named by its row.
+fn checked<T>(
+    data: &[u8],
+    s: Shape,
+    each: impl Fn(Board) -> Result<T, BoardError>,
+) -> PyResult<Vec<T>> {
+    let cells = s.cells();
+    if !data.len().is_multiple_of(cells) {
+        return Err(PyValueError::new_err(format!(
+            "{} bytes are not whole boards of {cells} cells",
+            data.len()
+        )));
+    }
+    data.chunks(cells)
+        .enumerate()
+        .map(|(i, t)| {
+            Board::new(s, t)
+                .and_then(&each)
+                .map_err(|e| PyValueError::new_err(format!("board {i}: {e}")))
+        })
+        .collect()
+}
+
 fn reason(r: StopReason) -> &'static str {
     match r {
         StopReason::MaxNodes => "node limit reached",
@@ -401,21 +425,8 @@ fn solve_many(
 ) -> PyResult<(Py<PyBytes>, Py<PyBytes>, Py<PyBytes>, Option<Vec<String>>)> {
     let s = shape(rows, cols)?;
     let g = goal(goal_tiles, rows, cols)?;
-    let cells = s.cells();
-    if !data.len().is_multiple_of(cells) {
-        return Err(PyValueError::new_err(format!(
-            "{} bytes are not whole boards of {cells} cells",
-            data.len()
-        )));
-    }
     // Every board is checked before any search: a bad one is named by its row.
-    let mut boards = Vec::with_capacity(data.len() / cells);
-    for (i, t) in data.chunks(cells).enumerate() {
-        let b = Board::new(s, t)
-            .and_then(|b| g.labels(&b).map(|_| b))
-            .map_err(|e| PyValueError::new_err(format!("board {i}: {e}")))?;
-        boards.push(b);
-    }
+    let boards: Vec<Board> = checked(data, s, |b| g.labels(&b).map(|_| b))?;
     let w = weight(weight_factor)?;
     let limit = timeout(timeout_secs)?;
     let n = threads(n_threads)?;
@@ -518,19 +529,7 @@ fn heuristic(
     let s = shape(rows, cols)?;
     let g = goal(goal_tiles, rows, cols)?;
     let cells = s.cells();
-    if !data.len().is_multiple_of(cells) {
-        return Err(PyValueError::new_err(format!(
-            "{} bytes are not whole boards of {cells} cells",
-            data.len()
-        )));
-    }
-    let mut labels = Vec::with_capacity(data.len() / cells);
-    for (i, t) in data.chunks(cells).enumerate() {
-        let l = Board::new(s, t)
-            .and_then(|b| g.labels(&b))
-            .map_err(|e| PyValueError::new_err(format!("board {i}: {e}")))?;
-        labels.push(l);
-    }
+    let labels = checked(data, s, |b| g.labels(&b))?;
     let geo = Geometry::new(s, pdb_blank_label(&g));
     let out: Vec<u32> = match which {
         "hamming" => labels
