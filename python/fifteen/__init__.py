@@ -31,7 +31,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -51,6 +51,15 @@ __all__ = [
     "load_tables",
     "tables_dir",
     "HEURISTICS",
+    "search",
+    "compare",
+    "SearchResult",
+    "Comparison",
+    "ALGORITHMS",
+    "Problem",
+    "read_problem",
+    "report",
+    "write_report",
 ]
 
 __version__ = "0.1.0"
@@ -61,27 +70,26 @@ HEURISTICS = ("hamming", "manhattan", "linear-conflict", "walking-distance", "pd
 Board = Union[str, Sequence[int], np.ndarray]
 Goal = Union[None, str, Sequence[int], np.ndarray]
 
-# The classic algorithms for teaching (breadth-first, depth-first, greedy, A*, IDA* with
-# the counts a course compares: `search(board, algorithm=..., heuristic=..., weight=1.0,
-# max_nodes=None)` and `compare(board)`) belong here, over their Rust side once it exists
-# (the teaching issue). They are not part of this version.
-
-
 class SearchStopped(RuntimeError):
-    """A search ended by its ``timeout`` or ``max_nodes`` before it proved an answer.
+    """A search ended by a limit (``timeout``, ``max_nodes``, ``max_memory``, a depth
+    limit) before it proved an answer.
 
-    ``reason`` (``"time limit reached"``, ``"node limit reached"``), ``nodes`` (spent) and
-    ``lower_bound`` (no solution is shorter) say how far it got.
+    ``reason`` (``"time limit reached"``, ``"node limit reached"``, ...), ``nodes``
+    (generated) and ``lower_bound`` (no solution is shorter; ``None`` where the search
+    proves no bound, as the classic searches of :func:`search`) say how far it got;
+    ``counts`` holds a classic search's counts (``expanded``, ``generated``, ...).
     """
 
-    def __init__(self, reason: str, nodes: int, lower_bound: int) -> None:
-        super().__init__(
-            f"search stopped ({reason}) after {nodes} nodes; "
-            f"no solution is shorter than {lower_bound} moves"
+    def __init__(self, reason: str, nodes: int, lower_bound: Optional[int] = None,
+                 counts: Optional[Dict[str, Any]] = None) -> None:
+        bound = "" if lower_bound is None else (
+            f"; no solution is shorter than {lower_bound} moves"
         )
+        super().__init__(f"search stopped ({reason}) after {nodes} nodes{bound}")
         self.reason = reason
         self.nodes = nodes
         self.lower_bound = lower_bound
+        self.counts = counts
 
 
 # --- boards and goals -------------------------------------------------------------------
@@ -332,7 +340,47 @@ def _progress(progress: Union[bool, Callable[[int, int], Any], None], total: int
 # --- solving ------------------------------------------------------------------------------
 
 
-class Solution:
+class _Moves:
+    """What a solution and a classic search's answer share: the boards along the moves,
+    and their picture."""
+
+    __slots__ = ()
+    _tiles: bytes
+    _rows: int
+    _cols: int
+    _boards: Optional[np.ndarray]
+    moves: str
+    length: int
+
+    @property
+    def boards(self) -> np.ndarray:
+        """The boards along the solution, the board first and the goal last: an array of
+        shape ``(length + 1, rows, cols)``."""
+        if self._boards is None:
+            raw = _native.replay(self._tiles, self._rows, self._cols, self.moves)
+            self._boards = np.frombuffer(raw, dtype=np.uint8).reshape(
+                self.length + 1, self._rows, self._cols
+            )
+        return self._boards
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __str__(self) -> str:
+        return self.moves
+
+    def svg(self, step: Optional[int] = None, cell: int = 48) -> str:
+        """The board as SVG: at ``step`` (0: the board, ``length``: the goal), or, by
+        default, animated through every move (no script: SVG animation)."""
+        from ._svg import render
+
+        return render(self.boards, self.moves, step=step, cell=cell)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+
+class Solution(_Moves):
     """A solution and what it cost to find.
 
     Attributes:
@@ -372,39 +420,12 @@ class Solution:
         self.heuristic = heuristic
         self._boards: Optional[np.ndarray] = None
 
-    @property
-    def boards(self) -> np.ndarray:
-        """The boards along the solution, the board first and the goal last: an array of
-        shape ``(length + 1, rows, cols)``."""
-        if self._boards is None:
-            raw = _native.replay(self._tiles, self._rows, self._cols, self.moves)
-            self._boards = np.frombuffer(raw, dtype=np.uint8).reshape(
-                self.length + 1, self._rows, self._cols
-            )
-        return self._boards
-
-    def __len__(self) -> int:
-        return self.length
-
-    def __str__(self) -> str:
-        return self.moves
-
     def __repr__(self) -> str:
         kind = "optimal" if self.optimal else f"weight {self.weight:g}"
         return (
             f"Solution(moves={self.moves!r}, length={self.length}, {kind}, "
             f"nodes={self.nodes}, seconds={self.seconds:.4f}, heuristic={self.heuristic!r})"
         )
-
-    def svg(self, step: Optional[int] = None, cell: int = 48) -> str:
-        """The board as SVG: at ``step`` (0: the board, ``length``: the goal), or, by
-        default, animated through every move (no script: SVG animation)."""
-        from ._svg import render
-
-        return render(self.boards, self.moves, step=step, cell=cell)
-
-    def _repr_svg_(self) -> str:
-        return self.svg()
 
 
 def solve(
@@ -649,3 +670,17 @@ def tables_dir(tables: Union[str, os.PathLike, None] = None) -> Path:
     """The tables directory in use: ``tables``, else ``FIFTEEN_TABLES``, else the per-user
     directory the command line uses (``~/.local/share/fifteen`` on Linux)."""
     return Path(_native.tables_dir(_path(tables)))
+
+
+# The classic searches and the course files (`_classic` imports the helpers above).
+from ._classic import (  # noqa: E402
+    ALGORITHMS,
+    Comparison,
+    Problem,
+    SearchResult,
+    compare,
+    read_problem,
+    report,
+    search,
+    write_report,
+)

@@ -2,7 +2,7 @@
 
 import os
 from pathlib import Path
-from typing import Any, Callable, List, Literal, NamedTuple, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Dict, List, Literal, NamedTuple, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -20,8 +20,15 @@ Progress = Union[bool, Callable[[int, int], Any]]
 class SearchStopped(RuntimeError):
     reason: str
     nodes: int
-    lower_bound: int
-    def __init__(self, reason: str, nodes: int, lower_bound: int) -> None: ...
+    lower_bound: Optional[int]
+    counts: Optional[Dict[str, Any]]
+    def __init__(
+        self,
+        reason: str,
+        nodes: int,
+        lower_bound: Optional[int] = None,
+        counts: Optional[Dict[str, Any]] = None,
+    ) -> None: ...
 
 class Solution:
     board: npt.NDArray[np.uint8]
@@ -126,3 +133,74 @@ def heuristic(boards: Union[str, Sequence[int]], kind: str = "manhattan", goal: 
 def heuristic(boards: Boards, kind: str = "manhattan", goal: Goal = None, *, tables: Tables = None) -> Any: ...
 def load_tables(size: Size = 4, goal: Goal = None, *, tables: Tables = None) -> List[str]: ...
 def tables_dir(tables: Tables = None) -> Path: ...
+
+ALGORITHMS: Tuple[str, ...]
+
+class SearchResult:
+    algorithm: str
+    heuristic: Optional[str]
+    board: npt.NDArray[np.uint8]
+    goal: npt.NDArray[np.uint8]
+    moves: str
+    length: int
+    optimal: bool
+    bound: Optional[float]
+    weight: float
+    expanded: int
+    generated: int
+    peak_frontier: int
+    closed: Optional[int]
+    memory_bytes: int
+    seconds: float
+    steps: List[Tuple[int, int]]
+    f: List[float]
+    @property
+    def boards(self) -> npt.NDArray[np.uint8]: ...
+    def svg(self, step: Optional[int] = None, cell: int = 48) -> str: ...
+    def _repr_svg_(self) -> str: ...
+    def __len__(self) -> int: ...
+
+class Comparison(List[Dict[str, Any]]):
+    COLUMNS: Tuple[str, ...]
+    def _repr_html_(self) -> str: ...
+
+def search(
+    board: Board,
+    goal: Goal = None,
+    *,
+    algorithm: str = "astar",
+    heuristic: Optional[str] = None,
+    weight: float = 1.0,
+    max_nodes: Optional[int] = None,
+    max_memory: Optional[int] = None,
+    depth_limit: Optional[int] = None,
+    timeout: Optional[float] = None,
+    tables: Tables = None,
+) -> SearchResult: ...
+def compare(
+    board: Board,
+    goal: Goal = None,
+    *,
+    max_nodes: int = 1_000_000,
+    max_memory: Optional[int] = None,
+    depth_limit: Optional[int] = None,
+    timeout: Optional[float] = None,
+    tables: Tables = None,
+    as_frame: Optional[bool] = None,
+) -> Any: ...
+
+class Problem(NamedTuple):
+    weight: float
+    weight_text: str
+    board: npt.NDArray[np.uint8]
+    goal: npt.NDArray[np.uint8]
+
+def read_problem(path: Union[str, "os.PathLike[str]"]) -> Problem: ...
+def report(problem: Problem, result: SearchResult) -> str: ...
+def write_report(
+    path: Union[str, "os.PathLike[str]"],
+    problem: Problem,
+    result: SearchResult,
+    *,
+    overwrite: bool = False,
+) -> str: ...

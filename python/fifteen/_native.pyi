@@ -2,7 +2,7 @@
 arguments and builds NumPy arrays and :class:`fifteen.Solution` objects from these."""
 
 import os
-from typing import Any, Callable, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 _Path = Optional[Union[str, "os.PathLike[str]"]]
 
@@ -53,3 +53,32 @@ def heuristic(
     """Little-endian ``u32`` estimates."""
 
 def set_reporter(f: Optional[Callable[..., Any]] = None) -> None: ...
+
+def search(
+    tiles: bytes,
+    rows: int,
+    cols: int,
+    goal_tiles: bytes,
+    algorithm_name: str,
+    heuristic: Optional[str] = None,
+    weight_factor: float = 1.0,
+    max_nodes: Optional[int] = None,
+    max_memory: Optional[int] = None,
+    depth_limit: Optional[int] = None,
+    timeout_secs: Optional[float] = None,
+    tables: _Path = None,
+) -> Dict[str, Any]:
+    """One classic search: its counts and answer, or ``stopped``."""
+
+def comparison_rows() -> List[Tuple[str, Optional[str]]]: ...
+def parse_problem(text: str, name: str) -> Tuple[str, float, bytes, bytes, int, int]: ...
+def course_report(
+    weight_text: str,
+    start: bytes,
+    goal_tiles: bytes,
+    rows: int,
+    cols: int,
+    moves: str,
+    generated: int,
+    steps: List[Tuple[int, int]],
+) -> str: ...

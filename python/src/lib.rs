@@ -24,6 +24,7 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+mod classic;
 mod report;
 mod tables;
 
@@ -630,5 +631,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(heuristic, m)?)?;
     m.add_function(wrap_pyfunction!(set_reporter, m)?)?;
+    m.add_function(wrap_pyfunction!(classic::search, m)?)?;
+    m.add_function(wrap_pyfunction!(classic::comparison_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(classic::parse_problem, m)?)?;
+    m.add_function(wrap_pyfunction!(classic::course_report, m)?)?;
     Ok(())
 }

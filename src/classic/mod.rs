@@ -102,6 +102,30 @@ impl fmt::Display for Algorithm {
     }
 }
 
+/// The rows of a side-by-side comparison (`fifteen compare`, Python's `compare`): the
+/// blind searches, then greedy, A* and IDA* with each estimate a course compares, weakest
+/// first, the pattern databases last.
+pub const COMPARISON: [(Algorithm, Option<HeuristicKind>); 14] = {
+    use Algorithm::{Astar, Bfs, Dfs, Greedy, Ida};
+    use HeuristicKind::{Hamming, LinearConflict, Manhattan, Pdb};
+    [
+        (Bfs, None),
+        (Dfs, None),
+        (Greedy, Some(Hamming)),
+        (Greedy, Some(Manhattan)),
+        (Greedy, Some(LinearConflict)),
+        (Greedy, Some(Pdb)),
+        (Astar, Some(Hamming)),
+        (Astar, Some(Manhattan)),
+        (Astar, Some(LinearConflict)),
+        (Astar, Some(Pdb)),
+        (Ida, Some(Hamming)),
+        (Ida, Some(Manhattan)),
+        (Ida, Some(LinearConflict)),
+        (Ida, Some(Pdb)),
+    ]
+};
+
 /// The memory limit of a graph search when none is given: 1 GiB.
 pub const DEFAULT_MAX_MEMORY: u64 = 1 << 30;
 

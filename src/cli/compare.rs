@@ -9,7 +9,9 @@ use super::args::{self, Format, TablesArg};
 use super::output::emit;
 use super::solve::classic::{human_bytes, memory};
 use super::solve::plan::{NoSolver, Solvers};
-use crate::classic::{classic_solve, reason_text, Algorithm, Classic, ClassicError, Counts};
+use crate::classic::{
+    classic_solve, reason_text, Algorithm, Classic, ClassicError, Counts, COMPARISON,
+};
 use crate::instances::Reader;
 use crate::record::{id_value, Record};
 use crate::search::{Limits, StopReason};
@@ -51,21 +53,6 @@ pub struct CompareArgs {
     /// Output: a table for people, or one JSON object a row.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-}
-
-/// The rows: each algorithm, with each estimate when it reads one.
-fn rows() -> Vec<(Algorithm, Option<HeuristicKind>)> {
-    let kinds = [
-        HeuristicKind::Hamming,
-        HeuristicKind::Manhattan,
-        HeuristicKind::LinearConflict,
-        HeuristicKind::Pdb,
-    ];
-    let mut rows = vec![(Algorithm::Bfs, None), (Algorithm::Dfs, None)];
-    for a in [Algorithm::Greedy, Algorithm::Astar, Algorithm::Ida] {
-        rows.extend(kinds.iter().map(|&k| (a, Some(k))));
-    }
-    rows
 }
 
 /// `fifteen compare`.
@@ -112,7 +99,7 @@ pub fn run(a: CompareArgs) -> Result<i32> {
     }
     let blind = crate::Solver::new(HeuristicKind::Manhattan);
     let mut pdb = Solvers::new(HeuristicKind::Pdb, &a.tables.tables, !a.no_build);
-    for (algorithm, kind) in rows() {
+    for (algorithm, kind) in COMPARISON {
         if super::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
             return Ok(130);
         }

@@ -51,7 +51,8 @@ enum HeuristicArg {
 /// The search, as `--algorithm` names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum AlgorithmArg {
-    /// IDA*, the tuned search (the default).
+    /// IDA*, textbook (as `compare` runs it, with its counts); without --algorithm,
+    /// the solver's own tuned IDA*.
     Ida,
     /// A*: optimal; keeps every board it meets (weighted with --weight).
     Astar,
@@ -95,9 +96,9 @@ pub struct SearchOpts {
     /// file); all are admissible: IDA* and A* give optimal solutions with each.
     #[arg(long, value_enum)]
     heuristic: Option<HeuristicArg>,
-    /// The search (default: ida; astar for a course problem file). bfs, dfs, greedy and
-    /// astar are the classic searches, run one instance at a time with exact counts
-    /// (docs/teaching.md).
+    /// A classic search, run one instance at a time with exact counts (docs/teaching.md):
+    /// bfs, dfs, greedy, astar or ida (textbook). Without it, the solver's own tuned IDA*
+    /// (astar for a course problem file).
     #[arg(long, value_enum)]
     algorithm: Option<AlgorithmArg>,
     /// How deep --algorithm dfs goes (default: 31 on 3x3, 80 on 4x4, otherwise 200).
@@ -195,7 +196,7 @@ pub fn solve(a: SolveArgs) -> Result<i32> {
     }
     if plan.classic_search() {
         if a.checkpoint.is_some() || a.steps || plan.output.is_some() || plan.shard.is_some() {
-            bail!("--checkpoint, --steps, --output and --shard go with the default search (--algorithm ida), not with a classic search or --format report");
+            bail!("--checkpoint, --steps, --output and --shard go with the solver's own search (no --algorithm), not with a classic search or --format report");
         }
         return match &problem {
             Some(p) => classic::course_file(p, &plan),
@@ -212,7 +213,7 @@ pub fn solve(a: SolveArgs) -> Result<i32> {
 pub fn bench(a: BenchArgs) -> Result<i32> {
     let plan = Plan::new(a.opts);
     if plan.classic_search() {
-        bail!("bench runs the default search (--algorithm ida); compare the classic searches with `fifteen compare BOARD`");
+        bail!("bench runs the solver's own search (leave out --algorithm); compare the classic searches with `fifteen compare BOARD`");
     }
     run(vec![], Some(a.file), false, &plan, true)
 }

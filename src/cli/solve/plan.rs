@@ -44,7 +44,7 @@ pub struct Plan {
     pub output: Option<PathBuf>,
     /// `--partition`, when given.
     pub partition: Option<String>,
-    /// `--algorithm` (IDA* by default), and whether it was given.
+    /// `--algorithm` (IDA* when not given: the tuned search), and whether it was given.
     pub algorithm: Algorithm,
     algorithm_given: bool,
     /// Whether `--heuristic` and `--weight` were given (a course file's defaults yield).
@@ -129,10 +129,11 @@ impl Plan {
         }
     }
 
-    /// Whether instances go to a classic search ([`crate::classic`]): any other algorithm
-    /// than IDA*, `--format report`, a course file (the textbook IDA* for those two).
+    /// Whether instances go to a classic search ([`crate::classic`]): any `--algorithm`
+    /// (`ida` included: the textbook IDA*, counted as `compare` counts it), `--format
+    /// report`, a course file. Without them, the solver's own tuned search.
     pub fn classic_search(&self) -> bool {
-        self.algorithm != Algorithm::Ida || self.report || self.course
+        self.algorithm_given || self.report || self.course
     }
 
     /// The classic search of one instance started now.

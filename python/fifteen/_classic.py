@@ -1,0 +1,279 @@
+"""The searches a course teaches, side by side: breadth-first, depth-first, greedy, A* and
+textbook IDA*, each with the exact counts the command line prints (``fifteen solve
+--algorithm``, ``fifteen compare``), and the weighted A* course's problem files and reports.
+
+The rules behind every count (successor order ``U D L R``, when the goal is tested, how
+duplicates and ties are handled) are in docs/teaching.md; the searches are the Rust
+library's own (``fifteen::classic``), so a count here is the command line's to the node.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
+
+import numpy as np
+
+from . import (
+    Board,
+    Goal,
+    SearchStopped,
+    _board,
+    _goal,
+    _grid,
+    _native,
+    _path,
+    _Moves,
+)
+
+#: The searches :func:`search` runs.
+ALGORITHMS = ("bfs", "dfs", "greedy", "astar", "ida")
+
+
+class SearchResult(_Moves):
+    """What one classic search found, and exactly what it did to find it.
+
+    Attributes:
+        algorithm: ``bfs``, ``dfs``, ``greedy``, ``astar`` or ``ida``.
+        heuristic: the estimate it read (``None`` for a blind search).
+        board, goal: the board searched and its goal, as ``(rows, cols)`` arrays.
+        moves: the blank's moves (``U``, ``D``, ``L``, ``R``); ``length`` their number.
+        optimal: whether the length is proven optimal (BFS; A* and IDA* with weight 1 and
+            an admissible estimate).
+        bound: a weighted search's factor (the answer is at most that times optimal).
+        expanded, generated, peak_frontier, closed, memory_bytes: the counts
+            (docs/teaching.md defines each; ``closed`` is ``None`` for a tree search).
+        seconds: wall-clock time of the search.
+        steps: ``(g, h)`` of every board on the path, the start first.
+        f: ``g + W*h`` of every board on the path (what the course's report lists).
+
+    ``boards`` is the sequence of boards along the path; in a notebook a result shows itself
+    as a picture stepping through it.
+    """
+
+    __slots__ = (
+        "algorithm", "heuristic", "board", "goal", "moves", "length", "optimal", "bound",
+        "weight", "expanded", "generated", "peak_frontier", "closed", "memory_bytes",
+        "seconds", "steps", "f", "_tiles", "_rows", "_cols", "_boards",
+    )
+
+    def __init__(self, tiles: bytes, rows: int, cols: int, goal: bytes, weight: float,
+                 raw: Dict[str, Any]) -> None:
+        self._tiles, self._rows, self._cols = tiles, rows, cols
+        self._boards: Optional[np.ndarray] = None
+        self.board = _grid(tiles, rows, cols)
+        self.goal = _grid(goal, rows, cols)
+        self.algorithm: str = raw["algorithm"]
+        self.heuristic: Optional[str] = raw["heuristic"]
+        self.moves: str = raw["moves"]
+        self.length = len(self.moves)
+        self.optimal: bool = raw["optimal"]
+        self.bound: Optional[float] = raw["bound"]
+        self.weight = weight
+        self.expanded: int = raw["expanded"]
+        self.generated: int = raw["generated"]
+        self.peak_frontier: int = raw["peak_frontier"]
+        self.closed: Optional[int] = raw["closed"]
+        self.memory_bytes: int = raw["memory_bytes"]
+        self.seconds: float = raw["millis"] / 1000.0
+        self.steps: List[Tuple[int, int]] = list(raw["steps"])
+        w = weight if self.algorithm in ("astar", "ida") else 1.0
+        self.f: List[float] = [g + w * h for g, h in self.steps]
+
+    def __repr__(self) -> str:
+        kind = "optimal" if self.optimal else "not proven optimal"
+        est = f", heuristic={self.heuristic!r}" if self.heuristic else ""
+        return (
+            f"SearchResult({self.algorithm}{est}, moves={self.moves!r}, length={self.length}, "
+            f"{kind}, expanded={self.expanded}, generated={self.generated}, "
+            f"peak_frontier={self.peak_frontier}, seconds={self.seconds:.4f})"
+        )
+
+
+def search(
+    board: Board,
+    goal: Goal = None,
+    *,
+    algorithm: str = "astar",
+    heuristic: Optional[str] = None,
+    weight: float = 1.0,
+    max_nodes: Optional[int] = None,
+    max_memory: Optional[int] = None,
+    depth_limit: Optional[int] = None,
+    timeout: Optional[float] = None,
+    tables: Union[str, os.PathLike, None] = None,
+) -> SearchResult:
+    """Runs one classic search on one board, as ``fifteen solve --algorithm`` does.
+
+    >>> import fifteen
+    >>> r = fifteen.search("1 2 3 0 4 6 7 5 8", algorithm="astar", heuristic="manhattan")
+    >>> r.moves, r.optimal, r.expanded, r.generated
+    ('RDR', True, 3, 11)
+
+    Args:
+        board: the board (text, numbers, or a 2-D array of rows).
+        goal: ``None``/``"standard"``, ``"blank-first"``, or a goal board.
+        algorithm: ``"bfs"``, ``"dfs"``, ``"greedy"``, ``"astar"`` (default) or ``"ida"``.
+        heuristic: ``"hamming"``, ``"manhattan"``, ``"linear-conflict"`` or ``"pdb"`` (the
+            default for greedy, A* and IDA*, as on the command line); BFS and DFS read none.
+        weight: A* and IDA* search on ``f = g + weight * h`` (1: optimal).
+        max_nodes: stop after generating this many nodes (raises :class:`SearchStopped`).
+        max_memory: bytes a graph search (bfs, greedy, astar) may hold (default 1 GiB).
+        depth_limit: how deep dfs goes (default: 31 on 3x3, 80 on 4x4, otherwise 200).
+        timeout: seconds before giving up (raises :class:`SearchStopped`).
+        tables: the tables directory for ``"pdb"``.
+
+    Raises:
+        ValueError: a malformed or unsolvable board, an unknown algorithm or heuristic.
+        SearchStopped: a limit came first, or dfs found nothing within its depth limit;
+            its ``counts`` say what the search did until then.
+        KeyboardInterrupt: Ctrl-C.
+    """
+    tiles, rows, cols = _board(board)
+    goal_tiles = _goal(goal, rows, cols)
+    raw = _native.search(
+        tiles, rows, cols, goal_tiles, algorithm, heuristic, float(weight), max_nodes,
+        max_memory, depth_limit, timeout, _path(tables),
+    )
+    if "stopped" in raw:
+        raise SearchStopped(raw["stopped"], raw["generated"], None, counts=_counts(raw))
+    return SearchResult(tiles, rows, cols, goal_tiles, float(weight), raw)
+
+
+_COUNTS = ("expanded", "generated", "peak_frontier", "closed", "memory_bytes")
+
+
+def _counts(raw: Dict[str, Any]) -> Dict[str, Any]:
+    return {k: raw[k] for k in _COUNTS}
+
+
+class Comparison(list):
+    """The rows of :func:`compare`: one record (a ``dict``) per algorithm and estimate, in
+    the command line's order, shown in a notebook as a table."""
+
+    COLUMNS = ("algorithm", "heuristic", "length", "optimal") + _COUNTS + ("millis", "note")
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        head = "".join(f"<th>{c}</th>" for c in self.COLUMNS)
+        body = "".join(
+            "<tr>" + "".join(
+                f"<td>{'' if r[c] is None else escape(str(r[c]))}</td>" for c in self.COLUMNS
+            ) + "</tr>"
+            for r in self
+        )
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def compare(
+    board: Board,
+    goal: Goal = None,
+    *,
+    max_nodes: int = 1_000_000,
+    max_memory: Optional[int] = None,
+    depth_limit: Optional[int] = None,
+    timeout: Optional[float] = None,
+    tables: Union[str, os.PathLike, None] = None,
+    as_frame: Optional[bool] = None,
+) -> Any:
+    """Every classic search and estimate on one board, each under the same limits: the
+    rows ``fifteen compare`` prints, with the same counts.
+
+    Returns a pandas ``DataFrame`` when pandas is installed (``as_frame=None``) or asked
+    for (``as_frame=True``), otherwise a :class:`Comparison`, a list of records with the
+    keys ``algorithm``, ``heuristic``, ``length``, ``optimal``, ``expanded``,
+    ``generated``, ``peak_frontier``, ``closed``, ``memory_bytes``, ``millis`` and
+    ``note`` (why a row stopped without an answer; its ``length`` is then ``None``).
+    ``max_nodes`` and ``timeout`` apply to each row.
+    """
+    tiles, rows, cols = _board(board)
+    goal_tiles = _goal(goal, rows, cols)
+    table = Comparison()
+    for algorithm, heuristic in _native.comparison_rows():
+        raw = _native.search(
+            tiles, rows, cols, goal_tiles, algorithm, heuristic, 1.0, max_nodes, max_memory,
+            depth_limit, timeout, _path(tables),
+        )
+        stopped = raw.get("stopped")
+        table.append({
+            "algorithm": algorithm,
+            "heuristic": raw["heuristic"],
+            "length": None if stopped else len(raw["moves"]),
+            "optimal": None if stopped else raw["optimal"],
+            **_counts(raw),
+            "millis": raw["millis"],
+            "note": f"stopped: {stopped}" if stopped else None,
+        })
+    if as_frame is False:
+        return table
+    try:
+        import pandas
+    except ImportError:
+        if as_frame:
+            raise
+        return table
+    return pandas.DataFrame(table, columns=list(Comparison.COLUMNS))
+
+
+class Problem(NamedTuple):
+    """A course problem file: the weight ``W`` (as a number, and as the file writes it, so
+    that the report repeats it unchanged), the start board and the goal board (``(n, n)``
+    arrays)."""
+
+    weight: float
+    weight_text: str
+    board: np.ndarray
+    goal: np.ndarray
+
+
+def read_problem(path: Union[str, os.PathLike]) -> Problem:
+    """Reads a course problem file (a weight ``W``, a blank line, the start grid, a blank
+    line, the goal grid; docs/teaching.md).
+
+    Raises:
+        ValueError: the file does not read as one, with its name and the line.
+        OSError: the file cannot be read.
+    """
+    name = os.fspath(path)
+    with open(name, "rb") as f:
+        data = f.read(64 * 1024 + 1)
+    if len(data) > 64 * 1024:
+        raise ValueError(f"{name}: a course problem file of more than 65536 bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{name}: not UTF-8 text (byte {e.start})") from None
+    w_text, w, start, goal, rows, cols = _native.parse_problem(text, name)
+    return Problem(w, w_text, _grid(start, rows, cols), _grid(goal, rows, cols))
+
+
+def report(problem: Problem, result: SearchResult) -> str:
+    """The course's report of ``result`` (a search of ``problem``): the two grids, then
+    ``W``, the depth, the nodes generated, the moves and the ``f`` values along the path,
+    exactly as ``fifteen solve -i FILE --format report`` prints it."""
+    if not np.array_equal(problem.board, result.board) or not np.array_equal(
+        problem.goal, result.goal
+    ):
+        raise ValueError("the result is not a search of this problem (other boards)")
+    rows, cols = problem.board.shape
+    return _native.course_report(
+        problem.weight_text, problem.board.astype(np.uint8).tobytes(),
+        problem.goal.astype(np.uint8).tobytes(), rows, cols, result.moves,
+        result.generated, result.steps,
+    )
+
+
+def write_report(
+    path: Union[str, os.PathLike],
+    problem: Problem,
+    result: SearchResult,
+    *,
+    overwrite: bool = False,
+) -> str:
+    """Writes :func:`report` to ``path`` and returns it. An existing file is left alone
+    (``FileExistsError``) unless ``overwrite=True``."""
+    text = report(problem, result)
+    with open(os.fspath(path), "w" if overwrite else "x", encoding="utf-8") as f:
+        f.write(text)
+    return text

@@ -1,0 +1,164 @@
+"""The classic searches (`search`, `compare`) and the course files (`read_problem`,
+`report`, `write_report`): the same answers and counts as the command line, lengths as
+breadth-first search over every board (tests/bfs.py, pure Python) proves them, and every
+answer replayed to the goal."""
+
+import json
+import random
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fifteen
+from bfs import distances
+from conftest import release_binary
+
+ROOT = Path(__file__).resolve().parents[2]
+GOAL = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+# Every 3x3 board's distance to the standard goal, without any of the solver's code.
+DIST = distances(GOAL, 3, 3)
+# Boards of every depth band, from one seeded draw (the 3x3 space has 181,440).
+SAMPLE = random.Random(20261125).sample(sorted(DIST), 40)
+
+
+def _text(board):
+    return " ".join(map(str, board))
+
+
+def cli(*args):
+    out = subprocess.run([str(release_binary()), *args], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.mark.parametrize("algorithm,heuristic", [
+    ("bfs", None), ("astar", "hamming"), ("astar", "manhattan"), ("astar", "linear-conflict"),
+    ("ida", "manhattan"), ("astar", "pdb"), ("ida", "pdb"),
+])
+def test_optimal_searches_give_bfs_lengths_and_replay(algorithm, heuristic):
+    for board in SAMPLE:
+        r = fifteen.search(_text(board), algorithm=algorithm, heuristic=heuristic)
+        assert r.length == DIST[board], (board, r)
+        assert r.optimal
+        assert fifteen.check(_text(board), r.moves) == r.length
+        assert tuple(r.boards[-1].ravel()) == GOAL
+
+
+@pytest.mark.parametrize("algorithm,heuristic,weight", [
+    ("dfs", None, 1.0), ("greedy", "manhattan", 1.0), ("astar", "manhattan", 1.5),
+    ("ida", "linear-conflict", 2.0),
+])
+def test_other_searches_give_valid_answers_within_their_bounds(algorithm, heuristic, weight):
+    for board in SAMPLE[:20]:
+        r = fifteen.search(_text(board), algorithm=algorithm, heuristic=heuristic,
+                           weight=weight)
+        assert fifteen.check(_text(board), r.moves) == r.length
+        assert not r.optimal
+        if algorithm == "dfs":
+            assert r.length <= 31  # the default depth limit on 3x3
+        if weight > 1:
+            assert r.bound == weight
+            assert r.length <= weight * DIST[board]
+
+
+@pytest.mark.parametrize("algorithm,heuristic", [
+    ("bfs", "manhattan"), ("dfs", "manhattan"), ("greedy", "hamming"), ("astar", "manhattan"),
+    ("astar", "linear-conflict"), ("ida", "hamming"), ("ida", "manhattan"),
+])
+def test_counts_match_the_command_line(algorithm, heuristic):
+    for board in SAMPLE[:8]:
+        r = fifteen.search(_text(board), algorithm=algorithm, heuristic=heuristic)
+        rec = json.loads(cli("solve", "--algorithm", algorithm, "--heuristic", heuristic,
+                             "--format", "json", _text(board)))
+        assert rec["moves"] == r.moves
+        assert rec["optimal"] == r.optimal
+        for key in ("expanded", "generated", "peak_frontier", "closed", "memory_bytes"):
+            assert rec.get(key) == getattr(r, key), (key, board)
+
+
+def test_compare_has_the_command_lines_rows_and_counts():
+    board = _text(SAMPLE[0])
+    rows = fifteen.compare(board, max_nodes=200_000, as_frame=False)
+    lines = [json.loads(x) for x in cli("compare", "--format", "json", "--max-nodes",
+                                        "200000", board).splitlines()]
+    assert isinstance(rows, fifteen.Comparison)
+    assert len(rows) == len(lines) == 14
+    for mine, theirs in zip(rows, lines):
+        assert mine["algorithm"] == theirs["algorithm"]
+        assert mine["heuristic"] == theirs.get("heuristic")
+        assert mine["length"] == theirs.get("length")
+        for key in ("expanded", "generated", "peak_frontier", "closed", "memory_bytes"):
+            assert mine[key] == theirs.get(key), (mine, theirs)
+        assert (mine["note"] is None) == ("error" not in theirs)
+    assert "<table>" in rows._repr_html_()
+
+
+def test_a_limit_raises_with_the_counts_so_far():
+    hard = _text(max(DIST, key=DIST.get))
+    with pytest.raises(fifteen.SearchStopped) as e:
+        fifteen.search(hard, algorithm="bfs", max_nodes=1000)
+    assert e.value.reason == "node limit reached"
+    assert e.value.counts["generated"] >= 1000
+    assert e.value.lower_bound is None
+    with pytest.raises(fifteen.SearchStopped, match="depth limit of 5 moves"):
+        fifteen.search(hard, algorithm="dfs", depth_limit=5)
+    with pytest.raises(fifteen.SearchStopped, match="memory limit"):
+        fifteen.search(hard, algorithm="bfs", max_memory=4096)
+
+
+def test_bad_arguments_are_value_errors():
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        fifteen.search("1 2 3 4 5 6 7 0 8", algorithm="dijkstra")
+    with pytest.raises(ValueError, match="unknown heuristic"):
+        fifteen.search("1 2 3 4 5 6 7 0 8", heuristic="euclid")
+    with pytest.raises(ValueError):
+        fifteen.search("1 2 3 4 5 6 8 7 0")  # unsolvable
+
+
+@pytest.mark.parametrize("name", ["input1.txt", "input2.txt", "input3.txt"])
+def test_course_report_is_the_command_lines(name, tmp_path):
+    path = ROOT / "data" / "course" / name
+    p = fifteen.read_problem(path)
+    r = fifteen.search(p.board, p.goal, heuristic="manhattan", weight=p.weight)
+    assert fifteen.check(p.board, r.moves, p.goal) == r.length
+    out = tmp_path / "out.txt"
+    text = fifteen.write_report(out, p, r)
+    assert out.read_text() == text == cli("solve", "-i", str(path), "--format", "report")
+    # The report's own lines: W, d, N, the moves, one f a board along the path.
+    lines = text.splitlines()
+    tail = lines[-5:]
+    assert tail[0] == p.weight_text and int(tail[1]) == r.length
+    assert int(tail[2]) == r.generated and tail[3].split() == list(r.moves)
+    f = [float(x) for x in tail[4].split()]
+    assert f == pytest.approx(r.f)
+    if p.weight == 1.0:
+        # Manhattan distance is consistent: f never decreases along an A* path.
+        assert all(a <= b for a, b in zip(f, f[1:]))
+    with pytest.raises(FileExistsError):
+        fifteen.write_report(out, p, r)
+    assert fifteen.write_report(out, p, r, overwrite=True) == text
+
+
+def test_a_damaged_problem_file_names_its_line(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1.2\n\n1 2 3\n4 0 6\n7 5\n\n1 2 3\n4 5 6\n7 8 0\n")
+    with pytest.raises(ValueError, match=r"bad\.txt: line"):
+        fifteen.read_problem(bad)
+    bad.write_bytes(b"1\n\n\xff\n")
+    with pytest.raises(ValueError, match="not UTF-8"):
+        fifteen.read_problem(bad)
+
+
+def test_a_report_of_another_board_is_refused():
+    p = fifteen.read_problem(ROOT / "data" / "course" / "input1.txt")
+    other = fifteen.search("1 2 3 4 5 6 7 0 8", heuristic="manhattan")
+    with pytest.raises(ValueError, match="not a search of this problem"):
+        fifteen.report(p, other)
+
+
+def test_a_result_draws_itself():
+    r = fifteen.search("1 2 3 0 4 6 7 5 8", heuristic="manhattan")
+    assert r._repr_svg_().startswith("<svg")
+    assert np.array_equal(r.boards[0], r.board)
