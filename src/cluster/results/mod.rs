@@ -306,6 +306,9 @@ pub struct Done {
     pub id: Value,
     /// [`tiles_key`] of the record's board, when it has one.
     tiles: Option<u64>,
+    /// [`tiles_key`] of the record's goal, when it has one: a `goal:` line changed
+    /// between runs makes the same board another instance.
+    goal: Option<u64>,
     /// The record reports a failure (`error`).
     pub failed: bool,
     /// The record's length disagrees with the known one (`"ok": false`).
@@ -360,6 +363,21 @@ impl Resume {
     /// The record at this place is another instance's ([`ResultsError::Mismatch`]), or the
     /// file is complete and the input goes on ([`ResultsError::Grown`]).
     pub fn skip(&mut self, id: &str, tiles: Option<&[u8]>) -> Result<Option<&Done>, ResultsError> {
+        self.skip_instance(id, tiles, None)
+    }
+
+    /// As [`Resume::skip`], also holding the record to the instance's goal (`goal`, when
+    /// the instance is one): a record for the same board and another goal is another
+    /// instance's.
+    ///
+    /// # Errors
+    /// As [`Resume::skip`].
+    pub fn skip_instance(
+        &mut self,
+        id: &str,
+        tiles: Option<&[u8]>,
+        goal: Option<&[u8]>,
+    ) -> Result<Option<&Done>, ResultsError> {
         let Some(d) = self.done.get(self.next) else {
             if let Some(end) = self.end {
                 return Err(ResultsError::Grown {
@@ -372,7 +390,15 @@ impl Resume {
         };
         let board = tiles.map(|t| tiles_key(t.iter().map(|&v| u64::from(v))));
         let other_board = matches!((board, d.tiles), (Some(a), Some(b)) if a != b);
-        if d.id != id_value(id) || other_board {
+        let goal = goal.map(|t| tiles_key(t.iter().map(|&v| u64::from(v))));
+        // A record of a board without its goal cannot be held to one: refused as well, as
+        // this version always writes it.
+        let other_goal = match (goal, d.goal) {
+            (Some(a), Some(b)) => a != b,
+            (Some(_), None) => d.tiles.is_some(),
+            _ => false,
+        };
+        if d.id != id_value(id) || other_board || other_goal {
             return Err(ResultsError::Mismatch {
                 path: self.path.clone(),
                 line: d.line,
@@ -380,6 +406,8 @@ impl Resume {
                 input_id: id.to_string(),
                 what: if other_board {
                     " (another board)".into()
+                } else if other_goal {
+                    " (another goal: was a goal: line or --goal changed?)".into()
                 } else {
                     String::new()
                 },
@@ -604,6 +632,18 @@ pub(crate) fn read_back(path: &Path, file: &mut File) -> Result<ReadBack, Result
             if n > MAX_RESULT_LINE_BYTES {
                 return Err(damaged(line, "a line too long to be a result".into()));
             }
+            // A first line cut short can only be our header's start (or a crash's zero
+            // bytes): anything else is someone's file without a final newline, which
+            // cutting off would destroy.
+            let start = format!("{{\"{HEADER_KEY}\":");
+            let ours = buf.starts_with(start.as_bytes())
+                || start.as_bytes().starts_with(&buf)
+                || buf.iter().all(|&c| c == 0);
+            if line == 1 && !ours {
+                return Err(ResultsError::NotOurs {
+                    path: path.to_path_buf(),
+                });
+            }
             break; // torn: cut off
         }
         let parsed = match std::str::from_utf8(&buf[..n - 1]) {
@@ -647,6 +687,7 @@ pub(crate) fn read_back(path: &Path, file: &mut File) -> Result<ReadBack, Result
             FileLine::Record(r) => out.done.push(Done {
                 line,
                 tiles: r.tiles.as_ref().map(|t| tiles_key(t.iter().copied())),
+                goal: r.goal.as_ref().map(|t| tiles_key(t.iter().copied())),
                 id: r.id,
                 failed: r.error.is_some(),
                 mismatched: r.ok == Some(false),
