@@ -684,14 +684,34 @@ pub(crate) fn read_back(path: &Path, file: &mut File) -> Result<ReadBack, Result
                     path: path.to_path_buf(),
                 })
             }
-            FileLine::Record(r) => out.done.push(Done {
+            FileLine::Record(r) => {
+                // A record is believed only once its moves replay from its board to its
+                // goal in the length it claims: a changed move or length is damage, not a
+                // result to skip.
+                if r.error.is_none() && r.moves.is_some() {
+                    let text = std::str::from_utf8(&buf[..n - 1]).unwrap_or_default();
+                    match crate::check::check_json_line(text, line, &crate::GoalSpec::Standard) {
+                        Some(c) if c.passed() => {}
+                        Some(c) => {
+                            let why = match &c.result {
+                                Err(e) => e.to_string(),
+                                Ok(r) if !r.reaches_goal => "its moves do not reach its goal".into(),
+                                Ok(r) => format!("its moves are {}, not the length it claims", r.length),
+                            };
+                            return Err(damaged(line, format!("the result does not check: {why}")));
+                        }
+                        None => return Err(damaged(line, "not a record".into())),
+                    }
+                }
+                out.done.push(Done {
                 line,
                 tiles: r.tiles.as_ref().map(|t| tiles_key(t.iter().copied())),
                 goal: r.goal.as_ref().map(|t| tiles_key(t.iter().copied())),
                 id: r.id,
                 failed: r.error.is_some(),
                 mismatched: r.ok == Some(false),
-            }),
+            })
+            }
             FileLine::End(e) => {
                 if e.results != out.done.len() as u64 {
                     let reason = format!(
