@@ -53,7 +53,12 @@ pub fn run(a: MergeArgs) -> Result<i32> {
             let inputs = || a.parts.iter().map(PathBuf::as_path);
             not_an_input(path, inputs())?;
             not_an_input(&partial, inputs())?;
-            may_replace(path, a.force, "the output of a merge", first_line_is_a_record)?;
+            may_replace(
+                path,
+                a.force,
+                "the output of a merge",
+                first_line_is_a_record,
+            )?;
             let file = std::fs::File::create(&partial)
                 .with_context(|| format!("cannot write {}", partial.display()))?;
             let mut out = std::io::BufWriter::new(file);

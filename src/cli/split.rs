@@ -10,8 +10,8 @@ use anyhow::{bail, Context, Result};
 
 use super::args::{self, TablesArg};
 use super::output::emit;
-use super::target::{may_replace, not_an_input};
 use super::table_cache::TableCache;
+use super::target::{may_replace, not_an_input};
 use super::INTERRUPTED;
 use crate::board::{moves_to_string, Dir};
 use crate::cluster::shard::Shard;
@@ -294,8 +294,19 @@ fn run_search(a: SearchArgs) -> Result<i32> {
     };
     may_replace(&a.output, a.force, "this part of this iteration", |p| {
         PartFile::read(p).is_ok_and(|old| {
-            (&old.instance, &old.digest, old.threshold, old.part, old.parts)
-                == (&part.instance, &part.digest, part.threshold, part.part, part.parts)
+            (
+                &old.instance,
+                &old.digest,
+                old.threshold,
+                old.part,
+                old.parts,
+            ) == (
+                &part.instance,
+                &part.digest,
+                part.threshold,
+                part.part,
+                part.parts,
+            )
         })
     })?;
     part.write(&a.output)?;
@@ -309,7 +320,9 @@ fn run_reduce(a: ReduceArgs) -> Result<i32> {
         .map(|p| Ok((p.clone(), PartFile::read(p)?)))
         .collect::<Result<Vec<_>>>()?;
     let r = reduce(&parts)?;
-    if let (Some(m), Some((path, first))) = (&r.moves, parts.iter().find(|(_, p)| p.moves.is_some())) {
+    if let (Some(m), Some((path, first))) =
+        (&r.moves, parts.iter().find(|(_, p)| p.moves.is_some()))
+    {
         // The answer comes from a file: replayed from the start to the goal, and no longer
         // than the threshold it was found under, before it is printed.
         let (board, goal) = instance(&first.instance)?;

@@ -275,7 +275,8 @@ pub(crate) fn read_json<T: DeserializeOwned>(
         }
         _ => return Err(format(format!("its \"format\" field is not \"{kind}\""))),
     }
-    let sound = split_checksum(&text).is_some_and(|(body, sum)| checksum_of(&body).as_bytes() == sum);
+    let sound =
+        split_checksum(&text).is_some_and(|(body, sum)| checksum_of(&body).as_bytes() == sum);
     if !sound {
         return Err(format(
             "its checksum does not match its content (damaged or edited): delete it and run the step again".into(),

@@ -480,7 +480,7 @@ impl ResultsFile {
             // A file system without locks: go on without one.
             Err(std::fs::TryLockError::Error(_)) => {}
         }
-        let read = read_back(path, &mut file)?;
+        let read = read_back(path, &mut file, true)?;
         let (cut, keep) = (read.length - read.valid, read.valid);
         if cut > 0 {
             file.set_len(keep).map_err(io)?;
@@ -595,8 +595,14 @@ pub(crate) struct ReadBack {
 /// Reads a results file from its start: the header, the records, the end line; and where
 /// the valid part ends. A last line without its newline, or a tail of zero bytes (what a
 /// machine crash can leave after the last sync), is a torn tail; any other bad line is
-/// [`ResultsError::Damaged`].
-pub(crate) fn read_back(path: &Path, file: &mut File) -> Result<ReadBack, ResultsError> {
+/// [`ResultsError::Damaged`]. With `replay` (resuming), so is a record whose moves do not
+/// take its board to its goal in the length it claims: a result to be kept must check.
+/// A merge replays every record itself and reports each one that fails instead.
+pub(crate) fn read_back(
+    path: &Path,
+    file: &mut File,
+    replay: bool,
+) -> Result<ReadBack, ResultsError> {
     let io = |error| ResultsError::Io {
         path: path.to_path_buf(),
         error,
@@ -688,15 +694,22 @@ pub(crate) fn read_back(path: &Path, file: &mut File) -> Result<ReadBack, Result
                 // A record is believed only once its moves replay from its board to its
                 // goal in the length it claims: a changed move or length is damage, not a
                 // result to skip.
-                if r.error.is_none() && r.moves.is_some() {
+                if replay && r.error.is_none() {
                     let text = std::str::from_utf8(&buf[..n - 1]).unwrap_or_default();
                     match crate::check::check_json_line(text, line, &crate::GoalSpec::Standard) {
-                        Some(c) if c.passed() => {}
+                        Some(c) if c.passed() && c.length_matches() == Some(true) => {}
                         Some(c) => {
                             let why = match &c.result {
                                 Err(e) => e.to_string(),
-                                Ok(r) if !r.reaches_goal => "its moves do not reach its goal".into(),
-                                Ok(r) => format!("its moves are {}, not the length it claims", r.length),
+                                Ok(r) if !r.reaches_goal => {
+                                    "its moves do not reach its goal".into()
+                                }
+                                Ok(r) if c.claimed.is_none() => {
+                                    format!("its {} moves come without a \"length\"", r.length)
+                                }
+                                Ok(r) => {
+                                    format!("its moves are {}, not the length it claims", r.length)
+                                }
                             };
                             return Err(damaged(line, format!("the result does not check: {why}")));
                         }
@@ -704,13 +717,13 @@ pub(crate) fn read_back(path: &Path, file: &mut File) -> Result<ReadBack, Result
                     }
                 }
                 out.done.push(Done {
-                line,
-                tiles: r.tiles.as_ref().map(|t| tiles_key(t.iter().copied())),
-                goal: r.goal.as_ref().map(|t| tiles_key(t.iter().copied())),
-                id: r.id,
-                failed: r.error.is_some(),
-                mismatched: r.ok == Some(false),
-            })
+                    line,
+                    tiles: r.tiles.as_ref().map(|t| tiles_key(t.iter().copied())),
+                    goal: r.goal.as_ref().map(|t| tiles_key(t.iter().copied())),
+                    id: r.id,
+                    failed: r.error.is_some(),
+                    mismatched: r.ok == Some(false),
+                })
             }
             FileLine::End(e) => {
                 if e.results != out.done.len() as u64 {
