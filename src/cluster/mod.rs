@@ -9,7 +9,9 @@
 //!
 //! The split and checkpoint files are JSON, and each names the instance it belongs to
 //! ([`Identity`]: board, goal, estimate, table partition, weight), so that a file is never
-//! combined with, or resumed into, another search. Files are written to a temporary name
+//! combined with, or resumed into, another search; and each ends with a checksum of all its
+//! bytes before it ([`CHECKSUM_FIELD`]), so that a damaged threshold or answer is refused
+//! rather than believed. Files are written to a temporary name
 //! in the same directory, synced and renamed ([`write_atomic`]): a reader, or a process
 //! started after a kill, sees the previous file or the new one, never half of one.
 
