@@ -668,6 +668,11 @@ fn merge_never_replaces_a_users_file_or_one_of_its_parts() {
     );
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "keep me");
     assert_eq!(merge(&notes, true).code, 0);
+    // A user's file where the merge would write its partial output: refused, left alone.
+    let partial = dir.path().join("fresh.jsonl.partial");
+    std::fs::write(&partial, "keep me").unwrap();
+    assert_eq!(merge(&dir.path().join("fresh.jsonl"), false).code, 2);
+    assert_eq!(std::fs::read_to_string(&partial).unwrap(), "keep me");
     // A merge's own output is replaced by the same merge without --force.
     let merged = dir.path().join("merged.jsonl");
     assert_eq!(merge(&merged, false).code, 0);

@@ -59,6 +59,12 @@ pub fn run(a: MergeArgs) -> Result<i32> {
                 "the output of a merge",
                 first_line_is_a_record,
             )?;
+            may_replace(
+                &partial,
+                a.force,
+                "a merge's partial output",
+                first_line_is_a_record,
+            )?;
             let file = std::fs::File::create(&partial)
                 .with_context(|| format!("cannot write {}", partial.display()))?;
             let mut out = std::io::BufWriter::new(file);
