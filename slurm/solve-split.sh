@@ -11,11 +11,13 @@
 # otherwise each iteration is one Slurm job array, `sbatch --wait --array=...` (extra
 # sbatch options in --sbatch-args, e.g. "--partition=long --time=2:00:00").
 #
-# Everything is kept in DIR (default: split-work): frontier.json, and per iteration
+# Everything is kept in DIR (default: split-work/JOB, JOB a checksum of the board and the
+# options that decide the search): job.txt, frontier.json, and per iteration
 # t<THRESHOLD>/part-K.json and t<THRESHOLD>/reduced.txt, each written whole or not at all.
 # Running the same command again skips what is done: the frontier, finished parts (only
-# the missing ones are submitted), reduced iterations. A DIR is for one board; the
-# parts refuse a frontier of another board, goal or estimate.
+# the missing ones are submitted), reduced iterations. A DIR is for one job: job.txt
+# names it, and a DIR that holds another job's work is refused (exit status 2). The
+# solution is replayed from the board (`fifteen check`) before it is printed.
 #
 # Prints a row per iteration (threshold, nodes), then the solution and the total nodes.
 # Exit status: 0 solved; 1 a part or the reducer failed (what failed is said on stderr);
@@ -24,11 +26,12 @@ set -euo pipefail
 
 parts=4
 depth=12
-dir=split-work
+dir=""
 local=0
 fifteen=${FIFTEEN:-fifteen}
 sbatch_args=""
 frontier_opts=()
+check_opts=()
 common_opts=()
 board=""
 
@@ -44,7 +47,8 @@ while [ "$#" -gt 0 ]; do
     --fifteen) need "$@"; fifteen=$2; shift 2 ;;
     --sbatch-args) need "$@"; sbatch_args=$2; shift 2 ;;
     --tables) need "$@"; common_opts+=(--tables "$2"); shift 2 ;;
-    --goal|--heuristic|--partition|--size) need "$@"; frontier_opts+=("$1" "$2"); shift 2 ;;
+    --goal|--size) need "$@"; frontier_opts+=("$1" "$2"); check_opts+=("$1" "$2"); shift 2 ;;
+    --heuristic|--partition) need "$@"; frontier_opts+=("$1" "$2"); shift 2 ;;
     -h|--help) usage ;;
     -*) echo "error: unknown option $1" >&2; exit 2 ;;
     *) [ -z "$board" ] || { echo "error: one board only" >&2; exit 2; }; board=$1; shift ;;
@@ -53,8 +57,36 @@ done
 [ -n "$board" ] || usage
 case "$parts" in ''|*[!0-9]*|0) echo "error: --parts needs a whole number from 1" >&2; exit 2 ;; esac
 
+case "$depth" in ''|*[!0-9]*) echo "error: --depth needs a whole number" >&2; exit 2 ;; esac
+
+# What the directory's files depend on: the board (its numbers, however separated), the
+# options that decide the search, the depth and the part count. Not the tables'
+# directory or the fifteen binary, which decide only where and how fast.
+job="board $(printf '%s' "$board" | tr -s ', \t\n' ' ' | sed 's/^ //; s/ $//')
+depth $depth
+parts $parts
+options ${frontier_opts[*]}"
+if [ -z "$dir" ]; then
+  dir=split-work/$(printf '%s\n' "$job" | cksum | cut -d' ' -f1)
+fi
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
+if [ -e "$dir/job.txt" ]; then
+  if [ "$(cat "$dir/job.txt")" != "$job" ]; then
+    {
+      echo "error: $dir holds the work of another job; give another --dir, or delete it"
+      echo "  its job:"; sed 's/^/    /' "$dir/job.txt"
+      echo "  this job:"; printf '%s\n' "$job" | sed 's/^/    /'
+    } >&2
+    exit 2
+  fi
+elif [ -n "$(ls -A "$dir")" ]; then
+  echo "error: $dir is not empty and was not made by this script (no job.txt); give another --dir" >&2
+  exit 2
+else
+  printf '%s\n' "$job" > "$dir/job.txt.tmp"
+  mv "$dir/job.txt.tmp" "$dir/job.txt"
+fi
 frontier=$dir/frontier.json
 
 # The frontier, once. frontier.txt (its first threshold) is written after it, by rename.
@@ -116,6 +148,12 @@ while :; do
   if [ "$1" = solved ]; then
     moves=$5
     [ "$moves" = - ] && moves=""
+    # The answer comes from files: replayed from this board to this goal, and as long as
+    # the threshold every shorter one was exhausted under, before it is printed.
+    if [ "$3" != "$t" ] || ! "$fifteen" --quiet check "$board" --moves "$moves" "${check_opts[@]}" > /dev/null; then
+      echo "error: the solution in $it does not check against this board (length $3, threshold $t); delete $dir and run again" >&2
+      exit 1
+    fi
     echo "solution: length $3"
     echo "moves $moves"
     echo "total nodes $total"

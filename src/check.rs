@@ -59,6 +59,15 @@ pub enum CheckError {
     /// The line is the solver saying it failed: there is no solution to check.
     #[error("no solution to check: the line reports an error: {0}")]
     Reported(String),
+    /// A solution read back from a file that is shorter than a proven lower bound, or longer
+    /// than the bound it claims to meet: the file is damaged or not what it says.
+    #[error("{length} moves, but {why}")]
+    Unproven {
+        /// The replayed length.
+        length: usize,
+        /// Which bound it breaks, worded to follow "but".
+        why: String,
+    },
 }
 
 /// Where a replay ended.
@@ -130,6 +139,61 @@ pub fn check_solution(board: &Board, goal: &Goal, moves: &[Dir]) -> Result<usize
     } else {
         Err(CheckError::NotReached { length: r.length })
     }
+}
+
+/// The Manhattan distance of `board` from `goal`: a lower bound on every solution's length
+/// that needs no tables. Boards of another shape give 0.
+pub fn manhattan(board: &Board, goal: &Goal) -> u32 {
+    let shape = board.shape();
+    if shape != goal.shape() {
+        return 0;
+    }
+    let mut home = vec![0usize; shape.cells()];
+    for (cell, &t) in goal.board().tiles().iter().enumerate() {
+        home[t as usize] = cell;
+    }
+    board
+        .tiles()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &t)| t != 0)
+        .map(|(cell, &t)| shape.distance(cell, home[t as usize]) as u32)
+        .sum()
+}
+
+/// The one gate for every answer that comes from a file (a solved checkpoint, a split
+/// part, a resumed or merged result) before it is printed: the moves are replayed from
+/// `board` and must reach `goal`, and their number must lie between `lower_bound` (a bound
+/// proven by this run: a table's estimate, an exhausted threshold) and `at_most` (the
+/// bound the file claims to meet: the threshold it was found under, or, for an answer
+/// called optimal, the file's own lower bound). A file is believed only as far as this
+/// run can check it: a damaged length or threshold that the checksum missed still cannot
+/// make a solution that does not reach the goal, or is longer than claimed, be printed.
+///
+/// # Errors
+/// As [`check_solution`], and [`CheckError::Unproven`] when the length breaks a bound.
+pub fn vouch(
+    board: &Board,
+    goal: &Goal,
+    moves: &[Dir],
+    lower_bound: u32,
+    at_most: Option<u32>,
+) -> Result<usize, CheckError> {
+    let length = check_solution(board, goal, moves)?;
+    let lower = lower_bound.max(manhattan(board, goal));
+    if (length as u64) < u64::from(lower) {
+        return Err(CheckError::Unproven {
+            length,
+            why: format!("no solution is shorter than {lower}"),
+        });
+    }
+    if let Some(most) = at_most.filter(|&m| length as u64 > u64::from(m)) {
+        return Err(CheckError::Unproven {
+            length,
+            why: format!("the file claims at most {most}"),
+        });
+    }
+    Ok(length)
 }
 
 /// One results line, checked.

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use super::output::{emit, inform, note};
+use super::target::{may_replace, not_an_input};
 use crate::check::LineCheck;
 use crate::cluster::merge::{merge, MergeError};
 
@@ -21,6 +22,9 @@ pub struct MergeArgs {
     /// default: stdout.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Replace FILE even when it exists and is not the output of a merge.
+    #[arg(long, requires = "output")]
+    force: bool,
 }
 
 /// Merges; exit status 0 all check, 1 some results do not (failed instances included),
@@ -46,6 +50,21 @@ pub fn run(a: MergeArgs) -> Result<i32> {
         }
         Some(path) => {
             let partial = partial_name(path);
+            let inputs = || a.parts.iter().map(PathBuf::as_path);
+            not_an_input(path, inputs())?;
+            not_an_input(&partial, inputs())?;
+            may_replace(
+                path,
+                a.force,
+                "the output of a merge",
+                first_line_is_a_record,
+            )?;
+            may_replace(
+                &partial,
+                a.force,
+                "a merge's partial output",
+                first_line_is_a_record,
+            )?;
             let file = std::fs::File::create(&partial)
                 .with_context(|| format!("cannot write {}", partial.display()))?;
             let mut out = std::io::BufWriter::new(file);
@@ -98,4 +117,26 @@ fn partial_name(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".partial");
     path.with_file_name(name)
+}
+
+/// Whether the file at `path` starts as a merge writes: a result record (an object with an
+/// `id`), or is empty. Anything else (a user's notes, a results file with its header) is
+/// not replaced without `--force`.
+fn first_line_is_a_record(path: &Path) -> bool {
+    use std::io::{BufRead, Read};
+    let Ok(f) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut line = Vec::new();
+    let mut r = std::io::BufReader::new(f).take(crate::check::MAX_RESULT_LINE_BYTES as u64);
+    if r.read_until(b'\n', &mut line).is_err() {
+        return false;
+    }
+    line.is_empty()
+        || std::str::from_utf8(&line).is_ok_and(|t| {
+            matches!(
+                crate::cluster::results::FileLine::parse(t.trim_end()),
+                Ok(crate::cluster::results::FileLine::Record(_))
+            )
+        })
 }

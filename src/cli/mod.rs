@@ -21,6 +21,7 @@ mod solve;
 mod split;
 mod table_cache;
 mod tables;
+mod target;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

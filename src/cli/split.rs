@@ -11,6 +11,7 @@ use anyhow::{bail, Context, Result};
 use super::args::{self, TablesArg};
 use super::output::emit;
 use super::table_cache::TableCache;
+use super::target::{may_replace, not_an_input};
 use super::INTERRUPTED;
 use crate::board::{moves_to_string, Dir};
 use crate::cluster::shard::Shard;
@@ -70,9 +71,13 @@ struct FrontierArgs {
     /// times more per move on 4x4, 2.4 on 5x5); 12 gives thousands on 4x4.
     #[arg(long, default_value_t = 12, value_parser = args::whole::<u32>(1, MAX_DEPTH))]
     depth: u32,
-    /// Where to write the frontier.
+    /// Where to write the frontier. An existing file is replaced only when it is this
+    /// search's frontier (or with --force).
     #[arg(short, long)]
     output: PathBuf,
+    /// Replace the output even when it is not a file of this search.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -91,9 +96,13 @@ struct SearchArgs {
     /// Give up after this many seconds (no part file is written).
     #[arg(long, value_name = "SECONDS", value_parser = args::timeout)]
     timeout: Option<Duration>,
-    /// Where to write the part.
+    /// Where to write the part. An existing file is replaced only when it is this part
+    /// of this iteration (or with --force); never the frontier.
     #[arg(short, long)]
     output: PathBuf,
+    /// Replace the output even when it is not this part's file.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -183,6 +192,9 @@ fn run_frontier(a: FrontierArgs) -> Result<i32> {
     let ((entries, parity, first), frame) = solver.run_job(&board, &goal, FrontierJob(a.depth))?;
     let id = Identity::new(&board, &goal, frame.heuristic, frame.partition, Weight::ONE);
     let file = FrontierFile::new(id, a.depth, parity, first, &entries);
+    may_replace(&a.output, a.force, "this search's frontier", |p| {
+        FrontierFile::read(p).is_ok_and(|old| old == file)
+    })?;
     file.write(&a.output)?;
     emit(
         &mut std::io::stdout(),
@@ -229,6 +241,7 @@ fn instance(id: &Identity) -> Result<(Board, Goal)> {
 
 fn run_search(a: SearchArgs) -> Result<i32> {
     let t0 = Instant::now();
+    not_an_input(&a.output, [a.frontier.as_path()])?;
     let f = FrontierFile::read(&a.frontier)?;
     let entries = f.moves(&a.frontier)?;
     let (board, goal) = instance(&f.instance)?;
@@ -279,6 +292,23 @@ fn run_search(a: SearchArgs) -> Result<i32> {
         moves: r.solution.map(|m| moves_to_string(&frame.to_user(&m))),
         millis: t0.elapsed().as_secs_f64() * 1000.0,
     };
+    may_replace(&a.output, a.force, "this part of this iteration", |p| {
+        PartFile::read(p).is_ok_and(|old| {
+            (
+                &old.instance,
+                &old.digest,
+                old.threshold,
+                old.part,
+                old.parts,
+            ) == (
+                &part.instance,
+                &part.digest,
+                part.threshold,
+                part.part,
+                part.parts,
+            )
+        })
+    })?;
     part.write(&a.output)?;
     Ok(0)
 }
@@ -290,6 +320,21 @@ fn run_reduce(a: ReduceArgs) -> Result<i32> {
         .map(|p| Ok((p.clone(), PartFile::read(p)?)))
         .collect::<Result<Vec<_>>>()?;
     let r = reduce(&parts)?;
+    if let (Some(m), Some((path, first))) =
+        (&r.moves, parts.iter().find(|(_, p)| p.moves.is_some()))
+    {
+        // The answer comes from a file: replayed from the start to the goal, and no longer
+        // than the threshold it was found under, before it is printed.
+        let (board, goal) = instance(&first.instance)?;
+        let moves = crate::board::parse_moves(m)
+            .with_context(|| format!("{}: its moves", path.display()))?;
+        crate::check::vouch(&board, &goal, &moves, 0, Some(r.threshold)).with_context(|| {
+            format!(
+                "{}: its solution does not check (the file is damaged): delete it and run the part again",
+                path.display()
+            )
+        })?;
+    }
     let line = match (&r.moves, r.next_threshold) {
         (Some(m), _) => format!(
             "threshold {} nodes {} solved length {} moves {}\n",

@@ -9,7 +9,7 @@ use super::{read_json, to_json, write_atomic, ClusterError, Identity};
 use crate::search::Books;
 
 /// The `format` of a checkpoint file.
-pub const CHECKPOINT_FORMAT: &str = "fifteen-checkpoint/1";
+pub const CHECKPOINT_FORMAT: &str = "fifteen-checkpoint/2";
 
 /// A long solve's checkpoint: the search it belongs to, its [`Books`], and, once
 /// solved, the answer (so that running the command again prints it without searching).

@@ -165,7 +165,7 @@ pub fn survey(path: &Path) -> Result<Part, MergeError> {
         error,
     };
     let mut file = File::open(path).map_err(io)?;
-    let read = read_back(path, &mut file)?;
+    let read = read_back(path, &mut file, false)?;
     let header = read.header.ok_or_else(|| ResultsError::NotOurs {
         path: path.to_path_buf(),
     })?;

@@ -9,7 +9,9 @@
 //!
 //! The split and checkpoint files are JSON, and each names the instance it belongs to
 //! ([`Identity`]: board, goal, estimate, table partition, weight), so that a file is never
-//! combined with, or resumed into, another search. Files are written to a temporary name
+//! combined with, or resumed into, another search; and each ends with a checksum of all its
+//! bytes before it ([`CHECKSUM_FIELD`]), so that a damaged threshold or answer is refused
+//! rather than believed. Files are written to a temporary name
 //! in the same directory, synced and renamed ([`write_atomic`]): a reader, or a process
 //! started after a kill, sees the previous file or the new one, never half of one.
 
@@ -222,11 +224,36 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ClusterError> {
     result.map_err(io)
 }
 
+/// The name of the field that holds a JSON file's checksum.
+pub const CHECKSUM_FIELD: &str = "checksum";
+
+/// The checksum of a JSON file's text without its checksum: xxh3-64 of the bytes of
+/// the object as written before the checksum field was appended, in 16 hex digits. It is
+/// taken over the bytes, not a re-reading, so that no number's printing can change it;
+/// and it covers every field, so a damaged threshold, book or answer is caught on reading,
+/// not only the fields that name the search.
+fn checksum_of(body: &[u8]) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(body))
+}
+
+/// Splits a file's text into the object as it was before its checksum field (closed with
+/// its `}`) and the checksum: `None` when it does not end in a checksum field.
+fn split_checksum(text: &[u8]) -> Option<(Vec<u8>, &[u8])> {
+    let text = text.strip_suffix(b"\n").unwrap_or(text);
+    let marker = format!(",\"{CHECKSUM_FIELD}\":\"");
+    let tail = text.len().checked_sub(marker.len() + 16 + 2)?;
+    let (head, rest) = text.split_at(tail);
+    let sum = rest.strip_prefix(marker.as_bytes())?.strip_suffix(b"\"}")?;
+    let mut body = head.to_vec();
+    body.push(b'}');
+    Some((body, sum))
+}
+
 pub(crate) fn read_json<T: DeserializeOwned>(
     path: &Path,
     kind: &'static str,
 ) -> Result<T, ClusterError> {
-    let text = std::fs::read_to_string(path).map_err(|error| ClusterError::Io {
+    let text = std::fs::read(path).map_err(|error| ClusterError::Io {
         path: path.to_path_buf(),
         error,
     })?;
@@ -236,15 +263,36 @@ pub(crate) fn read_json<T: DeserializeOwned>(
         reason,
     };
     let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format(e.to_string()))?;
-    if value.get("format").and_then(|f| f.as_str()) != Some(kind) {
-        return Err(format(format!("its \"format\" field is not \"{kind}\"")));
+        serde_json::from_slice(&text).map_err(|e| format(e.to_string()))?;
+    let serde_json::Value::Object(object) = value else {
+        return Err(format("not a JSON object".into()));
+    };
+    match object.get("format").and_then(|f| f.as_str()) {
+        Some(f) if f == kind => {}
+        // Another version of the same kind: say so, rather than "not a file of this kind".
+        Some(f) if kind.split('/').next() == f.split('/').next() => {
+            return Err(format(format!(
+                "it is {f:?}, written by another version of fifteen (this one reads \"{kind}\"): delete it and run the step again"
+            )))
+        }
+        _ => return Err(format(format!("its \"format\" field is not \"{kind}\""))),
     }
-    serde_json::from_value(value).map_err(|e| format(e.to_string()))
+    let sound =
+        split_checksum(&text).is_some_and(|(body, sum)| checksum_of(&body).as_bytes() == sum);
+    if !sound {
+        return Err(format(
+            "its checksum does not match its content (damaged or edited): delete it and run the step again".into(),
+        ));
+    }
+    serde_json::from_value(serde_json::Value::Object(object)).map_err(|e| format(e.to_string()))
 }
 
+/// The file's text: `t` as one JSON object with its [`CHECKSUM_FIELD`] added, and a newline.
 pub(crate) fn to_json<T: Serialize>(t: &T) -> Vec<u8> {
     let mut v = serde_json::to_vec(t).expect("plain data serializes");
-    v.push(b'\n');
+    debug_assert_eq!(v.last(), Some(&b'}'), "the cluster files are objects");
+    let sum = checksum_of(&v);
+    v.pop();
+    v.extend_from_slice(format!(",\"{CHECKSUM_FIELD}\":\"{sum}\"}}\n").as_bytes());
     v
 }

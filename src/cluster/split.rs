@@ -219,9 +219,9 @@ pub fn search_part<H: Heuristic, T: Tiles>(
 }
 
 /// The `format` of a frontier file.
-pub const FRONTIER_FORMAT: &str = "fifteen-split-frontier/1";
+pub const FRONTIER_FORMAT: &str = "fifteen-split-frontier/2";
 /// The `format` of a part file.
-pub const PART_FORMAT: &str = "fifteen-split-part/2";
+pub const PART_FORMAT: &str = "fifteen-split-part/3";
 
 /// The frontier of a split search: every node at `depth`, written once for all its
 /// iterations.

@@ -19,6 +19,7 @@ use super::plan::{NoSolver, Plan};
 use super::report::{Failure, Outcome, Report};
 use super::{args, sources};
 use crate::board::{moves_to_string, parse_moves};
+use crate::check::vouch;
 use crate::cli::output::{emit, note};
 use crate::cluster::{Checkpoint, Identity};
 use crate::instances::Reader;
@@ -75,6 +76,26 @@ pub fn run(
             path.display()
         );
         let moves = parse_moves(c.moves.as_deref().unwrap_or_default())?;
+        // The answer is believed only once replayed and held to the bounds: this run's
+        // estimate below it, and, for an answer called optimal, the file's lower bound
+        // above it (a length between the two is the proven optimum).
+        let at_most = if weight.is_one() {
+            Some(c.lower_bound.unwrap_or(0))
+        } else {
+            None
+        };
+        let estimate = solver.estimate(&inst.board, &inst.goal);
+        let lower = if weight.is_one() {
+            estimate.max(c.lower_bound.unwrap_or(0))
+        } else {
+            estimate
+        };
+        vouch(&inst.board, &inst.goal, &moves, lower, at_most).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: its answer does not check: {e}; delete it and run the command again",
+                path.display()
+            )
+        })?;
         let solution = solution(&c.books, moves, c.lower_bound, c.nodes, &frame, weight, t0);
         return print(&mut report, inst, Ok(solution));
     }
@@ -137,6 +158,15 @@ pub fn run(
     );
     match result {
         Ok(s) => {
+            // Resumed from the file's books: held to the same gate as an answer read back.
+            let at_most = weight.is_one().then_some(s.lower_bound);
+            let estimate = solver.estimate(&inst.board, &inst.goal);
+            vouch(&inst.board, &inst.goal, &s.moves, estimate, at_most).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: the search resumed from it gave an answer that does not check: {e}; delete it and run the command again",
+                    path.display()
+                )
+            })?;
             let mut c = Checkpoint::new(identity.clone());
             c.books = books.clone();
             c.moves = Some(moves_to_string(&s.moves));

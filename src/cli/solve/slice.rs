@@ -118,11 +118,15 @@ impl Slice {
         let Some(resume) = self.resume.as_mut() else {
             return true;
         };
-        let (id, tiles) = match item {
-            Ok(inst) => (&inst.id, Some(inst.board.tiles())),
-            Err(bad) => (&bad.id, None),
+        let (id, tiles, goal) = match item {
+            Ok(inst) => (
+                &inst.id,
+                Some(inst.board.tiles()),
+                Some(inst.goal.board().tiles()),
+            ),
+            Err(bad) => (&bad.id, None, None),
         };
-        match resume.skip(id, tiles) {
+        match resume.skip_instance(id, tiles, goal) {
             Ok(None) => true,
             Ok(Some(done)) => {
                 self.skipped.results += 1;

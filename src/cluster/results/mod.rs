@@ -306,6 +306,9 @@ pub struct Done {
     pub id: Value,
     /// [`tiles_key`] of the record's board, when it has one.
     tiles: Option<u64>,
+    /// [`tiles_key`] of the record's goal, when it has one: a `goal:` line changed
+    /// between runs makes the same board another instance.
+    goal: Option<u64>,
     /// The record reports a failure (`error`).
     pub failed: bool,
     /// The record's length disagrees with the known one (`"ok": false`).
@@ -360,6 +363,21 @@ impl Resume {
     /// The record at this place is another instance's ([`ResultsError::Mismatch`]), or the
     /// file is complete and the input goes on ([`ResultsError::Grown`]).
     pub fn skip(&mut self, id: &str, tiles: Option<&[u8]>) -> Result<Option<&Done>, ResultsError> {
+        self.skip_instance(id, tiles, None)
+    }
+
+    /// As [`Resume::skip`], also holding the record to the instance's goal (`goal`, when
+    /// the instance is one): a record for the same board and another goal is another
+    /// instance's.
+    ///
+    /// # Errors
+    /// As [`Resume::skip`].
+    pub fn skip_instance(
+        &mut self,
+        id: &str,
+        tiles: Option<&[u8]>,
+        goal: Option<&[u8]>,
+    ) -> Result<Option<&Done>, ResultsError> {
         let Some(d) = self.done.get(self.next) else {
             if let Some(end) = self.end {
                 return Err(ResultsError::Grown {
@@ -372,7 +390,15 @@ impl Resume {
         };
         let board = tiles.map(|t| tiles_key(t.iter().map(|&v| u64::from(v))));
         let other_board = matches!((board, d.tiles), (Some(a), Some(b)) if a != b);
-        if d.id != id_value(id) || other_board {
+        let goal = goal.map(|t| tiles_key(t.iter().map(|&v| u64::from(v))));
+        // A record of a board without its goal cannot be held to one: refused as well, as
+        // this version always writes it.
+        let other_goal = match (goal, d.goal) {
+            (Some(a), Some(b)) => a != b,
+            (Some(_), None) => d.tiles.is_some(),
+            _ => false,
+        };
+        if d.id != id_value(id) || other_board || other_goal {
             return Err(ResultsError::Mismatch {
                 path: self.path.clone(),
                 line: d.line,
@@ -380,6 +406,8 @@ impl Resume {
                 input_id: id.to_string(),
                 what: if other_board {
                     " (another board)".into()
+                } else if other_goal {
+                    " (another goal: was a goal: line or --goal changed?)".into()
                 } else {
                     String::new()
                 },
@@ -452,7 +480,7 @@ impl ResultsFile {
             // A file system without locks: go on without one.
             Err(std::fs::TryLockError::Error(_)) => {}
         }
-        let read = read_back(path, &mut file)?;
+        let read = read_back(path, &mut file, true)?;
         let (cut, keep) = (read.length - read.valid, read.valid);
         if cut > 0 {
             file.set_len(keep).map_err(io)?;
@@ -567,8 +595,14 @@ pub(crate) struct ReadBack {
 /// Reads a results file from its start: the header, the records, the end line; and where
 /// the valid part ends. A last line without its newline, or a tail of zero bytes (what a
 /// machine crash can leave after the last sync), is a torn tail; any other bad line is
-/// [`ResultsError::Damaged`].
-pub(crate) fn read_back(path: &Path, file: &mut File) -> Result<ReadBack, ResultsError> {
+/// [`ResultsError::Damaged`]. With `replay` (resuming), so is a record whose moves do not
+/// take its board to its goal in the length it claims: a result to be kept must check.
+/// A merge replays every record itself and reports each one that fails instead.
+pub(crate) fn read_back(
+    path: &Path,
+    file: &mut File,
+    replay: bool,
+) -> Result<ReadBack, ResultsError> {
     let io = |error| ResultsError::Io {
         path: path.to_path_buf(),
         error,
@@ -603,6 +637,18 @@ pub(crate) fn read_back(path: &Path, file: &mut File) -> Result<ReadBack, Result
         if buf.last() != Some(&b'\n') {
             if n > MAX_RESULT_LINE_BYTES {
                 return Err(damaged(line, "a line too long to be a result".into()));
+            }
+            // A first line cut short can only be our header's start (or a crash's zero
+            // bytes): anything else is someone's file without a final newline, which
+            // cutting off would destroy.
+            let start = format!("{{\"{HEADER_KEY}\":");
+            let ours = buf.starts_with(start.as_bytes())
+                || start.as_bytes().starts_with(&buf)
+                || buf.iter().all(|&c| c == 0);
+            if line == 1 && !ours {
+                return Err(ResultsError::NotOurs {
+                    path: path.to_path_buf(),
+                });
             }
             break; // torn: cut off
         }
@@ -644,13 +690,41 @@ pub(crate) fn read_back(path: &Path, file: &mut File) -> Result<ReadBack, Result
                     path: path.to_path_buf(),
                 })
             }
-            FileLine::Record(r) => out.done.push(Done {
-                line,
-                tiles: r.tiles.as_ref().map(|t| tiles_key(t.iter().copied())),
-                id: r.id,
-                failed: r.error.is_some(),
-                mismatched: r.ok == Some(false),
-            }),
+            FileLine::Record(r) => {
+                // A record is believed only once its moves replay from its board to its
+                // goal in the length it claims: a changed move or length is damage, not a
+                // result to skip.
+                if replay && r.error.is_none() {
+                    let text = std::str::from_utf8(&buf[..n - 1]).unwrap_or_default();
+                    match crate::check::check_json_line(text, line, &crate::GoalSpec::Standard) {
+                        Some(c) if c.passed() && c.length_matches() == Some(true) => {}
+                        Some(c) => {
+                            let why = match &c.result {
+                                Err(e) => e.to_string(),
+                                Ok(r) if !r.reaches_goal => {
+                                    "its moves do not reach its goal".into()
+                                }
+                                Ok(r) if c.claimed.is_none() => {
+                                    format!("its {} moves come without a \"length\"", r.length)
+                                }
+                                Ok(r) => {
+                                    format!("its moves are {}, not the length it claims", r.length)
+                                }
+                            };
+                            return Err(damaged(line, format!("the result does not check: {why}")));
+                        }
+                        None => return Err(damaged(line, "not a record".into())),
+                    }
+                }
+                out.done.push(Done {
+                    line,
+                    tiles: r.tiles.as_ref().map(|t| tiles_key(t.iter().copied())),
+                    goal: r.goal.as_ref().map(|t| tiles_key(t.iter().copied())),
+                    id: r.id,
+                    failed: r.error.is_some(),
+                    mismatched: r.ok == Some(false),
+                })
+            }
             FileLine::End(e) => {
                 if e.results != out.done.len() as u64 {
                     let reason = format!(

@@ -6,11 +6,19 @@ fn header(shard: &str) -> Header {
     Header::new("solve", shard.parse().unwrap(), s)
 }
 
-fn record(id: u64, tiles: &[u64]) -> Record {
+/// A record that replays (resuming checks it): `[2, 1]` names the 2x2 board two moves
+/// from the goal, anything else the board one move from it.
+fn record(id: u64, which: &[u64]) -> Record {
+    let (tiles, moves) = if which == [2, 1] {
+        (vec![0, 2, 1, 3], "DR")
+    } else {
+        (vec![1, 2, 0, 3], "R")
+    };
     Record {
         id: id.into(),
-        tiles: Some(tiles.to_vec()),
-        moves: Some("R".into()),
+        tiles: Some(tiles),
+        length: Some(moves.len() as u64),
+        moves: Some(moves.into()),
         ..Record::default()
     }
 }
@@ -31,7 +39,7 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
     {
         let (mut f, mut r) = ResultsFile::open(&path, &h).unwrap();
         assert_eq!(r.results(), 0);
-        assert_eq!(r.skip("1", Some(&[1, 2])).unwrap(), None);
+        assert_eq!(r.skip("1", Some(&[1, 2, 0, 3])).unwrap(), None);
         f.append(&record(1, &[1, 2])).unwrap();
         // The file is shared by another handle only when the lock allows it.
         assert!(matches!(
@@ -42,7 +50,10 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
     assert_eq!(lines(&path).len(), 2);
     let (mut f, mut r) = ResultsFile::open(&path, &h).unwrap();
     assert_eq!(r.results(), 1);
-    assert_eq!(r.skip("1", Some(&[1, 2])).unwrap().map(|d| d.line), Some(2));
+    assert_eq!(
+        r.skip("1", Some(&[1, 2, 0, 3])).unwrap().map(|d| d.line),
+        Some(2)
+    );
     assert_eq!(r.skip("2", None).unwrap(), None);
     f.append(&record(2, &[2, 1])).unwrap();
     r.finish(2).unwrap();
@@ -68,8 +79,8 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
             results: 2
         })
     );
-    assert!(r.skip("1", Some(&[1, 2])).unwrap().is_some());
-    assert!(r.skip("2", Some(&[2, 1])).unwrap().is_some());
+    assert!(r.skip("1", Some(&[1, 2, 0, 3])).unwrap().is_some());
+    assert!(r.skip("2", Some(&[0, 2, 1, 3])).unwrap().is_some());
     assert!(matches!(
         r.skip("3", None),
         Err(ResultsError::Grown { items: 2, .. })
@@ -140,10 +151,10 @@ fn files_of_other_settings_inputs_or_writers_are_refused() {
 
     // The same settings, another input: refused at the first difference.
     let (_, mut r) = ResultsFile::open(&path, &header("1/2")).unwrap();
-    let e = r.skip("1", Some(&[2, 1])).unwrap_err().to_string();
+    let e = r.skip("1", Some(&[0, 2, 1, 3])).unwrap_err().to_string();
     assert!(e.contains("(another board)"), "{e}");
     let (_, mut r) = ResultsFile::open(&path, &header("1/2")).unwrap();
-    let e = r.skip("7", Some(&[1, 2])).unwrap_err().to_string();
+    let e = r.skip("7", Some(&[1, 2, 0, 3])).unwrap_err().to_string();
     assert!(
         e.contains("the result of instance 1") && e.contains("is 7"),
         "{e}"

@@ -1,0 +1,48 @@
+//! Where a command writes: never onto one of its own inputs, and never over a file it did
+//! not write for the same job unless `--force` says so. The commands that replace a file
+//! whole (`merge -o`, `split ... -o`) ask here first; `solve -o` resumes its results
+//! file and refuses one that is not its own in the library
+//! ([`crate::cluster::results`]).
+
+use std::path::Path;
+
+use anyhow::{bail, Result};
+
+/// Refuses `output` when it is one of `inputs` (the same file under any name: a hard
+/// link, `./a` and `a`, a symbolic link), since writing it would destroy what is read.
+///
+/// # Errors
+/// The output names an input.
+pub fn not_an_input<'a>(output: &Path, inputs: impl IntoIterator<Item = &'a Path>) -> Result<()> {
+    for input in inputs {
+        if same_file::is_same_file(output, input).unwrap_or(false) {
+            bail!(
+                "the output {} is also an input ({}): writing it would destroy what is read; give another output file",
+                output.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Refuses to replace `output` when it exists and `ours` says it is not a file this
+/// program wrote for the same job, unless `force`. `what` names the kind of file
+/// expected, for the message.
+///
+/// # Errors
+/// The output exists, is someone else's, and `force` was not given.
+pub fn may_replace(
+    output: &Path,
+    force: bool,
+    what: &str,
+    ours: impl FnOnce(&Path) -> bool,
+) -> Result<()> {
+    if force || std::fs::symlink_metadata(output).is_err() || ours(output) {
+        return Ok(());
+    }
+    bail!(
+        "{} exists and is not {what}: it is left as it is; give another output file, or --force to replace it",
+        output.display()
+    )
+}

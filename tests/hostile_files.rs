@@ -1,0 +1,920 @@
+//! Files as a hostile user leaves them (issue 22, classes 1 and 2).
+//!
+//! Class 1, everything read back is verified: every file kind `fifteen` reads back
+//! (checkpoints, split frontiers and parts, results files being resumed, verification
+//! records) is damaged one byte at a time and cut short at many lengths, and each run
+//! must either refuse, naming the file, with a non-zero status, or give an answer that
+//! replays to the goal in the breadth-first optimal number of moves. Never a wrong answer.
+//!
+//! Class 2, never overwrite what is not ours: outputs that exist and were not written by
+//! this program for the same job, outputs that are inputs, and work directories of another
+//! job are refused, and the files are left byte for byte as they were.
+//!
+//! 3x3 boards with linear conflict (no tables) keep each run to milliseconds; the
+//! verification-record case builds 3x3 tables into a temporary directory.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::Out;
+use fifteen::board::parse_moves;
+use fifteen::check::check_solution;
+use fifteen::{Board, Goal, Shape};
+
+/// The hardest 3x3 board (31 moves): enough iterations for a checkpoint mid-search.
+const HARD: &str = "8 6 7 2 5 4 3 0 1";
+
+fn shape() -> Shape {
+    Shape::new(3, 3).unwrap()
+}
+
+/// Breadth-first distances of every 3x3 board from the standard goal: the answers every
+/// run is held to, independent of the solver.
+fn distances() -> HashMap<Board, u32> {
+    common::bfs(&Goal::standard(shape())).1
+}
+
+fn board(text: &str) -> Board {
+    Board::parse(text).unwrap()
+}
+
+fn fifteen(args: &[&str]) -> Out {
+    common::run(args, None)
+}
+
+/// At most `n` offsets spread evenly over `0..len` (every one when `len <= n`).
+fn sample(len: usize, n: usize) -> Vec<usize> {
+    if len <= n {
+        return (0..len).collect();
+    }
+    (0..n).map(|i| i * len / n).collect()
+}
+
+/// The ways one file is damaged: each sampled byte with its low bit flipped (a digit turns
+/// into its neighbour, a letter into another), and the file cut at each sampled length.
+fn damaged_copies(bytes: &[u8], n: usize) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for i in sample(bytes.len(), n) {
+        let mut b = bytes.to_vec();
+        b[i] ^= 1;
+        out.push((format!("byte {i} flipped"), b));
+    }
+    for len in sample(bytes.len(), n) {
+        out.push((format!("cut at {len}"), bytes[..len].to_vec()));
+    }
+    out
+}
+
+/// What a run fed a damaged file did.
+#[derive(Debug, Default)]
+struct Tally {
+    refused: usize,
+    right: usize,
+}
+
+/// Holds a run to the rule: refused (non-zero status, the file named on stderr, no answer
+/// on stdout) or every answer it prints replays from `start` to the goal in `optimal`
+/// moves, with exit status 0.
+fn refused_or_right(
+    tally: &mut Tally,
+    what: &str,
+    out: &Out,
+    file: &Path,
+    start: &Board,
+    optimal: u32,
+) {
+    let name = file.file_name().unwrap().to_str().unwrap();
+    if out.code != 0 {
+        assert!(
+            out.stderr.contains(name),
+            "{what}: refused without naming {name}: {}",
+            out.stderr
+        );
+        assert!(
+            !out.stdout.contains("\"moves\""),
+            "{what}: an answer printed with a failure: {}",
+            out.stdout
+        );
+        tally.refused += 1;
+        return;
+    }
+    let recs = common::json_lines(&out.stdout);
+    assert_eq!(recs.len(), 1, "{what}: {}", out.stdout);
+    let moves = parse_moves(recs[0]["moves"].as_str().unwrap()).unwrap();
+    let goal = Goal::standard(shape());
+    let len = check_solution(start, &goal, &moves)
+        .unwrap_or_else(|e| panic!("{what}: exit 0 with an answer that does not replay: {e}"));
+    assert_eq!(
+        len as u32, optimal,
+        "{what}: exit 0 with a non-optimal answer"
+    );
+    assert_eq!(
+        recs[0]["length"].as_u64(),
+        Some(u64::from(optimal)),
+        "{what}"
+    );
+    tally.right += 1;
+}
+
+// ---------------------------------------------------------------------------------------
+// Class 1: checkpoints.
+
+fn checkpoint_run(cp: &Path, extra: &[&str]) -> Out {
+    let mut args = vec![
+        "solve",
+        common::LC,
+        "--threads",
+        "1",
+        "--format",
+        "json",
+        "--checkpoint",
+        cp.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args.push(HARD);
+    fifteen(&args)
+}
+
+/// A checkpoint stopped mid-search (by a node limit) and one solved: their bytes.
+fn checkpoints(dir: &Path) -> [(&'static str, Vec<u8>); 2] {
+    let cp = dir.join("cp.json");
+    let out = checkpoint_run(&cp, &["--max-nodes", "3000"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let mid = std::fs::read(&cp).unwrap();
+    assert!(String::from_utf8_lossy(&mid).contains("\"moves\":null"));
+    let out = checkpoint_run(&cp, &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let solved = std::fs::read(&cp).unwrap();
+    std::fs::remove_file(&cp).unwrap();
+    [("mid-search", mid), ("solved", solved)]
+}
+
+#[test]
+fn a_checkpoint_damaged_anywhere_is_refused_or_gives_the_optimal_answer() {
+    let dist = distances();
+    let start = board(HARD);
+    let optimal = dist[&start];
+    let dir = tempfile::tempdir().unwrap();
+    for (kind, bytes) in checkpoints(dir.path()) {
+        let mut tally = Tally::default();
+        for (what, damaged) in damaged_copies(&bytes, 60) {
+            let cp = dir.path().join("cp.json");
+            std::fs::write(&cp, &damaged).unwrap();
+            let out = checkpoint_run(&cp, &[]);
+            refused_or_right(
+                &mut tally,
+                &format!("{kind} checkpoint, {what}"),
+                &out,
+                &cp,
+                &start,
+                optimal,
+            );
+        }
+        // Damage is refused far more often than not: the checksum covers every field.
+        assert!(tally.refused > tally.right, "{kind}: {tally:?}");
+        eprintln!("{kind} checkpoint: {tally:?}");
+    }
+}
+
+/// The issue's case: a damaged threshold in the books (here raised past the optimum, so
+/// that a resumed search would find a longer answer and call it optimal) is refused.
+#[test]
+fn a_checkpoint_with_a_changed_threshold_or_answer_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let [(_, mid), (_, solved)] = checkpoints(dir.path());
+    let cp = dir.path().join("cp.json");
+    let cases = [
+        (mid.clone(), "\"threshold\":29", "\"threshold\":39"),
+        (mid, "\"next\":31", "\"next\":35"),
+        (solved.clone(), "\"lower_bound\":31", "\"lower_bound\":33"),
+        (solved, "\"moves\":\"", "\"moves\":\"UD"),
+    ];
+    for (bytes, from, to) in cases {
+        let text = String::from_utf8(bytes).unwrap();
+        assert!(text.contains(from), "{from} not in {text}");
+        std::fs::write(&cp, text.replacen(from, to, 1)).unwrap();
+        let before = std::fs::read(&cp).unwrap();
+        let out = checkpoint_run(&cp, &[]);
+        assert_eq!(out.code, 2, "{from} -> {to}: {}{}", out.stdout, out.stderr);
+        assert!(
+            out.stderr.contains("cp.json") && out.stderr.contains("checksum"),
+            "{}",
+            out.stderr
+        );
+        assert!(out.stdout.is_empty());
+        assert_eq!(
+            std::fs::read(&cp).unwrap(),
+            before,
+            "a refused checkpoint is left alone"
+        );
+    }
+}
+
+/// A checkpoint whose checksum was made to match again (an edit, not damage) still cannot
+/// print an answer that does not replay or is longer than the bound it claims.
+#[test]
+fn a_re_signed_checkpoint_answer_is_still_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let [_, (_, solved)] = checkpoints(dir.path());
+    let cp = dir.path().join("cp.json");
+    let text = String::from_utf8(solved).unwrap();
+    let resign = |text: &str| {
+        let body_end = text.rfind(",\"checksum\":\"").unwrap();
+        let mut body = text[..body_end].to_string();
+        body.push('}');
+        let sum = xxhash_rust::xxh3::xxh3_64(body.as_bytes());
+        format!("{},\"checksum\":\"{sum:016x}\"}}\n", &text[..body_end])
+    };
+    // The re-signing is right: the untouched file re-signed is accepted.
+    std::fs::write(&cp, resign(&text)).unwrap();
+    assert_eq!(checkpoint_run(&cp, &[]).code, 0);
+    let moves = text
+        .split("\"moves\":\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    let longer = format!("{moves}UD");
+    let lies = [
+        // A move changed: it no longer reaches the goal.
+        text.replacen(moves, &format!("{}{}", &moves[..moves.len() - 1], "U"), 1),
+        // Two moves more, the bound left: longer than the optimum it claims.
+        text.replacen(moves, &longer, 1),
+    ];
+    for lie in lies {
+        std::fs::write(&cp, resign(&lie)).unwrap();
+        let out = checkpoint_run(&cp, &[]);
+        assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+        assert!(
+            out.stderr.contains("cp.json") && out.stderr.contains("does not check"),
+            "{}",
+            out.stderr
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Class 1: results files being resumed.
+
+/// Six boards a few moves from the goal and the hardest one: an instance file.
+fn batch_input(dir: &Path) -> (PathBuf, Vec<Board>) {
+    let boards = [
+        "1 2 3 4 5 6 0 7 8",
+        "1 2 3 4 0 6 7 5 8",
+        HARD,
+        "0 1 2 3 4 5 6 7 8",
+        "4 1 3 7 2 6 0 5 8",
+        "1 2 3 4 5 6 7 8 0",
+    ];
+    let path = dir.join("in.txt");
+    std::fs::write(&path, boards.join("\n") + "\n").unwrap();
+    (path, boards.iter().map(|b| board(b)).collect())
+}
+
+fn solve_to(input: &Path, output: &Path) -> Out {
+    fifteen(&[
+        "solve",
+        common::LC,
+        "-i",
+        input.to_str().unwrap(),
+        "-o",
+        output.to_str().unwrap(),
+        "--format",
+        "json",
+    ])
+}
+
+#[test]
+fn a_results_file_damaged_anywhere_is_refused_or_resumed_to_right_answers() {
+    let dist = distances();
+    let dir = tempfile::tempdir().unwrap();
+    let (input, boards) = batch_input(dir.path());
+    let out_path = dir.path().join("results.jsonl");
+    let out = solve_to(&input, &out_path);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let bytes = std::fs::read(&out_path).unwrap();
+    let goal = Goal::standard(shape());
+    let mut tally = Tally::default();
+    for (what, damaged) in damaged_copies(&bytes, 150) {
+        std::fs::write(&out_path, &damaged).unwrap();
+        let out = solve_to(&input, &out_path);
+        if out.code != 0 {
+            assert!(
+                out.stderr.contains("results.jsonl"),
+                "{what}: {}",
+                out.stderr
+            );
+            assert_eq!(
+                std::fs::read(&out_path).unwrap(),
+                damaged,
+                "{what}: a refused file was changed"
+            );
+            tally.refused += 1;
+            continue;
+        }
+        // Accepted: the file now holds every instance once, each replaying to the goal in
+        // its breadth-first distance.
+        let text = std::fs::read_to_string(&out_path).unwrap();
+        let recs: Vec<serde_json::Value> = common::json_lines(&text)
+            .into_iter()
+            .filter(|v| v.get("id").is_some())
+            .collect();
+        assert_eq!(recs.len(), boards.len(), "{what}: {text}");
+        for (rec, b) in recs.iter().zip(&boards) {
+            let moves = parse_moves(rec["moves"].as_str().unwrap()).unwrap();
+            let len = check_solution(b, &goal, &moves)
+                .unwrap_or_else(|e| panic!("{what}: a kept result that does not replay: {e}"));
+            assert_eq!(
+                len as u32, dist[b],
+                "{what}: a kept result that is not optimal"
+            );
+            assert_eq!(rec["length"].as_u64(), Some(len as u64), "{what}");
+        }
+        tally.right += 1;
+    }
+    eprintln!("results file: {tally:?}");
+    assert!(tally.refused > 0 && tally.right > 0, "{tally:?}");
+}
+
+/// The issue's case: the input's `goal:` line changed between runs. The records in the
+/// file are for the old goal; resuming is refused instead of keeping them.
+#[test]
+fn resuming_after_the_goal_changed_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    let out_path = dir.path().join("results.jsonl");
+    let boards = "1 2 3 4 5 6 0 7 8\n1 2 3 4 0 6 7 5 8\n";
+    std::fs::write(&input, format!("goal: standard\n{boards}")).unwrap();
+    assert_eq!(solve_to(&input, &out_path).code, 0);
+    // Keep the first record only, as a run stopped after it would have.
+    let text = std::fs::read_to_string(&out_path).unwrap();
+    let kept: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&out_path, &kept).unwrap();
+    // The same boards, now for a goal they also reach (the blank in another corner).
+    std::fs::write(&input, format!("goal: 1 2 3 4 5 6 7 0 8\n{boards}")).unwrap();
+    let out = solve_to(&input, &out_path);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("results.jsonl") && out.stderr.contains("another goal"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&out_path).unwrap(), kept);
+}
+
+// ---------------------------------------------------------------------------------------
+// Class 1: split frontiers and parts.
+
+/// A frontier of `HARD` at depth 4 and the parts of its last iteration (threshold 31,
+/// where the solution is found), as `fifteen split` writes them.
+fn split_files(dir: &Path) -> (PathBuf, Vec<PathBuf>) {
+    let frontier = dir.join("frontier.json");
+    let f = frontier.to_str().unwrap();
+    let out = fifteen(&[
+        "split",
+        "frontier",
+        HARD,
+        common::LC,
+        "--depth",
+        "4",
+        "-o",
+        f,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let parts: Vec<PathBuf> = (1..=2)
+        .map(|k| dir.join(format!("part-{k}.json")))
+        .collect();
+    for (k, p) in parts.iter().enumerate() {
+        let part = format!("{}/2", k + 1);
+        let out = fifteen(&[
+            "split",
+            "search",
+            f,
+            "--threshold",
+            "31",
+            "--part",
+            &part,
+            "-o",
+            p.to_str().unwrap(),
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+    }
+    (frontier, parts)
+}
+
+fn reduce(parts: &[PathBuf]) -> Out {
+    let mut args = vec!["split", "reduce"];
+    args.extend(parts.iter().map(|p| p.to_str().unwrap()));
+    fifteen(&args)
+}
+
+/// The solution a `reduce` line gives, replayed: its length, or why it does not count.
+fn reduced_length(line: &str, start: &Board) -> Option<u32> {
+    let moves = line.split(" moves ").nth(1)?.trim();
+    let moves = parse_moves(moves).ok()?;
+    check_solution(start, &Goal::standard(shape()), &moves)
+        .ok()
+        .map(|l| l as u32)
+}
+
+#[test]
+fn split_parts_and_frontiers_damaged_anywhere_are_refused_or_give_the_optimal_answer() {
+    let dist = distances();
+    let start = board(HARD);
+    let dir = tempfile::tempdir().unwrap();
+    let (frontier, parts) = split_files(dir.path());
+    let good = reduce(&parts);
+    assert_eq!(good.code, 0, "{}", good.stderr);
+    assert_eq!(
+        reduced_length(&good.stdout, &start),
+        Some(dist[&start]),
+        "{}",
+        good.stdout
+    );
+    // Each part damaged in turn: reduce refuses, naming the part, or prints the same line.
+    for p in &parts {
+        let bytes = std::fs::read(p).unwrap();
+        let mut tally = Tally::default();
+        for (what, damaged) in damaged_copies(&bytes, 80) {
+            std::fs::write(p, &damaged).unwrap();
+            let out = reduce(&parts);
+            if out.code == 0 {
+                assert_eq!(out.stdout, good.stdout, "{what}");
+                tally.right += 1;
+            } else {
+                assert!(
+                    out.stderr
+                        .contains(p.file_name().unwrap().to_str().unwrap()),
+                    "{what}: {}",
+                    out.stderr
+                );
+                assert!(out.stdout.is_empty(), "{what}");
+                tally.refused += 1;
+            }
+        }
+        std::fs::write(p, &bytes).unwrap();
+        assert!(tally.refused > tally.right, "{tally:?}");
+    }
+    // The frontier damaged: a part searched from it is refused, naming it, or is the part
+    // the undamaged frontier gives.
+    let bytes = std::fs::read(&frontier).unwrap();
+    let good_part = std::fs::read_to_string(&parts[0]).unwrap();
+    let strip = |t: &str| t.split(",\"millis\"").next().unwrap().to_string();
+    let out_part = dir.path().join("again.json");
+    for (what, damaged) in damaged_copies(&bytes, 80) {
+        std::fs::write(&frontier, &damaged).unwrap();
+        let _ = std::fs::remove_file(&out_part);
+        let out = fifteen(&[
+            "split",
+            "search",
+            frontier.to_str().unwrap(),
+            "--threshold",
+            "31",
+            "--part",
+            "1/2",
+            "-o",
+            out_part.to_str().unwrap(),
+        ]);
+        if out.code == 0 {
+            assert_eq!(
+                strip(&std::fs::read_to_string(&out_part).unwrap()),
+                strip(&good_part),
+                "{what}"
+            );
+        } else {
+            assert!(
+                out.stderr.contains("frontier.json"),
+                "{what}: {}",
+                out.stderr
+            );
+            assert!(
+                !out_part.exists(),
+                "{what}: a part written from a refused frontier"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Class 1: verification records.
+
+#[test]
+fn a_verification_record_damaged_anywhere_never_changes_an_answer() {
+    let dist = distances();
+    let tables = tempfile::tempdir().unwrap();
+    let t = tables.path().to_str().unwrap();
+    let start = board(HARD);
+    let solve = || fifteen(&["solve", "--tables", t, "--format", "json", HARD]);
+    let first = solve();
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let records: Vec<PathBuf> = std::fs::read_dir(tables.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "verified"))
+        .collect();
+    if records.is_empty() {
+        // Records are written only for tables changed at least 3 s before the pass.
+        std::thread::sleep(std::time::Duration::from_millis(3100));
+        assert_eq!(solve().code, 0);
+    }
+    let records: Vec<PathBuf> = std::fs::read_dir(tables.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "verified"))
+        .collect();
+    assert!(!records.is_empty(), "no verification record was written");
+    let record = &records[0];
+    let bytes = std::fs::read(record).unwrap();
+    let mut tally = Tally::default();
+    for (what, damaged) in damaged_copies(&bytes, 40) {
+        std::fs::write(record, &damaged).unwrap();
+        let out = solve();
+        refused_or_right(
+            &mut tally,
+            &format!("record {what}"),
+            &out,
+            record,
+            &start,
+            dist[&start],
+        );
+    }
+    // A record only spares a checksum pass: damage never refuses a good table.
+    assert_eq!(tally.refused, 0, "{tally:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Class 2: never overwrite what is not ours.
+
+/// The issue's case: `-o` onto a user's file that does not end in a newline (which a
+/// resumed run used to cut off as a torn line).
+#[test]
+fn output_onto_a_users_file_is_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = batch_input(dir.path());
+    for content in [
+        "my notes, no newline at the end",
+        "line one\nline two",
+        "{\"id\":1}",
+        "\0\0{}",
+    ] {
+        let target = dir.path().join("notes.txt");
+        std::fs::write(&target, content).unwrap();
+        let out = solve_to(&input, &target);
+        assert_eq!(out.code, 2, "{content:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("notes.txt") && out.stderr.contains("not written by --output"),
+            "{}",
+            out.stderr
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), content);
+    }
+}
+
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = batch_input(dir.path());
+    let before = std::fs::read(&input).unwrap();
+    // solve -i X -o X: X is not a results file.
+    assert_eq!(solve_to(&input, &input).code, 2);
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+    // split search writing over its frontier, under another name (a hard link): refused.
+    let (frontier, _) = split_files(dir.path());
+    let link = dir.path().join("link.json");
+    std::fs::hard_link(&frontier, &link).unwrap();
+    let fbytes = std::fs::read(&frontier).unwrap();
+    for target in [&frontier, &link] {
+        let out = fifteen(&[
+            "split",
+            "search",
+            frontier.to_str().unwrap(),
+            "--threshold",
+            "23",
+            "--part",
+            "1/2",
+            "--force",
+            "-o",
+            target.to_str().unwrap(),
+        ]);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(out.stderr.contains("also an input"), "{}", out.stderr);
+        assert_eq!(std::fs::read(&frontier).unwrap(), fbytes);
+    }
+}
+
+/// Two complete shards of a batch, for merge.
+fn shards(dir: &Path) -> Vec<PathBuf> {
+    let (input, _) = batch_input(dir);
+    (1..=2)
+        .map(|k| {
+            let p = dir.join(format!("shard-{k}.jsonl"));
+            let shard = format!("{k}/2");
+            let out = fifteen(&[
+                "solve",
+                common::LC,
+                "-i",
+                input.to_str().unwrap(),
+                "--shard",
+                &shard,
+                "-o",
+                p.to_str().unwrap(),
+                "--format",
+                "json",
+            ]);
+            assert_eq!(out.code, 0, "{}", out.stderr);
+            p
+        })
+        .collect()
+}
+
+#[test]
+fn merge_never_replaces_a_users_file_or_one_of_its_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let parts = shards(dir.path());
+    let merge = |out: &Path, force: bool| {
+        let mut args = vec![
+            "merge",
+            parts[0].to_str().unwrap(),
+            parts[1].to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        if force {
+            args.push("--force");
+        }
+        fifteen(&args)
+    };
+    let part_bytes: Vec<Vec<u8>> = parts.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    // Onto a part: refused, even with --force.
+    for force in [false, true] {
+        let out = merge(&parts[1], force);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(out.stderr.contains("also an input"), "{}", out.stderr);
+    }
+    // Onto a user's file: refused; --force replaces it.
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "keep me").unwrap();
+    let out = merge(&notes, false);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("notes.txt") && out.stderr.contains("--force"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "keep me");
+    assert_eq!(merge(&notes, true).code, 0);
+    // A user's file where the merge would write its partial output: refused, left alone.
+    let partial = dir.path().join("fresh.jsonl.partial");
+    std::fs::write(&partial, "keep me").unwrap();
+    assert_eq!(merge(&dir.path().join("fresh.jsonl"), false).code, 2);
+    assert_eq!(std::fs::read_to_string(&partial).unwrap(), "keep me");
+    // A merge's own output is replaced by the same merge without --force.
+    let merged = dir.path().join("merged.jsonl");
+    assert_eq!(merge(&merged, false).code, 0);
+    let first = std::fs::read(&merged).unwrap();
+    assert_eq!(merge(&merged, false).code, 0);
+    assert_eq!(std::fs::read(&merged).unwrap(), first);
+    assert_eq!(std::fs::read(&notes).unwrap(), first);
+    for (p, b) in parts.iter().zip(&part_bytes) {
+        assert_eq!(&std::fs::read(p).unwrap(), b, "a part changed");
+    }
+}
+
+#[test]
+fn split_outputs_replace_only_their_own_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let (frontier, parts) = split_files(dir.path());
+    let f = frontier.to_str().unwrap();
+    // The same frontier again: its own file, replaced. Another board's onto it: refused.
+    let again = fifteen(&[
+        "split",
+        "frontier",
+        HARD,
+        common::LC,
+        "--depth",
+        "4",
+        "-o",
+        f,
+    ]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let bytes = std::fs::read(&frontier).unwrap();
+    let other = fifteen(&[
+        "split",
+        "frontier",
+        "1 2 3 4 5 6 0 7 8",
+        common::LC,
+        "--depth",
+        "4",
+        "-o",
+        f,
+    ]);
+    assert_eq!(other.code, 2, "{}", other.stderr);
+    assert!(
+        other.stderr.contains("frontier.json") && other.stderr.contains("--force"),
+        "{}",
+        other.stderr
+    );
+    assert_eq!(std::fs::read(&frontier).unwrap(), bytes);
+    // A part onto another part's file, or another iteration's: refused, left as it was.
+    let p1 = std::fs::read(&parts[0]).unwrap();
+    for (threshold, part) in [("31", "2/2"), ("29", "1/2")] {
+        let out = fifteen(&[
+            "split",
+            "search",
+            f,
+            "--threshold",
+            threshold,
+            "--part",
+            part,
+            "-o",
+            parts[0].to_str().unwrap(),
+        ]);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert_eq!(std::fs::read(&parts[0]).unwrap(), p1);
+    }
+    // A user's file: refused; --force replaces it.
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "keep me").unwrap();
+    let search = |force: bool| {
+        let mut a = vec![
+            "split",
+            "search",
+            f,
+            "--threshold",
+            "31",
+            "--part",
+            "1/2",
+            "-o",
+            notes.to_str().unwrap(),
+        ];
+        if force {
+            a.push("--force");
+        }
+        fifteen(&a)
+    };
+    assert_eq!(search(false).code, 2);
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "keep me");
+    assert_eq!(search(true).code, 0);
+}
+
+#[test]
+fn a_checkpoint_path_holding_a_users_file_is_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("notes.json");
+    for content in ["keep me", "{\"format\":\"something else\"}", ""] {
+        std::fs::write(&cp, content).unwrap();
+        let out = checkpoint_run(&cp, &[]);
+        assert_eq!(out.code, 2, "{content:?}: {}{}", out.stdout, out.stderr);
+        assert!(out.stderr.contains("notes.json"), "{}", out.stderr);
+        assert_eq!(std::fs::read_to_string(&cp).unwrap(), content);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Class 2: the split driver's work directories.
+
+fn script(dir: Option<&Path>, cwd: &Path, board: &str) -> Out {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut c = Command::new("bash");
+    c.arg(root.join("slurm/solve-split.sh"))
+        .args([
+            "--local",
+            "--parts",
+            "2",
+            "--depth",
+            "4",
+            "--heuristic",
+            "linear-conflict",
+        ])
+        .current_dir(cwd)
+        .env("FIFTEEN", env!("CARGO_BIN_EXE_fifteen"));
+    if let Some(d) = dir {
+        c.arg("--dir").arg(d);
+    }
+    let out = c.arg(board).output().unwrap();
+    Out {
+        code: out.status.code().unwrap(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn script_answer(out: &Out, start: &Board) -> u32 {
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let moves = out
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("moves "))
+        .unwrap();
+    check_solution(
+        start,
+        &Goal::standard(shape()),
+        &parse_moves(moves).unwrap(),
+    )
+    .unwrap() as u32
+}
+
+/// The issue's case: the script run again in its default directory for another board
+/// printed the first board's answer. Each job now has its own directory.
+#[test]
+fn a_second_job_in_the_default_directory_solves_its_own_board() {
+    let dist = distances();
+    let cwd = tempfile::tempdir().unwrap();
+    let a = board(HARD);
+    let b = board("4 1 3 7 2 6 0 5 8");
+    assert_eq!(script_answer(&script(None, cwd.path(), HARD), &a), dist[&a]);
+    assert_eq!(
+        script_answer(&script(None, cwd.path(), "4 1 3 7 2 6 0 5 8"), &b),
+        dist[&b]
+    );
+    // The same job again reuses its directory (and its answer).
+    assert_eq!(
+        script_answer(&script(None, cwd.path(), "8,6,7, 2,5,4, 3,0,1"), &a),
+        dist[&a]
+    );
+    let dirs = std::fs::read_dir(cwd.path().join("split-work"))
+        .unwrap()
+        .count();
+    assert_eq!(dirs, 2);
+}
+
+#[test]
+fn a_work_directory_of_another_job_or_of_nobody_is_refused() {
+    let cwd = tempfile::tempdir().unwrap();
+    let work = cwd.path().join("work");
+    assert_eq!(script(Some(&work), cwd.path(), HARD).code, 0);
+    let listing = |d: &Path| {
+        let mut v: Vec<_> = walk(d);
+        v.sort();
+        v
+    };
+    let before = listing(&work);
+    let out = script(Some(&work), cwd.path(), "4 1 3 7 2 6 0 5 8");
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(out.stderr.contains("another job"), "{}", out.stderr);
+    assert_eq!(listing(&work), before);
+    // A directory with someone's files and no job.txt.
+    let theirs = cwd.path().join("theirs");
+    std::fs::create_dir(&theirs).unwrap();
+    std::fs::write(theirs.join("frontier.json"), "keep me").unwrap();
+    let out = script(Some(&theirs), cwd.path(), HARD);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(
+        std::fs::read_to_string(theirs.join("frontier.json")).unwrap(),
+        "keep me"
+    );
+}
+
+/// The answer the script prints comes from its files: a `reduced.txt` edited to another
+/// solution (legal, of the same length, for another board) is not printed.
+#[test]
+fn the_script_replays_the_answer_it_reads_back() {
+    let cwd = tempfile::tempdir().unwrap();
+    let work = cwd.path().join("work");
+    let out = script(Some(&work), cwd.path(), HARD);
+    let good = out
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("moves "))
+        .unwrap()
+        .to_string();
+    let last = walk(&work)
+        .into_iter()
+        .filter(|p| p.ends_with("reduced.txt"))
+        .find(|p| std::fs::read_to_string(p).unwrap().contains("solved"))
+        .unwrap();
+    let text = std::fs::read_to_string(&last).unwrap();
+    // The moves reversed and mirrored: the same length, not a solution of this board.
+    let other: String = good
+        .chars()
+        .rev()
+        .map(|c| match c {
+            'U' => 'D',
+            'D' => 'U',
+            'L' => 'R',
+            _ => 'L',
+        })
+        .collect();
+    std::fs::write(&last, text.replace(&good, &other)).unwrap();
+    let out = script(Some(&work), cwd.path(), HARD);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(!out.stdout.contains("solution:"), "{}", out.stdout);
+    assert!(out.stderr.contains("does not check"), "{}", out.stderr);
+}
+
+fn walk(d: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(d).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        }
+        out.push(p);
+    }
+    out
+}
