@@ -1,7 +1,6 @@
 //! `build-pdb`: the one-off generator of the pattern databases that `fifteen` maps in.
 
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
@@ -83,18 +82,19 @@ struct Args {
 const BUILD_OPTIONS: [&str; 6] = ["size", "blank", "partition", "force", "threads", "dual"];
 
 /// The `build-pdb` command: exit status 0 when the tables are there, 130 when Ctrl-C
-/// stopped the build (no partial table is left), 1 otherwise (with the error on one line,
+/// stopped the build and 143 when SIGTERM did (no partial table is left), 1 otherwise (with the error on one line,
 /// never a backtrace).
 pub fn main() -> ! {
     super::output::end_quietly_on_closed_pipes();
     let args = args::parse();
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    super::signals::install();
     if let Err(e) = run(args) {
         if let Some(TableError::Interrupted) = e.downcast_ref() {
-            std::process::exit(130); // the message is out already
+            // The message is out already.
+            std::process::exit(super::signals::status().unwrap_or(130));
         }
         note!("error: {e:#}");
-        std::process::exit(1);
+        std::process::exit(super::signals::status().unwrap_or(1));
     }
     std::process::exit(0)
 }
