@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::ValueEnum;
 
 use crate::cluster::shard::Shard;
@@ -14,6 +14,8 @@ use crate::pdb::Partition;
 use crate::rank::Ranker;
 use crate::search::Weight;
 use crate::{GoalSpec, Shape};
+
+use super::output::note;
 
 /// The environment variable that names the tables directory, for every command.
 pub const TABLES_ENV: &str = "FIFTEEN_TABLES";
@@ -239,12 +241,79 @@ pub fn threads(asked: Option<usize>) -> usize {
     })
 }
 
-/// A Rayon pool of `threads` workers.
+/// A Rayon pool of `threads` workers, or of fewer when the system will not start that
+/// many (a process limit, `ulimit -u`): halved until a pool starts, with a note; an error
+/// naming the limit when not even one worker starts.
 pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start worker threads")
+    let mut n = threads.max(1);
+    loop {
+        match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
+            Ok(pool) => {
+                if n < threads {
+                    note!("warning: the system started only {n} of the {threads} worker threads asked for (a process limit, `ulimit -u`?); going on with {n}");
+                }
+                return Ok(pool);
+            }
+            Err(e) if n == 1 => return Err(no_threads(e.to_string())),
+            Err(_) => n /= 2,
+        }
+    }
+}
+
+/// The refusal when no worker thread starts.
+fn no_threads(why: String) -> anyhow::Error {
+    anyhow::anyhow!(
+        "cannot start a worker thread: {why}; the process limit (`ulimit -u`) or the \
+         memory limit (`ulimit -v`) is too low for even one"
+    )
+}
+
+/// Starts the global Rayon pool that table builds run on, with `asked` workers (default:
+/// all cores), or as many as the system will start (see [`pool`]). Once per process; later
+/// calls return the first one's answer. Without this, the pool would start on first use
+/// and a process limit would panic there.
+pub fn start_build_threads(asked: Option<usize>) -> Result<usize> {
+    static STARTED: std::sync::OnceLock<std::result::Result<usize, String>> =
+        std::sync::OnceLock::new();
+    let started = STARTED.get_or_init(|| {
+        let wanted = threads(asked);
+        // How many start: plain threads that are joined before the pool starts, so that
+        // the pool's own count has the room they took.
+        // Each waits at the gate until all are asked for, so they are alive at once.
+        let gate = std::sync::Arc::new(std::sync::RwLock::new(()));
+        let closed = gate.write().unwrap_or_else(|e| e.into_inner());
+        let mut probes = Vec::new();
+        for _ in 0..wanted {
+            let gate = std::sync::Arc::clone(&gate);
+            match std::thread::Builder::new()
+                .stack_size(64 * 1024)
+                .spawn(move || drop(gate.read()))
+            {
+                Ok(h) => probes.push(h),
+                Err(_) => break,
+            }
+        }
+        drop(closed);
+        let n = probes.len();
+        for h in probes {
+            let _ = h.join();
+        }
+        if n == 0 {
+            return Err(format!("{:#}", no_threads("the system refused".into())));
+        }
+        // A joined thread is gone from the process count a moment after join returns.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        match rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
+            Ok(()) => {
+                if n < wanted {
+                    note!("warning: the system started only {n} of the {wanted} worker threads asked for (a process limit, `ulimit -u`?); going on with {n}");
+                }
+                Ok(n)
+            }
+            Err(e) => Err(format!("{:#}", no_threads(e.to_string()))),
+        }
+    });
+    started.clone().map_err(anyhow::Error::msg)
 }
 
 /// A seed for when none is given.

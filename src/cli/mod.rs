@@ -131,6 +131,9 @@ pub fn fifteen_main() -> ! {
     if !own_signals && !matches!(cli.command, Command::Completions(_) | Command::Man(_)) {
         signals::install();
     }
+    // A table file cut short under the search: one line naming it, exit status 2.
+    #[cfg(target_os = "linux")]
+    crate::pdb::report_sigbus_on_tables(2);
     let result = match cli.command {
         Command::Solve(a) => solve::solve(a),
         Command::Bench(a) => solve::bench(a),
