@@ -193,7 +193,8 @@ pub fn check_build_memory(partition: &Partition, have: Option<u64>) -> Result<()
     if let Some(have) = have.filter(|&h| need > h) {
         bail!(
             "building the {} tables for {} boards needs about {:.1} GB of memory, more than \
-             this machine's {:.1} GB: use smaller patterns",
+             the {:.1} GB this process may use (the machine's memory, its control group's \
+             limit, or the address-space limit `ulimit -v`): use smaller patterns",
             partition.name(),
             partition.shape,
             need as f64 / 1e9,
@@ -204,7 +205,8 @@ pub fn check_build_memory(partition: &Partition, have: Option<u64>) -> Result<()
 }
 
 /// The memory this process may use, in bytes: the physical memory, or less when a control
-/// group limits it; `None` when it cannot be told.
+/// group or an address-space limit (`ulimit -v`, less a margin) limits it; `None` when it
+/// cannot be told.
 pub fn machine_memory() -> Option<u64> {
     #[cfg(unix)]
     {
@@ -224,7 +226,19 @@ pub fn machine_memory() -> Option<u64> {
         .iter()
         .filter_map(|f| std::fs::read_to_string(f).ok()?.trim().parse::<u64>().ok())
         .min();
-        Some(limit.map_or(physical, |l| l.min(physical)))
+        let memory = limit.map_or(physical, |l| l.min(physical));
+        // An address-space limit (`ulimit -v`) counts every mapping, the threads' stacks
+        // and the allocator's reserves among them: keep a margin for those.
+        const AROUND: u64 = 256 << 20;
+        let mut rl = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct it is given.
+        let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut rl) } == 0;
+        let space = (ok && rl.rlim_cur != libc::RLIM_INFINITY)
+            .then(|| (rl.rlim_cur as u64).saturating_sub(AROUND));
+        Some(space.map_or(memory, |a| a.min(memory)))
     }
     #[cfg(not(unix))]
     {
@@ -245,7 +259,10 @@ pub fn threads(asked: Option<usize>) -> usize {
 /// many (a process limit, `ulimit -u`): halved until a pool starts, with a note; an error
 /// naming the limit when not even one worker starts.
 pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
-    let mut n = threads.max(1);
+    let mut n = startable(threads.max(1));
+    if n == 0 {
+        return Err(no_threads("the system refused".into()));
+    }
     loop {
         match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
             Ok(pool) => {
@@ -255,9 +272,42 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
                 return Ok(pool);
             }
             Err(e) if n == 1 => return Err(no_threads(e.to_string())),
-            Err(_) => n /= 2,
+            Err(_) => {
+                // The failed pool's threads end on their own, a moment later.
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                n /= 2;
+            }
         }
     }
+}
+
+/// How many of `wanted` threads the system starts at once (with the default stack, as
+/// Rayon's workers have): plain threads, held at a gate until all are asked for, then
+/// joined, so that the pool started next has the room they took.
+fn startable(wanted: usize) -> usize {
+    let gate = std::sync::Arc::new(std::sync::RwLock::new(()));
+    let closed = gate.write().unwrap_or_else(|e| e.into_inner());
+    let mut probes = Vec::new();
+    for _ in 0..wanted {
+        let gate = std::sync::Arc::clone(&gate);
+        match std::thread::Builder::new().spawn(move || drop(gate.read())) {
+            Ok(h) => probes.push(h),
+            Err(_) => break,
+        }
+    }
+    drop(closed);
+    let n = probes.len();
+    for h in probes {
+        let _ = h.join();
+    }
+    if n < wanted {
+        // A joined thread leaves the process count a moment after join returns.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        // A limit binds: half of them, as the workers' allocations (an allocator arena
+        // each, under `ulimit -v`) and the command's other threads need room too.
+        return (n / 2).max(n.min(1));
+    }
+    n
 }
 
 /// The refusal when no worker thread starts.
@@ -277,32 +327,10 @@ pub fn start_build_threads(asked: Option<usize>) -> Result<usize> {
         std::sync::OnceLock::new();
     let started = STARTED.get_or_init(|| {
         let wanted = threads(asked);
-        // How many start: plain threads that are joined before the pool starts, so that
-        // the pool's own count has the room they took.
-        // Each waits at the gate until all are asked for, so they are alive at once.
-        let gate = std::sync::Arc::new(std::sync::RwLock::new(()));
-        let closed = gate.write().unwrap_or_else(|e| e.into_inner());
-        let mut probes = Vec::new();
-        for _ in 0..wanted {
-            let gate = std::sync::Arc::clone(&gate);
-            match std::thread::Builder::new()
-                .stack_size(64 * 1024)
-                .spawn(move || drop(gate.read()))
-            {
-                Ok(h) => probes.push(h),
-                Err(_) => break,
-            }
-        }
-        drop(closed);
-        let n = probes.len();
-        for h in probes {
-            let _ = h.join();
-        }
+        let n = startable(wanted);
         if n == 0 {
             return Err(format!("{:#}", no_threads("the system refused".into())));
         }
-        // A joined thread is gone from the process count a moment after join returns.
-        std::thread::sleep(std::time::Duration::from_millis(20));
         match rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
             Ok(()) => {
                 if n < wanted {
