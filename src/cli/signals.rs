@@ -41,11 +41,12 @@ pub fn status() -> Option<i32> {
     }
 }
 
-/// The status to exit with when a command returned `code`: a command that stopped on a
-/// signal says 130, and SIGTERM turns that into 143.
+/// The status to exit with when a command returned `code`: after a signal, a command
+/// that did not end in success ended because of it (a read cut short, a search stopped),
+/// and says so with the signal's status; one that finished its work keeps its 0.
 pub fn exit_status(code: i32) -> i32 {
     match status() {
-        Some(s) if code == 130 || code == 143 => s,
+        Some(s) if code != 0 => s,
         _ => code,
     }
 }
@@ -88,8 +89,10 @@ pub fn install() {
             std::process::exit(128 + first);
         });
     if watcher.is_err() {
-        // Back to the default actions: a signal still ends the command.
-        handle.close();
+        // Back to the default actions: a signal still ends the command. (Not
+        // `handle.close()`: it writes to the pipe whose reading end went with the thread's
+        // closure, and would raise SIGPIPE.)
+        drop(handle);
         for s in [SIGINT, SIGTERM] {
             // SAFETY: restoring the default disposition; no handler of ours is left.
             unsafe { libc::signal(s, libc::SIG_DFL) };
