@@ -236,6 +236,8 @@ pub fn machine_memory() -> Option<u64> {
         };
         // SAFETY: getrlimit writes the struct it is given.
         let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut rl) } == 0;
+        // `rlim_t` is u64 here, not on every Unix.
+        #[allow(clippy::unnecessary_cast)]
         let space = (ok && rl.rlim_cur != libc::RLIM_INFINITY)
             .then(|| (rl.rlim_cur as u64).saturating_sub(AROUND));
         Some(space.map_or(memory, |a| a.min(memory)))

@@ -90,13 +90,12 @@ pub fn limit(cmd: &mut Command, limits: Limits) -> &mut Command {
             if let Some(n) = limits.processes {
                 set(libc::RLIMIT_NPROC, n)?;
             }
-            if limits.as_nobody {
-                if libc::setgroups(0, std::ptr::null()) != 0
+            if limits.as_nobody
+                && (libc::setgroups(0, std::ptr::null()) != 0
                     || libc::setgid(65534) != 0
-                    || libc::setuid(65534) != 0
-                {
-                    return Err(std::io::Error::last_os_error());
-                }
+                    || libc::setuid(65534) != 0)
+            {
+                return Err(std::io::Error::last_os_error());
             }
             Ok(())
         })
