@@ -154,6 +154,7 @@ fn build_dual(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result
         .map(|(_, s)| s)
         .collect();
     let missing = if force {
+        check_replaceable(dir, &specs)?;
         specs.clone()
     } else {
         dir.missing_of(specs.clone())
@@ -175,12 +176,28 @@ fn build_dual(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result
     Ok(report(built))
 }
 
+/// Refuses, before any build, to rebuild a table whose name is taken by something a
+/// rename cannot replace (a directory): minutes of building would end in that error.
+fn check_replaceable(dir: &TableDir, specs: &[pdb::PatternSpec]) -> Result<()> {
+    for spec in specs {
+        let path = dir.path(spec);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+            bail!(
+                "cannot replace {} to rebuild it: Is a directory (move it away)",
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Builds one partition's missing tables (all of them with `force`, each beside the old
 /// one); returns the report
 /// of each built table's layers for stdout.
 fn build(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result<String> {
     let specs = partition.specs();
     let missing = if force {
+        check_replaceable(dir, &specs)?;
         specs.clone()
     } else {
         dir.missing(partition)
