@@ -547,7 +547,7 @@ fn the_rebuild_command_in_the_message_repairs_the_table() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains(&format!("cannot remove {}", path.display())),
+        stderr.contains(&format!("cannot replace {}", path.display())),
         "{stderr}"
     );
     assert!(stderr.contains("Is a directory"), "{stderr}");

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::ValueEnum;
 
 use crate::cluster::shard::Shard;
@@ -14,6 +14,8 @@ use crate::pdb::Partition;
 use crate::rank::Ranker;
 use crate::search::Weight;
 use crate::{GoalSpec, Shape};
+
+use super::output::note;
 
 /// The environment variable that names the tables directory, for every command.
 pub const TABLES_ENV: &str = "FIFTEEN_TABLES";
@@ -191,7 +193,8 @@ pub fn check_build_memory(partition: &Partition, have: Option<u64>) -> Result<()
     if let Some(have) = have.filter(|&h| need > h) {
         bail!(
             "building the {} tables for {} boards needs about {:.1} GB of memory, more than \
-             this machine's {:.1} GB: use smaller patterns",
+             the {:.1} GB this process may use (the machine's memory, its control group's \
+             limit, or the address-space limit `ulimit -v`): use smaller patterns",
             partition.name(),
             partition.shape,
             need as f64 / 1e9,
@@ -202,7 +205,8 @@ pub fn check_build_memory(partition: &Partition, have: Option<u64>) -> Result<()
 }
 
 /// The memory this process may use, in bytes: the physical memory, or less when a control
-/// group limits it; `None` when it cannot be told.
+/// group or an address-space limit (`ulimit -v`, less a margin) limits it; `None` when it
+/// cannot be told.
 pub fn machine_memory() -> Option<u64> {
     #[cfg(unix)]
     {
@@ -222,7 +226,21 @@ pub fn machine_memory() -> Option<u64> {
         .iter()
         .filter_map(|f| std::fs::read_to_string(f).ok()?.trim().parse::<u64>().ok())
         .min();
-        Some(limit.map_or(physical, |l| l.min(physical)))
+        let memory = limit.map_or(physical, |l| l.min(physical));
+        // An address-space limit (`ulimit -v`) counts every mapping, the threads' stacks
+        // and the allocator's reserves among them: keep a margin for those.
+        const AROUND: u64 = 256 << 20;
+        let mut rl = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct it is given.
+        let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut rl) } == 0;
+        // `rlim_t` is u64 here, not on every Unix.
+        #[allow(clippy::unnecessary_cast)]
+        let space = (ok && rl.rlim_cur != libc::RLIM_INFINITY)
+            .then(|| (rl.rlim_cur as u64).saturating_sub(AROUND));
+        Some(space.map_or(memory, |a| a.min(memory)))
     }
     #[cfg(not(unix))]
     {
@@ -239,12 +257,93 @@ pub fn threads(asked: Option<usize>) -> usize {
     })
 }
 
-/// A Rayon pool of `threads` workers.
+/// A Rayon pool of `threads` workers, or of fewer when the system will not start that
+/// many (a process limit, `ulimit -u`): halved until a pool starts, with a note; an error
+/// naming the limit when not even one worker starts.
 pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start worker threads")
+    let mut n = startable(threads.max(1));
+    if n == 0 {
+        return Err(no_threads("the system refused".into()));
+    }
+    loop {
+        match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
+            Ok(pool) => {
+                if n < threads {
+                    note!("warning: the system started only {n} of the {threads} worker threads asked for (a process limit, `ulimit -u`?); going on with {n}");
+                }
+                return Ok(pool);
+            }
+            Err(e) if n == 1 => return Err(no_threads(e.to_string())),
+            Err(_) => {
+                // The failed pool's threads end on their own, a moment later.
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                n /= 2;
+            }
+        }
+    }
+}
+
+/// How many of `wanted` threads the system starts at once (with the default stack, as
+/// Rayon's workers have): plain threads, held at a gate until all are asked for, then
+/// joined, so that the pool started next has the room they took.
+fn startable(wanted: usize) -> usize {
+    let gate = std::sync::Arc::new(std::sync::RwLock::new(()));
+    let closed = gate.write().unwrap_or_else(|e| e.into_inner());
+    let mut probes = Vec::new();
+    for _ in 0..wanted {
+        let gate = std::sync::Arc::clone(&gate);
+        match std::thread::Builder::new().spawn(move || drop(gate.read())) {
+            Ok(h) => probes.push(h),
+            Err(_) => break,
+        }
+    }
+    drop(closed);
+    let n = probes.len();
+    for h in probes {
+        let _ = h.join();
+    }
+    if n < wanted {
+        // A joined thread leaves the process count a moment after join returns.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        // A limit binds: half of them, as the workers' allocations (an allocator arena
+        // each, under `ulimit -v`) and the command's other threads need room too.
+        return (n / 2).max(n.min(1));
+    }
+    n
+}
+
+/// The refusal when no worker thread starts.
+fn no_threads(why: String) -> anyhow::Error {
+    anyhow::anyhow!(
+        "cannot start a worker thread: {why}; the process limit (`ulimit -u`) or the \
+         memory limit (`ulimit -v`) is too low for even one"
+    )
+}
+
+/// Starts the global Rayon pool that table builds run on, with `asked` workers (default:
+/// all cores), or as many as the system will start (see [`pool`]). Once per process; later
+/// calls return the first one's answer. Without this, the pool would start on first use
+/// and a process limit would panic there.
+pub fn start_build_threads(asked: Option<usize>) -> Result<usize> {
+    static STARTED: std::sync::OnceLock<std::result::Result<usize, String>> =
+        std::sync::OnceLock::new();
+    let started = STARTED.get_or_init(|| {
+        let wanted = threads(asked);
+        let n = startable(wanted);
+        if n == 0 {
+            return Err(format!("{:#}", no_threads("the system refused".into())));
+        }
+        match rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
+            Ok(()) => {
+                if n < wanted {
+                    note!("warning: the system started only {n} of the {wanted} worker threads asked for (a process limit, `ulimit -u`?); going on with {n}");
+                }
+                Ok(n)
+            }
+            Err(e) => Err(format!("{:#}", no_threads(e.to_string()))),
+        }
+    });
+    started.clone().map_err(anyhow::Error::msg)
 }
 
 /// A seed for when none is given.

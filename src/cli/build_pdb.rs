@@ -1,7 +1,6 @@
 //! `build-pdb`: the one-off generator of the pattern databases that `fifteen` maps in.
 
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
@@ -9,7 +8,7 @@ use clap::Parser;
 
 use super::args::{self, MAX_THREADS, TABLES_ENV};
 use super::output::{emit, inform, note};
-use super::progress::{announce, announce_tables, build_tables_with_bar, build_with_bar, describe};
+use super::progress::{announce_tables, build_tables_with_bar, describe};
 use super::INTERRUPTED;
 use crate::error::TableError;
 use crate::pdb::{self, TableDir};
@@ -83,18 +82,19 @@ struct Args {
 const BUILD_OPTIONS: [&str; 6] = ["size", "blank", "partition", "force", "threads", "dual"];
 
 /// The `build-pdb` command: exit status 0 when the tables are there, 130 when Ctrl-C
-/// stopped the build (no partial table is left), 1 otherwise (with the error on one line,
+/// stopped the build and 143 when SIGTERM did (no partial table is left), 1 otherwise (with the error on one line,
 /// never a backtrace).
 pub fn main() -> ! {
     super::output::end_quietly_on_closed_pipes();
     let args = args::parse();
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    super::signals::install();
     if let Err(e) = run(args) {
         if let Some(TableError::Interrupted) = e.downcast_ref() {
-            std::process::exit(130); // the message is out already
+            // The message is out already.
+            std::process::exit(super::signals::status().unwrap_or(130));
         }
         note!("error: {e:#}");
-        std::process::exit(1);
+        std::process::exit(super::signals::status().unwrap_or(1));
     }
     std::process::exit(0)
 }
@@ -134,11 +134,7 @@ fn run(args: Args) -> Result<()> {
             args::check_build_memory(partition, args::machine_memory())?;
         }
     }
-    if let Some(t) = args.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()?;
-    }
+    args::start_build_threads(args.threads)?;
     let mut text = String::new();
     for partition in &partitions {
         text += &build(&dir, partition, args.force)?;
@@ -157,10 +153,12 @@ fn build_dual(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result
         .into_iter()
         .map(|(_, s)| s)
         .collect();
-    if force {
-        remove(dir, &specs)?;
-    }
-    let missing = dir.missing_of(specs.clone());
+    let missing = if force {
+        check_replaceable(dir, &specs)?;
+        specs.clone()
+    } else {
+        dir.missing_of(specs.clone())
+    };
     let what = format!("{} partition's dual lookups", describe(partition));
     if missing.is_empty() {
         inform!(
@@ -173,33 +171,38 @@ fn build_dual(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result
     let hint = "choose another directory with --out DIR";
     announce_tables(dir, partition, &what, &missing, hint)?;
     let t0 = Instant::now();
-    let built = build_tables_with_bar(dir, specs, true, &INTERRUPTED)?;
+    let built = build_tables_with_bar(dir, specs, force, true, &INTERRUPTED)?;
     inform!("done in {:.1} s", t0.elapsed().as_secs_f64());
     Ok(report(built))
 }
 
-/// Removes these tables' files, to rebuild them.
-fn remove(dir: &TableDir, specs: &[pdb::PatternSpec]) -> Result<()> {
+/// Refuses, before any build, to rebuild a table whose name is taken by something a
+/// rename cannot replace (a directory): minutes of building would end in that error.
+fn check_replaceable(dir: &TableDir, specs: &[pdb::PatternSpec]) -> Result<()> {
     for spec in specs {
         let path = dir.path(spec);
-        match std::fs::remove_file(&path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                // A directory in the table's place, say: building would fail anyway.
-                bail!("cannot remove {} to rebuild it: {e}", path.display())
-            }
-            _ => {}
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+            bail!(
+                "cannot replace {} to rebuild it: Is a directory (move it away)",
+                path.display()
+            );
         }
     }
     Ok(())
 }
 
-/// Builds one partition's missing tables (all of them with `force`); returns the report
+/// Builds one partition's missing tables (all of them with `force`, each beside the old
+/// one); returns the report
 /// of each built table's layers for stdout.
 fn build(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result<String> {
-    if force {
-        remove(dir, &partition.specs())?;
-    }
-    if dir.missing(partition).is_empty() {
+    let specs = partition.specs();
+    let missing = if force {
+        check_replaceable(dir, &specs)?;
+        specs.clone()
+    } else {
+        dir.missing(partition)
+    };
+    if missing.is_empty() {
         inform!(
             "all {} tables of the {} partition are already in {} (use --force to rebuild)",
             partition.patterns.len(),
@@ -208,9 +211,13 @@ fn build(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result<Stri
         );
         return Ok(String::new());
     }
-    announce(dir, partition, "choose another directory with --out DIR")?;
+    let what = format!("{} partition", describe(partition));
+    let hint = "choose another directory with --out DIR";
+    announce_tables(dir, partition, &what, &missing, hint)?;
     let t0 = Instant::now();
-    let built = build_with_bar(dir, partition, true, &INTERRUPTED)?;
+    // With --force, each table is built beside the old one and replaces it only once
+    // written whole and checked: stopped at any moment, the directory keeps a usable set.
+    let built = build_tables_with_bar(dir, specs, force, true, &INTERRUPTED)?;
     inform!("done in {:.1} s", t0.elapsed().as_secs_f64());
     Ok(report(built))
 }

@@ -65,8 +65,7 @@ pub fn run(a: MergeArgs) -> Result<i32> {
                 "a merge's partial output",
                 first_line_is_a_record,
             )?;
-            let file = std::fs::File::create(&partial)
-                .with_context(|| format!("cannot write {}", partial.display()))?;
+            let file = open_partial(&partial)?;
             let mut out = std::io::BufWriter::new(file);
             let r = merge(&a.parts, &mut out, report_failure).and_then(|r| {
                 let file = out
@@ -139,4 +138,28 @@ fn first_line_is_a_record(path: &Path) -> bool {
                 Ok(crate::cluster::results::FileLine::Record(_))
             )
         })
+}
+
+/// Opens the partial file for writing, under its lock: a second merge into the same FILE
+/// while one runs is refused (the lock dies with its holder), rather than both writing
+/// into one file that one of them then renames.
+fn open_partial(partial: &Path) -> Result<std::fs::File> {
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(partial)
+        .with_context(|| format!("cannot write {}", partial.display()))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
+            "another fifteen merge is writing {} (it holds that file's lock): wait for it to end, or give another output file",
+            partial.display()
+        ),
+        // A file system without locks: go on without one.
+        Err(std::fs::TryLockError::Error(_)) => {}
+    }
+    file.set_len(0)
+        .with_context(|| format!("cannot write {}", partial.display()))?;
+    Ok(file)
 }

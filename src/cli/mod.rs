@@ -17,13 +17,14 @@ mod output;
 mod play;
 mod progress;
 mod random;
+mod signals;
 mod solve;
 mod split;
 mod table_cache;
 mod tables;
 mod target;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use clap::{Parser, Subcommand};
 
@@ -120,12 +121,20 @@ enum Command {
 }
 
 /// The `fifteen` command: parses the arguments, runs the command, exits with its status
-/// (0 all done, 1 some instance failed, 2 usage errors and unreadable input, 130 Ctrl-C).
+/// (0 all done, 1 some instance failed, 2 usage errors and unreadable input, 130 Ctrl-C,
+/// 143 SIGTERM: see `signals`).
 pub fn fifteen_main() -> ! {
     output::end_quietly_on_closed_pipes();
     let cli: Cli = args::parse();
     output::set_quiet(cli.quiet);
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    // `play` owns the terminal and, on Unix, its signals; the short commands need nothing.
+    let own_signals = cfg!(unix) && matches!(cli.command, Command::Play(_));
+    if !own_signals && !matches!(cli.command, Command::Completions(_) | Command::Man(_)) {
+        signals::install();
+    }
+    // A table file cut short under the search: one line naming it, exit status 2.
+    #[cfg(target_os = "linux")]
+    crate::pdb::report_sigbus_on_tables(2);
     let result = match cli.command {
         Command::Solve(a) => solve::solve(a),
         Command::Bench(a) => solve::bench(a),
@@ -140,10 +149,12 @@ pub fn fifteen_main() -> ! {
         Command::Man(a) => docs::run_man::<Cli>(a),
     };
     std::process::exit(match result {
-        Ok(code) => code,
+        Ok(code) => signals::exit_status(code),
         Err(e) => {
             note!("error: {e:#}");
-            2
+            // An error that a signal caused (a read cut short, a build stopped) is the
+            // signal's exit.
+            signals::status().unwrap_or(2)
         }
     })
 }

@@ -59,6 +59,8 @@ pub fn announce_tables(
     missing: &[PatternSpec],
     hint: &str,
 ) -> Result<()> {
+    // The build's workers, before the notice counts them.
+    super::args::start_build_threads(None)?;
     if let Err(e) = dir.check_writable() {
         let why = match &e {
             TableError::Io { error, .. } => error.to_string(),
@@ -86,17 +88,40 @@ pub fn build_with_bar(
     show: bool,
     stop: &AtomicBool,
 ) -> Result<Vec<(PatternSpec, Built)>> {
-    build_tables_with_bar(dir, partition.specs(), show, stop)
+    build_tables_with_bar(dir, partition.specs(), false, show, stop)
 }
 
-/// [`build_with_bar`] for the missing ones of any tables.
+/// [`build_with_bar`] for the missing ones of any tables, or (`force`) all of them, each
+/// built beside the old one and renamed over it only once written whole and checked
+/// ([`crate::pdb::save`]): an old table stays usable until its new one is.
+///
+/// Under the directory's build lock ([`TableDir::lock_builds`]): a process already
+/// building there is waited for (said once), and what it built is not built again.
 pub fn build_tables_with_bar(
     dir: &TableDir,
     specs: Vec<PatternSpec>,
+    force: bool,
     show: bool,
     stop: &AtomicBool,
 ) -> Result<Vec<(PatternSpec, Built)>> {
-    let missing = dir.missing_of(specs.clone());
+    let _lock = match dir.try_lock_builds()? {
+        Some(lock) => lock,
+        None => {
+            inform!(
+                "waiting: another process is building tables in {}",
+                dir.dir.display()
+            );
+            dir.lock_builds()?
+        }
+    };
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(TableError::Interrupted.into());
+    }
+    let missing = if force {
+        specs.clone()
+    } else {
+        dir.missing_of(specs.clone())
+    };
     let bar = ProgressBar::new(0);
     if !show || super::output::quiet() || !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());

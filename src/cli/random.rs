@@ -1,6 +1,7 @@
 //! `fifteen random`: reproducible random boards, one per line, ready to pipe into `solve`.
 
 use std::io::Write;
+use std::sync::atomic::Ordering;
 
 use anyhow::{Context, Result};
 
@@ -62,6 +63,11 @@ pub fn run(a: RandomArgs) -> Result<i32> {
     }
     let shard = a.shard.unwrap_or(Shard::WHOLE);
     for i in 1..=a.count {
+        // A huge --count stops on Ctrl-C or SIGTERM with the lines so far printed whole.
+        if super::INTERRUPTED.load(Ordering::Relaxed) {
+            emit(&mut out, "")?;
+            return Ok(130);
+        }
         // Every board is drawn, the other shards' too: each draw takes a varying amount
         // of the generator's output, so board i can only be had after boards 1 to i - 1.
         let b = match a.walk {

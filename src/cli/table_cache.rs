@@ -106,7 +106,7 @@ impl TableCache {
             let what = format!("{} partition's dual lookups", describe(partition));
             let hint = "choose another directory with --tables DIR (or FIFTEEN_TABLES=DIR)";
             announce_tables(&self.dir, partition, &what, &missing, hint)?;
-            build_tables_with_bar(&self.dir, specs, !self.quiet, &INTERRUPTED)?;
+            build_tables_with_bar(&self.dir, specs, false, !self.quiet, &INTERRUPTED)?;
             self.build_secs += t.elapsed().as_secs_f64();
         }
         // SAFETY: as in `fetch`.

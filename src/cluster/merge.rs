@@ -68,12 +68,14 @@ pub enum MergeError {
         results: u64,
     },
     /// Shards of the batch for which no file was given.
-    #[error("missing shard{} {list} of {count}: no file for {}; run {} task{} (it resumes if it started) and give all {count} files", if missing.len() == 1 { "" } else { "s" }, if missing.len() == 1 { "it" } else { "them" }, if missing.len() == 1 { "its" } else { "their" }, if missing.len() == 1 { "" } else { "s" })]
+    #[error("missing shard{} {list} of {count}: no file for {}; run {} task{} (it resumes if it started) and give all {count} files", if *missing_count == 1 { "" } else { "s" }, if *missing_count == 1 { "it" } else { "them" }, if *missing_count == 1 { "its" } else { "their" }, if *missing_count == 1 { "" } else { "s" })]
     MissingShards {
         /// The shard count.
         count: u64,
-        /// The missing shard numbers.
+        /// The first missing shard numbers (at most 20).
         missing: Vec<u64>,
+        /// How many shards are missing.
+        missing_count: u64,
         /// `missing`, comma-separated (at most 20, then `...`).
         list: String,
     },
@@ -246,16 +248,23 @@ pub fn plan(mut parts: Vec<Part>) -> Result<Vec<Part>, MergeError> {
         }
     }
     let count = first.shard.count();
-    let missing: Vec<u64> = (1..=count).filter(|k| !by_shard.contains_key(k)).collect();
-    if !missing.is_empty() {
+    // Only the first few are listed: a shard count near 2^32 must not make a list of
+    // billions (the files given are each one shard, so the number missing is a difference).
+    let missing_count = count - by_shard.len() as u64;
+    if missing_count > 0 {
+        let missing: Vec<u64> = (1..=count)
+            .filter(|k| !by_shard.contains_key(k))
+            .take(21)
+            .collect();
         let mut list: Vec<String> = missing.iter().take(20).map(u64::to_string).collect();
-        if missing.len() > 20 {
+        if missing_count > 20 {
             list.push("...".into());
         }
         return Err(MergeError::MissingShards {
             count,
             list: list.join(", "),
-            missing,
+            missing: missing.into_iter().take(20).collect(),
+            missing_count,
         });
     }
     parts.sort_by_key(|p| p.shard.index());

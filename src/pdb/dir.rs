@@ -23,6 +23,11 @@ pub struct Opened {
     pub checks: Vec<Verified>,
 }
 
+/// A table directory's build lock ([`TableDir::lock_builds`]), held until dropped.
+pub struct BuildLock {
+    _dir: Option<std::fs::File>,
+}
+
 /// Where tables live and how to get them: opened if present, built if not.
 #[derive(Clone, Debug)]
 pub struct TableDir {
@@ -89,7 +94,50 @@ impl TableDir {
         progress: &(dyn Fn(usize, &PatternSpec, BuildEvent) + Sync),
         stop: &AtomicBool,
     ) -> Result<Vec<(PatternSpec, Built)>, TableError> {
+        let _lock = self.lock_builds()?;
         self.build_or_stop(self.missing(partition), progress, stop)
+    }
+
+    /// Takes the directory's build lock if no other process holds it: `None` when one
+    /// does. See [`TableDir::lock_builds`].
+    ///
+    /// # Errors
+    /// A directory that cannot be created or opened.
+    pub fn try_lock_builds(&self) -> Result<Option<BuildLock>, TableError> {
+        let dir = self.open_for_lock()?;
+        match dir.try_lock() {
+            Ok(()) => Ok(Some(BuildLock { _dir: Some(dir) })),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            // A file system without locks: build without one (each table is still saved
+            // whole, by rename, so two builders both end with sound tables).
+            Err(std::fs::TryLockError::Error(_)) => Ok(Some(BuildLock { _dir: None })),
+        }
+    }
+
+    /// Waits for, and takes, the directory's build lock: an advisory lock (`flock`) on the
+    /// directory itself, so no file is added, that the system releases when its holder
+    /// ends however it ends. Two processes that would build the same tables (the first
+    /// runs of two `solve`s, say) then build them once: the second waits, and finds them
+    /// there. Readers take no lock: a table is only ever replaced by rename, which leaves
+    /// every open mapping as it was.
+    ///
+    /// # Errors
+    /// A directory that cannot be created or opened.
+    pub fn lock_builds(&self) -> Result<BuildLock, TableError> {
+        let dir = self.open_for_lock()?;
+        match dir.lock() {
+            Ok(()) => Ok(BuildLock { _dir: Some(dir) }),
+            Err(_) => Ok(BuildLock { _dir: None }),
+        }
+    }
+
+    fn open_for_lock(&self) -> Result<std::fs::File, TableError> {
+        let io = |error| TableError::Io {
+            path: self.dir.clone(),
+            error,
+        };
+        std::fs::create_dir_all(&self.dir).map_err(io)?;
+        std::fs::File::open(&self.dir).map_err(io)
     }
 
     /// Builds and saves these tables, giving up when `stop` is set (as

@@ -23,7 +23,9 @@
 //! - `dual`: the same tables read for the board's dual;
 //! - `dir`: a directory of tables, opened if present, built if not;
 //! - `command`: the `build-pdb` command lines that errors and notes tell the user to run;
-//! - `notice`: when tables are built on first use, and the words said before.
+//! - `notice`: when tables are built on first use, and the words said before;
+//! - `sigbus`: a mapped table cut short under a running search, named instead of a bare
+//!   "Bus error".
 
 mod build;
 mod command;
@@ -33,15 +35,19 @@ mod format;
 mod heuristic;
 pub mod notice;
 mod partition;
+#[cfg(target_os = "linux")]
+pub mod sigbus;
 mod table;
 pub mod verified;
 
 pub use build::{build, build_or_stop, BuildEvent, Built, MAX_TABLE_CELLS};
 pub use command::{build_pdb_command, rebuild_command};
-pub use dir::{default_dir, Opened, TableDir};
+pub use dir::{default_dir, BuildLock, Opened, TableDir};
 pub use dual::{Dual, DualState, DualTables};
 pub use format::{Header, ENCODING_NIBBLE_EXCESS, PAYLOAD_OFFSET, TABLE_FORMAT_VERSION};
 pub use heuristic::{Patterns, PdbHeuristic, PdbState, MAX_PATTERNS};
 pub use partition::{canonical_blank, Partition, PatternSpec, SECOND_4X4};
+#[cfg(target_os = "linux")]
+pub use sigbus::report_sigbus_on_tables;
 pub use table::{inspect, inspect_header, save, Storage, Table};
 pub use verified::{record_path, RecordOutcome, Verified, RECORD_MARGIN};

@@ -4,7 +4,8 @@
 //! iteration, at most every half second after finished subtrees, and when the search stops. On
 //! SIGTERM (a batch system's preemption) or Ctrl-C the search stops within a moment, saves,
 //! and the command exits with 143 (SIGTERM) or 130 (Ctrl-C); after a SIGKILL the file
-//! still holds the last save. Running the same command again resumes from FILE; once
+//! still holds the last save. A save that fails (a full disk) is a warning: the search
+//! goes on, and its answer is printed even when it cannot be saved. Running the same command again resumes from FILE; once
 //! solved, FILE keeps the answer and the command prints it without searching.
 
 use std::path::PathBuf;
@@ -123,7 +124,7 @@ pub fn run(
         let mut c = Checkpoint::new(identity.clone());
         c.books = b.clone();
         if let Err(e) = c.save(&path) {
-            // The search goes on; the error is reported at the end (exit status 2).
+            // The search goes on; the error is a warning at the end.
             let mut slot = save_error.lock().unwrap_or_else(|e| e.into_inner());
             slot.get_or_insert(e.to_string());
         }
@@ -146,8 +147,14 @@ pub fn run(
     };
     let result = solver.solve(&inst.board, &inst.goal, &search);
     let books = books.into_inner().unwrap_or_else(|e| e.into_inner());
-    if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        bail!("the checkpoint could not be saved: {e}");
+    // A save that failed (a full disk, say) loses at most the progress since the last
+    // save that worked: it is said, and the search's answer is kept all the same.
+    let save_failed = save_error.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = &save_failed {
+        note!(
+            "warning: the checkpoint could not be saved ({e}); {} holds the last save that worked",
+            path.display()
+        );
     }
     note!(
         "{}: this run generated {} nodes; {} over {} runs",
@@ -172,18 +179,29 @@ pub fn run(
             c.moves = Some(moves_to_string(&s.moves));
             c.lower_bound = Some(s.lower_bound);
             c.nodes = Some(s.nodes);
-            c.save(&path)?;
+            if let Err(e) = c.save(&path) {
+                note!(
+                    "warning: the answer could not be saved in the checkpoint ({e}); it is printed all the same, and a rerun would search again"
+                );
+            }
             print(&mut report, inst, Ok(s))
         }
         Err(SolveError::Stopped(s))
             if s.reason == StopReason::Interrupted && stop.load(Ordering::SeqCst) =>
         {
-            note!(
+            if save_failed.is_some() {
+                note!(
+                    "stopped: run the same command to resume from {}'s last save",
+                    path.display()
+                );
+            } else {
+                note!(
                 "stopped: {} holds the search at threshold {} ({} subtrees of it done); run the same command to resume",
                 path.display(),
                 weight.moves_at_least(books.threshold),
                 books.done.len()
             );
+            }
             Ok(if terminated.load(Ordering::SeqCst) {
                 EXIT_TERMINATED
             } else {

@@ -1,0 +1,101 @@
+//! Ctrl-C and SIGTERM for every long command: the command is told at once (the shared
+//! [`INTERRUPTED`] flag, which searches, builds and readers poll) and gets a short grace to
+//! stop on its own, saving what it has; a command still running after it (blocked in a
+//! read of a pipe that stays open, say, or inside a step that does not poll) is ended
+//! there, with the same exit status: 130 after SIGINT, 143 after SIGTERM (128 + the
+//! signal, the shell's convention). A second signal ends it at once.
+//!
+//! The handlers are signal-hook's: the signal handler only writes to a pipe, and this
+//! module's thread does the rest outside signal context, so nothing here needs to be
+//! async-signal-safe. `play` installs none of this (it owns the terminal and restores it
+//! in its own handler, see `play/terminal.rs`).
+
+use std::sync::atomic::{AtomicI32, Ordering};
+#[cfg(unix)]
+use std::time::{Duration, Instant};
+
+#[cfg(unix)]
+use signal_hook::consts::{SIGINT, SIGTERM};
+#[cfg(unix)]
+use signal_hook::iterator::Signals;
+
+#[cfg(unix)]
+use super::output::note;
+use super::INTERRUPTED;
+
+/// How long a command has, after the first signal, to stop by itself. Short enough that
+/// every command ends within a second of the signal; long enough for a checkpoint or a
+/// results file to be saved and a last line written (they take milliseconds).
+#[cfg(unix)]
+const GRACE: Duration = Duration::from_millis(750);
+
+/// The first signal received (0: none yet).
+static RECEIVED: AtomicI32 = AtomicI32::new(0);
+
+/// The exit status that tells the first signal received apart, if one was: 130 after
+/// SIGINT, 143 after SIGTERM.
+pub fn status() -> Option<i32> {
+    match RECEIVED.load(Ordering::SeqCst) {
+        0 => None,
+        s => Some(128 + s),
+    }
+}
+
+/// The status to exit with when a command returned `code`: after a signal, a command
+/// that did not end in success ended because of it (a read cut short, a search stopped),
+/// and says so with the signal's status; one that finished its work keeps its 0.
+pub fn exit_status(code: i32) -> i32 {
+    match status() {
+        Some(s) if code != 0 => s,
+        _ => code,
+    }
+}
+
+/// Elsewhere than Unix: Ctrl-C sets [`INTERRUPTED`], and the commands stop by themselves.
+#[cfg(not(unix))]
+pub fn install() {
+    let _ = ctrlc::set_handler(|| {
+        RECEIVED.store(2, Ordering::SeqCst);
+        INTERRUPTED.store(true, Ordering::SeqCst);
+    });
+}
+
+/// Starts watching for SIGINT and SIGTERM (see the module's documentation). Without a
+/// thread for it (a process limit, say) the signals keep their default action, which
+/// also ends the command at once.
+#[cfg(unix)]
+pub fn install() {
+    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {
+        return;
+    };
+    let handle = signals.handle();
+    let watcher = std::thread::Builder::new()
+        .name("signals".into())
+        .stack_size(64 * 1024)
+        .spawn(move || {
+            let Some(first) = signals.forever().next() else {
+                return;
+            };
+            RECEIVED.store(first, Ordering::SeqCst);
+            INTERRUPTED.store(true, Ordering::SeqCst);
+            let deadline = Instant::now() + GRACE;
+            while Instant::now() < deadline {
+                if signals.pending().next().is_some() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            note!("interrupted: stopped before the end; what was printed above stays");
+            std::process::exit(128 + first);
+        });
+    if watcher.is_err() {
+        // Back to the default actions: a signal still ends the command. (Not
+        // `handle.close()`: it writes to the pipe whose reading end went with the thread's
+        // closure, and would raise SIGPIPE.)
+        drop(handle);
+        for s in [SIGINT, SIGTERM] {
+            // SAFETY: restoring the default disposition; no handler of ours is left.
+            unsafe { libc::signal(s, libc::SIG_DFL) };
+        }
+    }
+}
