@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use crate::board::{Board, Dir, Goal, Labels};
 use crate::error::BoardError;
-use crate::pdb::{Dual, DualTables, Patterns, PdbHeuristic};
+use crate::pdb::{Dual, DualSearch, DualTables, Patterns, PdbHeuristic};
 use crate::search::{
     ida_star, BooksMismatch, Found, Geometry, Hamming, Heuristic, LinearConflict, Manhattan, Max,
     Packed, Search, SearchError, Stopped, TieBreak, Tiles, WalkingDistance, Weight, Wide,
@@ -124,6 +124,10 @@ pub struct Extras {
     /// The first tables' dual lookups ([`Dual`]), max'd with them: used when built on
     /// the same tables as the solver's.
     pub dual: Option<Arc<DualTables>>,
+    /// Search with the dual search ([`DualSearch`], DIDA*) over the first tables and
+    /// `dual`, instead of IDA* over their lookups: used only for optimal searches without
+    /// books, and only where `dual` is built on the solver's tables.
+    pub dual_search: bool,
 }
 
 impl Solver {
@@ -202,7 +206,10 @@ impl Solver {
         search: &Search,
     ) -> Result<Solution, SolveError> {
         let t0 = Instant::now();
-        let (found, frame) = self.run_job(board, goal, Ida(search))?;
+        let (found, frame) = match self.dual_search_for(board, goal, search)? {
+            Some(done) => done,
+            None => self.run_job(board, goal, Ida(search))?,
+        };
         let found = found?;
         let moves = frame.to_user(&found.moves);
         // Every path between two boards has the same parity (each move changes the blank's
@@ -225,6 +232,41 @@ impl Solver {
 }
 
 impl Solver {
+    /// The dual search's answer, when this solver searches `board` with it: an optimal
+    /// search without books, on tables whose dual tables are opened.
+    #[allow(clippy::type_complexity)]
+    fn dual_search_for(
+        &self,
+        board: &Board,
+        goal: &Goal,
+        search: &Search,
+    ) -> Result<Option<(Result<Found, SearchError>, Frame)>, BoardError> {
+        let (Some(pdb), Some(dual)) = (&self.pdb, &self.extras.dual) else {
+            return Ok(None);
+        };
+        if !self.extras.dual_search
+            || self.kind != HeuristicKind::Pdb
+            || search.weight != Weight::ONE
+            || search.checkpoint.is_some()
+            || !Arc::ptr_eq(&dual.pdb, pdb)
+        {
+            return Ok(None);
+        }
+        let labels = goal.labels(board)?;
+        let Some(sym) = pdb.symmetry_for(&labels) else {
+            return Ok(None);
+        };
+        let l = sym.labels(&labels);
+        let geo = Geometry::new(l.shape, l.blank_label);
+        let start = geo.load::<Wide>(&l);
+        let found = DualSearch::new(dual)
+            .solve(&start, l.blank_label as usize, search)
+            .map_err(SearchError::Stopped);
+        let mut frame = self.frame(board, goal)?;
+        frame.partition = frame.partition.map(|p| p + "+dual-search");
+        Ok(Some((found, frame)))
+    }
+
     /// The estimate [`Solver::run_job`] searches `l` with, in words (see
     /// [`Frame::partition`]).
     fn estimate_name(&self, pdb: &Arc<PdbHeuristic>, l: &Labels) -> String {

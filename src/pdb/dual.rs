@@ -65,11 +65,11 @@ pub struct DualTables {
     extra: Vec<Table>,
     /// `src[k][b]`: the table pattern `k` is read from when the dual's blank is on `b`:
     /// `k` (its own), `patterns + j` (extra table `j`), or 255 (none).
-    src: [[u8; MAX_CELLS]; super::MAX_PATTERNS],
+    pub(super) src: [[u8; MAX_CELLS]; super::MAX_PATTERNS],
     /// `ok[b]`: nibble `k` is 15 when pattern `k` has a table for the dual's blank on `b`.
     ok: [u32; MAX_CELLS],
     /// Rankers for each pattern less one tile.
-    short: Vec<Ranker>,
+    pub(super) short: Vec<Ranker>,
 }
 
 impl DualTables {
@@ -181,7 +181,7 @@ impl DualTables {
 
     /// The table pattern `k` is read from with the dual's blank on `b` (empty for none).
     #[inline(always)]
-    fn payload(&self, k: usize, b: usize) -> &[u8] {
+    pub(super) fn payload(&self, k: usize, b: usize) -> &[u8] {
         let i = self.src[k][b] as usize;
         let own = self.pdb.tables.len();
         if i < own {

@@ -39,6 +39,10 @@ pub struct Study {
     tie_break: bool,
     dual: bool,
     dual_large: bool,
+    /// The dual search (DIDA*) over the first tables and their dual tables, on every
+    /// board (`dida`) or on boards of 25 cells or more (`dida=large`).
+    dida: bool,
+    dida_large: bool,
     /// Walking-distance tables built so far, by shape and goal blank.
     wd: HashMap<(Shape, u8), Option<Arc<WalkingDistance>>>,
 }
@@ -59,10 +63,12 @@ impl Study {
                 "lc" => s.tie_break = true,
                 "dual" => s.dual = true,
                 "dual=large" => s.dual_large = true,
+                "dida" => s.dida = true,
+                "dida=large" => s.dida_large = true,
                 p => match p.strip_prefix("pair=") {
                     Some(groups) => s.pair = Some(Some(groups.to_string())),
                     None => {
-                        bail!("--study: unknown part '{p}' (pdb, pair, pair=GROUPS, wd, eager, lc, dual, dual=large)")
+                        bail!("--study: unknown part '{p}' (pdb, pair, pair=GROUPS, wd, eager, lc, dual, dual=large, dida, dida=large)")
                     }
                 },
             }
@@ -106,7 +112,9 @@ impl Study {
         } else {
             None
         };
-        let dual = if self.dual || (self.dual_large && fshape.cells() >= LARGE_CELLS) {
+        let large = fshape.cells() >= LARGE_CELLS;
+        let dual_search = self.dida || (self.dida_large && large);
+        let dual = if self.dual || (self.dual_large && large) || dual_search {
             cache.get_dual(first)?
         } else {
             None
@@ -117,6 +125,7 @@ impl Study {
             lazy: !self.eager,
             tie_break: self.tie_break,
             dual,
+            dual_search,
         })
     }
 }
