@@ -148,9 +148,9 @@ impl<'a> DualSearch<'a> {
                     let c = n.blank();
                     self.entry(k, c, |l| n.a[l])
                 }
-                (1, Some(m)) => {
-                    self.entry(k, m[n.beta as usize] as usize, |l| m[n.w[m[l] as usize] as usize])
-                }
+                (1, Some(m)) => self.entry(k, m[n.beta as usize] as usize, |l| {
+                    m[n.w[m[l] as usize] as usize]
+                }),
                 (3, Some(m)) => {
                     let c = n.blank();
                     self.entry(k, m[c] as usize, |l| m[n.a[m[l] as usize] as usize])
@@ -343,7 +343,7 @@ impl Dfs<'_> {
             return false;
         }
         let (h0, h1) = DualSearch::sides(&n);
-        if h1 > h0 && !*NOFLIP {
+        if h1 > h0 {
             n.flip();
         }
         let s = self.s;
@@ -459,14 +459,16 @@ impl DualSearch<'_> {
             let (found, next, stopped, it_nodes) = if threads == 1 {
                 let mut dfs = self.dfs(threshold, search, &halt, &shared, u32::MAX);
                 let f = dfs.go(root, 0);
-                (f.then(|| dfs.path.moves()), dfs.next, dfs.stopped, dfs.nodes)
+                (
+                    f.then(|| dfs.path.moves()),
+                    dfs.next,
+                    dfs.stopped,
+                    dfs.nodes,
+                )
             } else {
                 self.parallel(root, threshold, threads, search, &halt, &shared, &mut depth)
             };
             nodes += it_nodes;
-            if std::env::var("DIDA_DEBUG").is_ok() {
-                eprintln!("threshold {threshold} nodes {it_nodes} depth {depth} found {}", found.is_some());
-            }
             let it = Iteration { threshold, nodes };
             if let Some(moves) = found {
                 iterations.push(it);
@@ -549,7 +551,12 @@ impl DualSearch<'_> {
             let found = top.go(root, 0);
             nodes += top.nodes;
             if found || top.stopped.is_some() {
-                return (found.then(|| top.path.moves()), top.next, top.stopped, nodes);
+                return (
+                    found.then(|| top.path.moves()),
+                    top.next,
+                    top.stopped,
+                    nodes,
+                );
             }
             if top.frontier.len() >= threads * SUBTREES_PER_THREAD
                 || top.frontier.is_empty()
@@ -582,9 +589,6 @@ impl DualSearch<'_> {
                             break;
                         }
                     }
-                    if std::env::var("DIDA_DEBUG").is_ok() {
-                        eprintln!("  thread: nodes {} found {:?} of {} taken {}", dfs.nodes, found.as_ref().map(|f: &(usize, Vec<Dir>)| f.0), frontier.len(), taken.load(Ordering::Relaxed));
-                    }
                     let mut o = out.lock().expect("no thread panics holding it");
                     if let Some((i, m)) = found {
                         if o.0.as_ref().is_none_or(|(j, _)| i < *j) {
@@ -607,5 +611,3 @@ impl DualSearch<'_> {
         }
     }
 }
-
-static NOFLIP: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| std::env::var("DIDA_NOFLIP").is_ok());

@@ -27,8 +27,8 @@
 
 mod build;
 mod command;
-mod dir;
 mod dida;
+mod dir;
 mod dual;
 mod format;
 mod heuristic;
@@ -39,8 +39,8 @@ pub mod verified;
 
 pub use build::{build, build_or_stop, BuildEvent, Built, MAX_TABLE_CELLS};
 pub use command::{build_pdb_command, rebuild_command};
-pub use dir::{default_dir, Opened, TableDir};
 pub use dida::DualSearch;
+pub use dir::{default_dir, Opened, TableDir};
 pub use dual::{Dual, DualState, DualTables};
 pub use format::{Header, ENCODING_NIBBLE_EXCESS, PAYLOAD_OFFSET, TABLE_FORMAT_VERSION};
 pub use heuristic::{Patterns, PdbHeuristic, PdbState, MAX_PATTERNS};
