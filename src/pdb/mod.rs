@@ -21,6 +21,7 @@
 //!   the file is provably unchanged since its last full pass;
 //! - `heuristic`: the opened tables combined into the search's heuristic;
 //! - `dual`: the same tables read for the board's dual;
+//! - `dida`: the dual search, expanding the board or its dual, whichever looks farther;
 //! - `dir`: a directory of tables, opened if present, built if not;
 //! - `command`: the `build-pdb` command lines that errors and notes tell the user to run;
 //! - `notice`: when tables are built on first use, and the words said before.
