@@ -234,7 +234,6 @@ impl Solver {
 impl Solver {
     /// The dual search's answer, when this solver searches `board` with it: an optimal
     /// search without books, on tables whose dual tables are opened.
-    #[allow(clippy::type_complexity)]
     fn dual_search_for(
         &self,
         board: &Board,

@@ -419,6 +419,10 @@ const SUBTREES_PER_THREAD: usize = 64;
 /// the nodes it generated.
 type Ended = (Option<Vec<Dir>>, u32, Option<StopReason>, u64);
 
+/// What the threads of one split iteration gather: the earliest subtree's solution (its
+/// place in the serial order with it), the next threshold, a stop, and their nodes.
+type Gathered = (Option<(usize, Vec<Dir>)>, u32, Option<StopReason>, u64);
+
 impl DualSearch<'_> {
     /// Finds an optimal solution from `start` (labels on cells, the goal's blank labelled
     /// `blank_label`) with the dual search, as `search` says for limits, progress and
@@ -568,8 +572,7 @@ impl DualSearch<'_> {
             *depth += 1;
         };
         let taken = AtomicUsize::new(0);
-        let out: Mutex<(Option<(usize, Vec<Dir>)>, u32, Option<StopReason>, u64)> =
-            Mutex::new((None, next, None, nodes));
+        let out: Mutex<Gathered> = Mutex::new((None, next, None, nodes));
         let pool = search.pool.expect("a pool when threads > 1");
         pool.scope(|sc| {
             for _ in 0..threads {
