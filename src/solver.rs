@@ -239,7 +239,7 @@ impl Solver {
         board: &Board,
         goal: &Goal,
         search: &Search,
-    ) -> Result<Option<(Result<Found, SearchError>, Frame)>, BoardError> {
+    ) -> Result<Option<(FoundOr, Frame)>, BoardError> {
         let (Some(pdb), Some(dual)) = (&self.pdb, &self.extras.dual) else {
             return Ok(None);
         };
@@ -289,6 +289,9 @@ impl Solver {
         name
     }
 }
+
+/// What a search answers: a solution, or why there is none.
+type FoundOr = Result<Found, SearchError>;
 
 /// The one search as a [`SearchJob`], for [`Solver::solve`].
 struct Ida<'s, 'a>(&'s Search<'a>);
