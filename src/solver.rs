@@ -233,7 +233,11 @@ impl Solver {
 
 impl Solver {
     /// The dual search's answer, when this solver searches `board` with it: an optimal
-    /// search without books, on tables whose dual tables are opened.
+    /// search without books, on tables whose dual tables are opened. Never inlined: its
+    /// frame (the dual search's boards) would otherwise stay on the stack of every
+    /// [`Solver::solve`], under the whole depth-first search of the other estimates (a
+    /// split search nested in a Rayon task overflowed a worker's stack that way).
+    #[inline(never)]
     fn dual_search_for(
         &self,
         board: &Board,
