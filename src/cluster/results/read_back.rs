@@ -1,0 +1,171 @@
+//! Reading a results file back, for a resume and for a merge: the header, the records and
+//! the end line, where the whole lines end (a torn tail is cut off, not believed), and with
+//! `replay` every record's moves checked before it counts as done.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
+
+use super::{tiles_key, Done, End, FileLine, Header, LineError, ResultsError, HEADER_KEY};
+use crate::check::MAX_RESULT_LINE_BYTES;
+
+/// What [`read_back`] found.
+pub(crate) struct ReadBack {
+    pub(crate) header: Option<Header>,
+    pub(crate) done: Vec<Done>,
+    pub(crate) end: Option<End>,
+    /// Bytes in the file.
+    pub(super) length: u64,
+    /// Bytes of whole, valid lines: the rest is a torn tail.
+    pub(super) valid: u64,
+}
+
+/// Reads a results file from its start: the header, the records, the end line; and where
+/// the valid part ends. A last line without its newline, or a tail of zero bytes (what a
+/// machine crash can leave after the last sync), is a torn tail; any other bad line is
+/// [`ResultsError::Damaged`]. With `replay` (resuming), so is a record whose moves do not
+/// take its board to its goal in the length it claims: a result to be kept must check.
+/// A merge replays every record itself and reports each one that fails instead.
+pub(crate) fn read_back(
+    path: &Path,
+    file: &mut File,
+    replay: bool,
+) -> Result<ReadBack, ResultsError> {
+    let io = |error| ResultsError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let damaged = |line: usize, reason: String| ResultsError::Damaged {
+        path: path.to_path_buf(),
+        line,
+        reason,
+    };
+    let length = file.seek(SeekFrom::End(0)).map_err(io)?;
+    file.seek(SeekFrom::Start(0)).map_err(io)?;
+    let mut reader = BufReader::new(&mut *file);
+    let mut out = ReadBack {
+        header: None,
+        done: Vec::new(),
+        end: None,
+        length,
+        valid: 0,
+    };
+    let mut buf = Vec::new();
+    let mut line = 0usize;
+    loop {
+        buf.clear();
+        let n = (&mut reader)
+            .take(MAX_RESULT_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        line += 1;
+        if buf.last() != Some(&b'\n') {
+            if n > MAX_RESULT_LINE_BYTES {
+                return Err(damaged(line, "a line too long to be a result".into()));
+            }
+            // A first line cut short can only be our header's start (or a crash's zero
+            // bytes): anything else is someone's file without a final newline, which
+            // cutting off would destroy.
+            let start = format!("{{\"{HEADER_KEY}\":");
+            let ours = buf.starts_with(start.as_bytes())
+                || start.as_bytes().starts_with(&buf)
+                || buf.iter().all(|&c| c == 0);
+            if line == 1 && !ours {
+                return Err(ResultsError::NotOurs {
+                    path: path.to_path_buf(),
+                });
+            }
+            break; // torn: cut off
+        }
+        let parsed = match std::str::from_utf8(&buf[..n - 1]) {
+            Err(_) => Err(None),
+            Ok(text) => FileLine::parse(text).map_err(Some),
+        };
+        let item = match parsed {
+            Ok(item) => item,
+            Err(e) => {
+                // Crash debris (zero bytes to the end) is a torn tail; anything else is not.
+                let mut rest = Vec::new();
+                reader.read_to_end(&mut rest).map_err(io)?;
+                let zeros = |b: &[u8]| b.iter().all(|&c| c == 0 || c == b'\n');
+                if zeros(&buf) && zeros(&rest) {
+                    break;
+                }
+                return Err(match e {
+                    Some(LineError::Version(found)) => ResultsError::Version {
+                        path: path.to_path_buf(),
+                        found: found.to_string(),
+                    },
+                    _ if line == 1 => ResultsError::NotOurs {
+                        path: path.to_path_buf(),
+                    },
+                    Some(e) => damaged(line, e.to_string()),
+                    None => damaged(line, "not UTF-8".into()),
+                });
+            }
+        };
+        if out.end.is_some() {
+            return Err(damaged(line, "a line after the end line".into()));
+        }
+        match item {
+            FileLine::Header(h) if line == 1 => out.header = Some(h),
+            FileLine::Header(_) => return Err(damaged(line, "a second header".into())),
+            _ if line == 1 => {
+                return Err(ResultsError::NotOurs {
+                    path: path.to_path_buf(),
+                })
+            }
+            FileLine::Record(r) => {
+                // A record is believed only once its moves replay from its board to its
+                // goal in the length it claims: a changed move or length is damage, not a
+                // result to skip.
+                if replay && r.error.is_none() {
+                    let text = std::str::from_utf8(&buf[..n - 1]).unwrap_or_default();
+                    match crate::check::check_json_line(text, line, &crate::GoalSpec::Standard) {
+                        Some(c) if c.passed() && c.length_matches() == Some(true) => {}
+                        Some(c) => {
+                            let why = match &c.result {
+                                Err(e) => e.to_string(),
+                                Ok(r) if !r.reaches_goal => {
+                                    "its moves do not reach its goal".into()
+                                }
+                                Ok(r) if c.claimed.is_none() => {
+                                    format!("its {} moves come without a \"length\"", r.length)
+                                }
+                                Ok(r) => {
+                                    format!("its moves are {}, not the length it claims", r.length)
+                                }
+                            };
+                            return Err(damaged(line, format!("the result does not check: {why}")));
+                        }
+                        None => return Err(damaged(line, "not a record".into())),
+                    }
+                }
+                out.done.push(Done {
+                    line,
+                    tiles: r.tiles.as_ref().map(|t| tiles_key(t.iter().copied())),
+                    goal: r.goal.as_ref().map(|t| tiles_key(t.iter().copied())),
+                    id: r.id,
+                    failed: r.error.is_some(),
+                    mismatched: r.ok == Some(false),
+                })
+            }
+            FileLine::End(e) => {
+                if e.results != out.done.len() as u64 {
+                    let reason = format!(
+                        "the end line counts {} results, the file holds {}",
+                        e.results,
+                        out.done.len()
+                    );
+                    return Err(damaged(line, reason));
+                }
+                out.end = Some(e);
+            }
+        }
+        out.valid += n as u64;
+    }
+    Ok(out)
+}
