@@ -7,13 +7,13 @@ use anyhow::{bail, Result};
 
 use super::args::{self, Format, TablesArg};
 use super::output::emit;
-use super::solve::classic::{human_bytes, memory};
+use super::solve::classic::{counts_into, human_bytes, instance_record, memory};
 use super::solve::plan::{NoSolver, Solvers};
 use crate::classic::{
     classic_solve, reason_text, Algorithm, Classic, ClassicError, Counts, COMPARISON,
 };
 use crate::instances::Reader;
-use crate::record::{id_value, Record};
+use crate::record::Record;
 use crate::search::{Limits, StopReason};
 use crate::{GoalSpec, HeuristicKind, Shape};
 
@@ -206,31 +206,16 @@ fn row_record(
     millis: f64,
     note: &str,
 ) -> Record {
-    Record {
-        id: id_value(&inst.id),
-        size: Some(inst.board.shape().to_string()),
-        tiles: Some(inst.board.tiles().iter().map(|&t| t as u64).collect()),
-        goal: Some(
-            inst.goal
-                .board()
-                .tiles()
-                .iter()
-                .map(|&t| t as u64)
-                .collect(),
-        ),
+    let mut r = Record {
         length: length.map(|l| l as u64),
         optimal,
-        nodes: Some(c.generated),
         millis: Some((millis * 1000.0).round() / 1000.0),
         heuristic: kind.map(|k| k.name().to_string()),
         error: (!note.is_empty()).then(|| note.to_string()),
         kind: (!note.is_empty()).then(|| "limit".to_string()),
         algorithm: Some(algorithm.name().to_string()),
-        expanded: Some(c.expanded),
-        generated: Some(c.generated),
-        peak_frontier: Some(c.peak_frontier),
-        closed: c.closed,
-        memory_bytes: Some(c.memory),
-        ..Record::default()
-    }
+        ..instance_record(inst)
+    };
+    counts_into(&mut r, c);
+    r
 }

@@ -237,7 +237,26 @@ fn one(
     }
 }
 
-fn counts_into(r: &mut Record, c: &crate::classic::Counts) {
+/// A record of `inst` with its id, size, board and goal, for the rest to be filled in.
+pub fn instance_record(inst: &Instance) -> Record {
+    Record {
+        id: id_value(&inst.id),
+        size: Some(inst.board.shape().to_string()),
+        tiles: Some(inst.board.tiles().iter().map(|&t| t as u64).collect()),
+        goal: Some(
+            inst.goal
+                .board()
+                .tiles()
+                .iter()
+                .map(|&t| t as u64)
+                .collect(),
+        ),
+        ..Record::default()
+    }
+}
+
+/// A classic search's counts into `r` (`nodes` is what it generated).
+pub fn counts_into(r: &mut Record, c: &crate::classic::Counts) {
     r.nodes = Some(c.generated);
     r.expanded = Some(c.expanded);
     r.generated = Some(c.generated);
@@ -250,17 +269,6 @@ fn counts_into(r: &mut Record, c: &crate::classic::Counts) {
 fn record(inst: &Instance, a: &Answer, kind: HeuristicKind, plan: &Plan) -> Record {
     let algorithm = plan.classic().algorithm;
     let mut r = Record {
-        id: id_value(&inst.id),
-        size: Some(inst.board.shape().to_string()),
-        tiles: Some(inst.board.tiles().iter().map(|&t| t as u64).collect()),
-        goal: Some(
-            inst.goal
-                .board()
-                .tiles()
-                .iter()
-                .map(|&t| t as u64)
-                .collect(),
-        ),
         length: Some(a.moves.len() as u64),
         optimal: Some(a.optimal),
         moves: Some(moves_to_string(&a.moves)),
@@ -273,7 +281,7 @@ fn record(inst: &Instance, a: &Answer, kind: HeuristicKind, plan: &Plan) -> Reco
             .map(|k| k as usize == a.moves.len() || (!a.optimal && k as usize <= a.moves.len())),
         algorithm: Some(algorithm.name().into()),
         weight: a.bound,
-        ..Record::default()
+        ..instance_record(inst)
     };
     counts_into(&mut r, &a.counts);
     r
