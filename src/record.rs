@@ -86,24 +86,30 @@ pub enum FailureKind {
     /// The pattern databases this instance needs are unusable (corrupt, of another
     /// version, or cannot be built); the batch stops there.
     Tables,
+    /// The instance's file in `--checkpoints DIR` cannot be used (damaged, another
+    /// search's, or its answer does not check); the batch stops there, the file untouched.
+    Checkpoint,
 }
 
 impl FailureKind {
     /// Every kind, in the order of the documentation.
-    pub const ALL: [FailureKind; 4] = [
+    pub const ALL: [FailureKind; 5] = [
         FailureKind::Parse,
         FailureKind::Unsolvable,
         FailureKind::Limit,
         FailureKind::Tables,
+        FailureKind::Checkpoint,
     ];
 
-    /// The kind as the record spells it: `parse`, `unsolvable`, `limit`, `tables`.
+    /// The kind as the record spells it: `parse`, `unsolvable`, `limit`, `tables`,
+    /// `checkpoint`.
     pub fn name(self) -> &'static str {
         match self {
             FailureKind::Parse => "parse",
             FailureKind::Unsolvable => "unsolvable",
             FailureKind::Limit => "limit",
             FailureKind::Tables => "tables",
+            FailureKind::Checkpoint => "checkpoint",
         }
     }
 }
@@ -239,7 +245,10 @@ mod tests {
             FailureKind::Parse
         );
         let names: Vec<&str> = FailureKind::ALL.iter().map(|k| k.name()).collect();
-        assert_eq!(names, ["parse", "unsolvable", "limit", "tables"]);
+        assert_eq!(
+            names,
+            ["parse", "unsolvable", "limit", "tables", "checkpoint"]
+        );
 
         // A record of a newer version, with a kind this one does not know, still reads.
         let r: Record = serde_json::from_str(r#"{"id":1,"error":"x","kind":"new"}"#).unwrap();

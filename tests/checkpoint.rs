@@ -183,3 +183,131 @@ fn a_checkpoint_of_another_search_is_refused() {
         );
     }
 }
+
+/// `bench FILE --checkpoints DIR`: a batch whose instances a node limit stops is run again
+/// with larger limits until all are solved; each rerun resumes the stopped instances from
+/// their files and prints the solved ones again without searching. The lengths are the
+/// published ones (data/korf100.txt), and each count is the one of a run never stopped.
+#[test]
+fn a_batch_with_checkpoints_resumes_each_stopped_instance() {
+    let shape = Shape::new(4, 4).unwrap();
+    let (tables, _) = common::tables(&Partition::parse(shape, 0, "5-5-5").unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    // Five cheap Korf 100 instances with their published lengths.
+    let input = dir.path().join("five.txt");
+    let lines: String = std::iter::once("goal: blank-first\n".to_string())
+        .chain(common::korf_easiest(5).iter().map(|i| {
+            let tiles: Vec<String> = i.board.tiles().iter().map(|t| t.to_string()).collect();
+            format!("{} {} {}\n", i.id, i.known.unwrap(), tiles.join(" "))
+        }))
+        .collect();
+    std::fs::write(&input, lines).unwrap();
+    let bench = |cps: &Path, extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+            .args([
+                "bench",
+                "--partition",
+                "5-5-5",
+                "--threads",
+                "1",
+                "--format",
+                "json",
+            ])
+            .arg("--tables")
+            .arg(tables.path())
+            .arg("--checkpoints")
+            .arg(cps)
+            .arg(&input)
+            .args(extra)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        (out.status.code(), stdout, stderr)
+    };
+    let records = |stdout: &str| -> Vec<serde_json::Value> {
+        common::json_lines(stdout)
+            .into_iter()
+            .filter(|r| r.get("id").is_some())
+            .collect()
+    };
+    // The run never stopped, in a directory of its own.
+    let straight_dir = dir.path().join("straight");
+    let (code, stdout, stderr) = bench(&straight_dir, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let straight = records(&stdout);
+    assert_eq!(straight.len(), 5);
+    let most = straight
+        .iter()
+        .map(|r| r["nodes"].as_u64().unwrap())
+        .max()
+        .unwrap();
+
+    let cps = dir.path().join("cps");
+    let mut limit = most / 8;
+    let mut stopped_runs = 0;
+    loop {
+        let (code, stdout, stderr) = bench(&cps, &["--max-nodes", &limit.to_string()]);
+        let recs = records(&stdout);
+        assert_eq!(recs.len(), 5, "{stdout}{stderr}");
+        let failed: Vec<&serde_json::Value> =
+            recs.iter().filter(|r| r.get("error").is_some()).collect();
+        if failed.is_empty() {
+            assert_eq!(code, Some(0), "{stderr}");
+            for (r, s) in recs.iter().zip(&straight) {
+                assert_eq!(r["id"], s["id"]);
+                assert_eq!(r["length"], s["length"]);
+                assert_eq!(r["known"], s["known"]);
+                assert_eq!(
+                    r["nodes"], s["nodes"],
+                    "one thread: the straight run's count"
+                );
+            }
+            break;
+        }
+        assert_eq!(code, Some(1), "{stderr}");
+        for f in &failed {
+            assert_eq!(f["kind"], "limit", "{f}");
+        }
+        if stopped_runs > 0 {
+            assert!(stderr.contains("resuming from"), "{stderr}");
+        }
+        stopped_runs += 1;
+        limit *= 2;
+    }
+    assert!(stopped_runs >= 2, "the limits stopped some instance twice");
+    // Solved: the files hold the answers, and a rerun only reads them back.
+    let files: Vec<PathBuf> = std::fs::read_dir(&cps)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 5);
+    let before: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    let (code, stdout, _) = bench(&cps, &[]);
+    assert_eq!(code, Some(0));
+    let again = records(&stdout);
+    for (r, s) in again.iter().zip(&straight) {
+        assert_eq!((&r["length"], &r["nodes"]), (&s["length"], &s["nodes"]));
+    }
+    let after: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    assert_eq!(before, after, "nothing searched, nothing rewritten");
+
+    // A damaged file stops the batch, naming it, and is left as it was.
+    let mut bytes = before[2].clone();
+    let at = bytes.iter().position(|&b| b == b'[').unwrap();
+    bytes[at] = b'{';
+    std::fs::write(&files[2], &bytes).unwrap();
+    let (code, _, stderr) = bench(&cps, &[]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&files[2].file_name().unwrap().to_string_lossy().to_string()),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&files[2]).unwrap(), bytes);
+
+    // A results file would skip the stopped instances: the two do not go together.
+    let (code, _, stderr) = bench(&cps, &["-o", &dir.path().join("r.jsonl").to_string_lossy()]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("give one of them"), "{stderr}");
+    assert!(!dir.path().join("r.jsonl").exists());
+}

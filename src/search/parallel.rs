@@ -276,6 +276,13 @@ impl<H: Heuristic> Subtrees<'_, H> {
             self.halt.store(true, Ordering::Relaxed);
             return (d.nodes, d.next, Some(d.path), None);
         }
+        if d.stopped.is_some() {
+            // A limit (or Ctrl-C) ends the iteration: the subtrees after this one are not
+            // started. Small ones would otherwise run to their end before any limit check
+            // and be booked as done, and a resumed search would count work the straight
+            // search never does (those after the one holding the goal).
+            self.halt.store(true, Ordering::Relaxed);
+        }
         (d.nodes, d.next, None, d.stopped)
     }
 }

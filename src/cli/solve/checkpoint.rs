@@ -8,7 +8,7 @@
 //! goes on, and its answer is printed even when it cannot be saved. Running the same command again resumes from FILE; once
 //! solved, FILE keeps the answer and the command prints it without searching.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -34,28 +34,51 @@ const EXIT_TERMINATED: i32 = 143;
 /// besides the subtrees under way.
 const SAVE_EVERY: Duration = Duration::from_millis(500);
 
-/// `fifteen solve --checkpoint FILE`.
-pub fn run(
-    boards: Vec<String>,
-    input: Option<String>,
-    steps: bool,
-    plan: &Plan,
-    path: PathBuf,
-) -> Result<i32> {
-    let (input, _) = sources(boards, input)?;
-    let mut reader = Reader::new(input, plan.goal.clone()).with_size(plan.size);
-    let inst = match (reader.next(), reader.next()) {
-        (Some(Ok(inst)), None) => inst,
-        (Some(Err(bad)), None) => bail!("{bad}"),
-        _ => bail!("--checkpoint solves one board: give exactly one"),
-    };
-    let weight = plan.weight;
-    // The same solver as the batch's: its tables and the extras they get.
-    let solver = match plan.solvers()?.get(&inst) {
-        Ok(solver) => solver,
-        Err(NoSolver::Interrupted) => return Ok(130),
-        Err(NoSolver::Tables(why)) => bail!("{why}"),
-    };
+/// One instance's search kept in a checkpoint file: what [`solve_kept`] hands back.
+pub(super) struct Kept {
+    /// The answer (read back from the file or found now), or why the search stopped.
+    pub result: Result<Solution, SolveError>,
+    /// The answer was in the file already: nothing was searched.
+    pub from_file: bool,
+    /// Where the search stopped, when it stopped: threshold (in moves) and subtrees done.
+    pub stopped_at: (u32, usize),
+    /// Why a save failed (a full disk): the file holds the last save that worked.
+    pub save_failed: Option<String>,
+    /// Nodes this run generated, over all runs, and the number of runs.
+    pub spent: (u64, u64, u32),
+}
+
+/// Where a checkpoint's books resume a search.
+#[derive(Clone, Copy)]
+pub(super) struct Resumed {
+    /// The threshold of the iteration under way, in moves.
+    pub threshold: u32,
+    /// Iterations finished before.
+    pub iterations: usize,
+    /// Subtrees of the iteration under way finished before.
+    pub done: usize,
+}
+
+/// Solves `inst` as `search` says, keeping the search's books in `path`: an answer the file
+/// already holds is replayed and printed again without searching, a search the file holds
+/// resumes where it stopped, and the books are saved as the search goes (after each
+/// iteration, at most every [`SAVE_EVERY`] after finished subtrees, and when it stops).
+///
+/// An answer read back or found from resumed books is believed only once it replays to the
+/// goal and sits between the bounds (see [`vouch`]): a file damaged, edited or re-signed
+/// cannot make a wrong length pass as optimal.
+///
+/// # Errors
+/// A file that is not a checkpoint, is damaged, belongs to another search, or whose answer
+/// does not check; books that do not fit this search.
+pub(super) fn solve_kept(
+    inst: &Instance,
+    solver: &crate::Solver,
+    search: Search,
+    path: &Path,
+    on_resume: &dyn Fn(Resumed),
+) -> Result<Kept> {
+    let weight = search.weight;
     let frame = solver.frame(&inst.board, &inst.goal)?;
     let identity = Identity::new(
         &inst.board,
@@ -64,18 +87,9 @@ pub fn run(
         frame.partition.clone(),
         weight,
     );
-    let saved = Checkpoint::load(&path, &identity)?;
-    let mut report = Report {
-        json: plan.json,
-        steps,
-        ..Report::default()
-    };
+    let saved = Checkpoint::load(path, &identity)?;
     let t0 = Instant::now();
     if let Some(c) = saved.as_ref().filter(|c| c.moves.is_some()) {
-        note!(
-            "{}: already solved; the answer is printed again without searching",
-            path.display()
-        );
         let moves = parse_moves(c.moves.as_deref().unwrap_or_default())?;
         // The answer is believed only once replayed and held to the bounds: this run's
         // estimate below it, and, for an answer called optimal, the file's lower bound
@@ -98,20 +112,102 @@ pub fn run(
             )
         })?;
         let solution = solution(&c.books, moves, c.lower_bound, c.nodes, &frame, weight, t0);
-        return print(&mut report, inst, Ok(solution));
+        return Ok(Kept {
+            result: Ok(solution),
+            from_file: true,
+            stopped_at: (0, 0),
+            save_failed: None,
+            spent: (0, c.books.spent, c.books.runs),
+        });
     }
     let books = saved.map(|c| c.books).unwrap_or_default();
-    if !books.iterations.is_empty() || !books.done.is_empty() {
-        note!(
-            "{}: resuming at threshold {} ({} iterations and {} subtrees of this one done)",
-            path.display(),
-            weight.moves_at_least(books.threshold),
-            books.iterations.len(),
-            books.done.len()
-        );
+    let resumed = (!books.iterations.is_empty() || !books.done.is_empty()).then(|| Resumed {
+        threshold: weight.moves_at_least(books.threshold),
+        iterations: books.iterations.len(),
+        done: books.done.len(),
+    });
+    if let Some(r) = resumed {
+        on_resume(r);
     }
     let spent_before = books.spent;
     let books = Mutex::new(books);
+    let save_error: Mutex<Option<String>> = Mutex::new(None);
+    let save = |b: &Books| {
+        let mut c = Checkpoint::new(identity.clone());
+        c.books = b.clone();
+        if let Err(e) = c.save(path) {
+            // The search goes on; the error is a warning at the end.
+            let mut slot = save_error.lock().unwrap_or_else(|e| e.into_inner());
+            slot.get_or_insert(e.to_string());
+        }
+    };
+    let search = Search {
+        checkpoint: Some(Checkpointing {
+            books: &books,
+            save: &save,
+            every: SAVE_EVERY,
+        }),
+        ..search
+    };
+    let result = solver.solve(&inst.board, &inst.goal, &search);
+    let books = books.into_inner().unwrap_or_else(|e| e.into_inner());
+    // A save that failed (a full disk, say) loses at most the progress since the last
+    // save that worked: it is said, and the search's answer is kept all the same.
+    let mut save_failed = save_error.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Ok(s) = &result {
+        // Resumed from the file's books: held to the same gate as an answer read back.
+        let at_most = weight.is_one().then_some(s.lower_bound);
+        let estimate = solver.estimate(&inst.board, &inst.goal);
+        vouch(&inst.board, &inst.goal, &s.moves, estimate, at_most).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: the search resumed from it gave an answer that does not check: {e}; delete it and run the command again",
+                path.display()
+            )
+        })?;
+        let mut c = Checkpoint::new(identity.clone());
+        c.books = books.clone();
+        c.moves = Some(moves_to_string(&s.moves));
+        c.lower_bound = Some(s.lower_bound);
+        c.nodes = Some(s.nodes);
+        if let Err(e) = c.save(path) {
+            save_failed.get_or_insert(format!("the answer could not be saved: {e}"));
+        }
+    }
+    Ok(Kept {
+        result,
+        from_file: false,
+        stopped_at: (weight.moves_at_least(books.threshold), books.done.len()),
+        save_failed,
+        spent: (books.spent - spent_before, books.spent, books.runs),
+    })
+}
+
+/// `fifteen solve --checkpoint FILE`.
+pub fn run(
+    boards: Vec<String>,
+    input: Option<String>,
+    steps: bool,
+    plan: &Plan,
+    path: PathBuf,
+) -> Result<i32> {
+    let (input, _) = sources(boards, input)?;
+    let mut reader = Reader::new(input, plan.goal.clone()).with_size(plan.size);
+    let inst = match (reader.next(), reader.next()) {
+        (Some(Ok(inst)), None) => inst,
+        (Some(Err(bad)), None) => bail!("{bad}"),
+        _ => bail!("--checkpoint solves one board: give exactly one"),
+    };
+    // The same solver as the batch's: its tables and the extras they get.
+    let solver = match plan.solvers()?.get(&inst) {
+        Ok(solver) => solver,
+        Err(NoSolver::Interrupted) => return Ok(130),
+        Err(NoSolver::Tables(why)) => bail!("{why}"),
+    };
+    let mut report = Report {
+        json: plan.json,
+        steps,
+        ..Report::default()
+    };
     // SIGTERM (a batch system's preemption) stops the search as Ctrl-C does, and is told
     // apart by the exit status.
     let stop = Arc::new(AtomicBool::new(false));
@@ -119,25 +215,8 @@ pub fn run(
     for (signal, flag) in [(SIGINT, &stop), (SIGTERM, &stop), (SIGTERM, &terminated)] {
         signal_hook::flag::register(signal, Arc::clone(flag))?;
     }
-    let save_error: Mutex<Option<String>> = Mutex::new(None);
-    let save = |b: &Books| {
-        let mut c = Checkpoint::new(identity.clone());
-        c.books = b.clone();
-        if let Err(e) = c.save(&path) {
-            // The search goes on; the error is a warning at the end.
-            let mut slot = save_error.lock().unwrap_or_else(|e| e.into_inner());
-            slot.get_or_insert(e.to_string());
-        }
-    };
     let pool = args::pool(plan.threads)?;
-    let search = Search {
-        checkpoint: Some(Checkpointing {
-            books: &books,
-            save: &save,
-            every: SAVE_EVERY,
-        }),
-        ..plan.search(Some(&pool))
-    };
+    let search = plan.search(Some(&pool));
     let search = Search {
         limits: Limits {
             stop: Some(&stop),
@@ -145,62 +224,52 @@ pub fn run(
         },
         ..search
     };
-    let result = solver.solve(&inst.board, &inst.goal, &search);
-    let books = books.into_inner().unwrap_or_else(|e| e.into_inner());
-    // A save that failed (a full disk, say) loses at most the progress since the last
-    // save that worked: it is said, and the search's answer is kept all the same.
-    let save_failed = save_error.into_inner().unwrap_or_else(|e| e.into_inner());
-    if let Some(e) = &save_failed {
+    let resuming = |r: Resumed| {
+        note!(
+            "{}: resuming at threshold {} ({} iterations and {} subtrees of this one done)",
+            path.display(),
+            r.threshold,
+            r.iterations,
+            r.done
+        )
+    };
+    let kept = solve_kept(&inst, &solver, search, &path, &resuming)?;
+    if kept.from_file {
+        note!(
+            "{}: already solved; the answer is printed again without searching",
+            path.display()
+        );
+        if let Ok(s) = kept.result {
+            return print(&mut report, inst, Ok(s));
+        }
+    }
+    if let Some(e) = &kept.save_failed {
         note!(
             "warning: the checkpoint could not be saved ({e}); {} holds the last save that worked",
             path.display()
         );
     }
+    let (now, total, runs) = kept.spent;
     note!(
-        "{}: this run generated {} nodes; {} over {} runs",
+        "{}: this run generated {now} nodes; {total} over {runs} runs",
         path.display(),
-        books.spent - spent_before,
-        books.spent,
-        books.runs
     );
-    match result {
-        Ok(s) => {
-            // Resumed from the file's books: held to the same gate as an answer read back.
-            let at_most = weight.is_one().then_some(s.lower_bound);
-            let estimate = solver.estimate(&inst.board, &inst.goal);
-            vouch(&inst.board, &inst.goal, &s.moves, estimate, at_most).map_err(|e| {
-                anyhow::anyhow!(
-                    "{}: the search resumed from it gave an answer that does not check: {e}; delete it and run the command again",
-                    path.display()
-                )
-            })?;
-            let mut c = Checkpoint::new(identity.clone());
-            c.books = books.clone();
-            c.moves = Some(moves_to_string(&s.moves));
-            c.lower_bound = Some(s.lower_bound);
-            c.nodes = Some(s.nodes);
-            if let Err(e) = c.save(&path) {
-                note!(
-                    "warning: the answer could not be saved in the checkpoint ({e}); it is printed all the same, and a rerun would search again"
-                );
-            }
-            print(&mut report, inst, Ok(s))
-        }
+    match kept.result {
+        Ok(s) => print(&mut report, inst, Ok(s)),
         Err(SolveError::Stopped(s))
             if s.reason == StopReason::Interrupted && stop.load(Ordering::SeqCst) =>
         {
-            if save_failed.is_some() {
+            if kept.save_failed.is_some() {
                 note!(
                     "stopped: run the same command to resume from {}'s last save",
                     path.display()
                 );
             } else {
+                let (threshold, done) = kept.stopped_at;
                 note!(
-                "stopped: {} holds the search at threshold {} ({} subtrees of it done); run the same command to resume",
-                path.display(),
-                weight.moves_at_least(books.threshold),
-                books.done.len()
-            );
+                    "stopped: {} holds the search at threshold {threshold} ({done} subtrees of it done); run the same command to resume",
+                    path.display(),
+                );
             }
             Ok(if terminated.load(Ordering::SeqCst) {
                 EXIT_TERMINATED
@@ -219,6 +288,38 @@ pub fn run(
         }
         Err(e) => bail!("{}: {e}", path.display()),
     }
+}
+
+/// The file name of an instance's checkpoint in `--checkpoints DIR`: its id (made safe for
+/// a file name) and a hash of the search it is for (board, goal, estimate, tables,
+/// weight), so that an edited input or other settings start a file of their own instead
+/// of meeting one of another search.
+pub(super) fn file_name(inst: &Instance, solver: &crate::Solver, weight: Weight) -> Result<String> {
+    let frame = solver.frame(&inst.board, &inst.goal)?;
+    let identity = Identity::new(
+        &inst.board,
+        &inst.goal,
+        frame.heuristic,
+        frame.partition,
+        weight,
+    );
+    let json = serde_json::to_vec(&identity).expect("an identity serializes");
+    let id: String = inst
+        .id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    Ok(format!(
+        "{id}-{:08x}.checkpoint",
+        xxhash_rust::xxh3::xxh3_64(&json) as u32
+    ))
 }
 
 /// The answer a checkpoint holds, as `solve` reports it, its lower bound rounded up to the

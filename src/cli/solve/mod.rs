@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 
 use self::plan::{NoSolver, Plan};
@@ -149,6 +149,12 @@ pub struct SearchOpts {
     /// {"batch_end": ...} marks it complete; `fifteen merge` joins the shards' files.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Keep each instance's search in DIR (a checkpoint file per instance, named by its
+    /// id): rerunning the same command resumes the instances a --timeout, --max-nodes or
+    /// Ctrl-C stopped where they were, and prints the solved ones again from their files
+    /// without searching. For long sets such as data/korf24.txt (docs/cluster.md).
+    #[arg(long, value_name = "DIR")]
+    checkpoints: Option<PathBuf>,
     /// The heuristic study's knob (docs/heuristic.md): `+`-joined parts `pdb`, `pair`
     /// or `pair=GROUPS` (a second partition), `wd` (walking distance), `eager`.
     #[arg(long, hide = true, default_value = DEFAULT_STUDY)]
@@ -195,8 +201,13 @@ pub fn solve(a: SolveArgs) -> Result<i32> {
         plan.course_defaults(p);
     }
     if plan.classic_search() {
-        if a.checkpoint.is_some() || a.steps || plan.output.is_some() || plan.shard.is_some() {
-            bail!("--checkpoint, --steps, --output and --shard go with the solver's own search (no --algorithm), not with a classic search or --format report");
+        if a.checkpoint.is_some()
+            || plan.checkpoints.is_some()
+            || a.steps
+            || plan.output.is_some()
+            || plan.shard.is_some()
+        {
+            bail!("--checkpoint, --checkpoints, --steps, --output and --shard go with the solver's own search (no --algorithm), not with a classic search or --format report");
         }
         return match &problem {
             Some(p) => classic::course_file(p, &plan),
@@ -204,6 +215,9 @@ pub fn solve(a: SolveArgs) -> Result<i32> {
         };
     }
     if let Some(file) = a.checkpoint {
+        if plan.checkpoints.is_some() {
+            bail!("--checkpoint FILE keeps one board's search, --checkpoints DIR each board's of a batch: give one of them");
+        }
         return checkpoint::run(a.boards, a.input, a.steps, &plan, file);
     }
     run(a.boards, a.input, a.steps, &plan, false)
@@ -280,6 +294,13 @@ fn run(
 ) -> Result<i32> {
     if steps && plan.output.is_some() {
         bail!("--steps prints boards for people; it does not go with --output (a JSON Lines file)");
+    }
+    if let Some(dir) = &plan.checkpoints {
+        if plan.output.is_some() {
+            bail!("--checkpoints resumes stopped instances and --output skips every instance already in its file, stopped ones too: give one of them");
+        }
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("--checkpoints {}: cannot create it", dir.display()))?;
     }
     let threads = plan.threads;
     let pool = args::pool(threads)?;
@@ -362,7 +383,10 @@ fn run(
             Item::Bad(bad) => failed(bad.id.clone(), bad.to_string(), (&bad.error).into()),
             Item::Solve(inst, solver) => {
                 let search = plan.search(split.then_some(&pool));
-                solve_one(inst, &solver, search, &bar)
+                match &plan.checkpoints {
+                    Some(dir) => solve_kept_one(inst, &solver, search, dir, &bar),
+                    None => solve_one(inst, &solver, search, &bar),
+                }
             }
         }
     };
@@ -384,11 +408,20 @@ fn run(
     // Set at the first instance stopped by Ctrl-C: nothing after it is printed, so the
     // printed results are always the first ones of the input, without gaps.
     let mut cut = false;
+    // A `--checkpoints` file that cannot be used: said once below, exit status 2.
+    let mut fatal_file: Option<String> = None;
     run_ordered(&pool, items, window, work, |_, o| {
         if cut || o.interrupted {
             // Stopped by Ctrl-C: neither solved nor failed; nothing to print.
             cut = true;
             return false;
+        }
+        if let Err(f) = &o.result {
+            if f.kind == FailureKind::Checkpoint {
+                // A file of ours that cannot be used: the batch stops, as for its tables.
+                fatal_file = Some(f.message.clone());
+                return false;
+            }
         }
         let tables = matches!(&o.result, Err(f) if f.kind == FailureKind::Tables);
         if tables && (!report.json || results.is_some()) {
@@ -417,6 +450,7 @@ fn run(
     let build_secs = solvers.cache.build_secs;
     let wall = t0.elapsed().as_secs_f64() - build_secs;
     let problem = fatal
+        .or(fatal_file)
         .or_else(|| slice.error.as_ref().map(|e| e.to_string()))
         .or_else(|| {
             reader
@@ -514,6 +548,80 @@ fn solve_one(inst: Instance, solver: &Solver, search: Search, bar: &BatchBar) ->
     Outcome {
         interrupted,
         result: result.map_err(|e| Failure {
+            message: format!("instance {}: {e}", inst.id),
+            kind: (&e).into(),
+            stopped: match e {
+                SolveError::Stopped(s) => Some(s),
+                SolveError::Board(_) | SolveError::Mismatch(_) => None,
+            },
+        }),
+        id: inst.id,
+        board: Some(inst.board),
+        goal: Some(inst.goal),
+        known: inst.known,
+    }
+}
+
+/// Solves one instance of a `--checkpoints DIR` batch, its search kept in a file of DIR
+/// (see [`checkpoint::solve_kept`]): resumed when the file holds a stopped search, read back
+/// when it holds the answer. A file that cannot be used fails this instance, naming it.
+fn solve_kept_one(
+    inst: Instance,
+    solver: &Solver,
+    search: Search,
+    dir: &std::path::Path,
+    bar: &BatchBar,
+) -> Outcome {
+    let kept = checkpoint::file_name(&inst, solver, search.weight)
+        .map(|name| dir.join(name))
+        .and_then(|path| {
+            let resuming = |r: checkpoint::Resumed| {
+                bar.suspend(|| {
+                    inform!(
+                        "instance {}: resuming from {} at threshold {} ({} subtrees of it done)",
+                        inst.id,
+                        path.display(),
+                        r.threshold,
+                        r.done
+                    )
+                })
+            };
+            let kept = checkpoint::solve_kept(&inst, solver, search, &path, &resuming)?;
+            Ok((path, kept))
+        });
+    let (path, kept) = match kept {
+        Ok(k) => k,
+        Err(e) => {
+            return Outcome {
+                interrupted: false,
+                result: Err(Failure {
+                    message: format!("instance {}: {e:#}", inst.id),
+                    kind: FailureKind::Checkpoint,
+                    stopped: None,
+                }),
+                id: inst.id,
+                board: Some(inst.board),
+                goal: Some(inst.goal),
+                known: inst.known,
+            }
+        }
+    };
+    if let Some(e) = &kept.save_failed {
+        bar.suspend(|| {
+            note!(
+                "warning: instance {}: the checkpoint could not be saved ({e}); {} holds the last save that worked",
+                inst.id,
+                path.display()
+            )
+        });
+    }
+    let interrupted = matches!(
+        &kept.result,
+        Err(SolveError::Stopped(s)) if s.reason == StopReason::Interrupted
+    ) && INTERRUPTED.load(Ordering::Relaxed);
+    Outcome {
+        interrupted,
+        result: kept.result.map_err(|e| Failure {
             message: format!("instance {}: {e}", inst.id),
             kind: (&e).into(),
             stopped: match e {

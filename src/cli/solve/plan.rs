@@ -42,6 +42,8 @@ pub struct Plan {
     pub shard: Option<Shard>,
     /// `--output FILE`.
     pub output: Option<PathBuf>,
+    /// `--checkpoints DIR`: each instance's search kept in a file of its own there.
+    pub checkpoints: Option<PathBuf>,
     /// `--partition`, when given.
     pub partition: Option<String>,
     /// `--algorithm` (IDA* when not given: the tuned search), and whether it was given.
@@ -104,6 +106,7 @@ impl Plan {
             split: opts.split,
             shard: opts.shard,
             output: opts.output,
+            checkpoints: opts.checkpoints,
             partition: opts.partition,
             solvers: SolversConfig {
                 dir: opts.tables.tables,
