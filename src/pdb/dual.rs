@@ -352,45 +352,16 @@ impl<const P: usize> Heuristic for Dual<'_, P> {
     }
 
     #[inline(always)]
-    fn prepare<T: Tiles>(&self, st: &mut DualState<P>, p: &T, bound: u32) {
-        self.prepare_round(st, p, bound, 0);
-        self.prepare_round(st, p, bound, 1);
-    }
-
-    const PREPARES: bool = true;
-
-    /// Round 0 ranks the board's dual indices and prefetches their entries; round 1
-    /// reads them and, only where they do not cut, ranks the mirror image's dual indices
-    /// and prefetches theirs (patterns left stale count nothing, so the estimate stays
-    /// admissible, and a child cut here is never expanded).
-    #[inline(always)]
-    fn prepare_round<T: Tiles>(&self, st: &mut DualState<P>, p: &T, bound: u32, round: u32) {
+    fn prepare<T: Tiles>(&self, st: &mut DualState<P>, p: &T, _bound: u32) {
         let b = st.blank as usize;
-        if round == 0 {
-            self.rank_stale(p, false, b, &mut st.idx, &mut st.stale, &mut st.dirty);
-        } else if st.rstale != 0 {
-            let own = self.sum(&mut st.val, &st.idx, &mut st.dirty, st.stale, b);
-            if st.md as u32 + 2 * own > bound {
-                return;
-            }
+        self.rank_stale(p, false, b, &mut st.idx, &mut st.stale, &mut st.dirty);
+        if st.rstale != 0 {
             let rb = self.0.pdb.mirror_map[b] as usize;
             self.rank_stale(p, true, rb, &mut st.ridx, &mut st.rstale, &mut st.rdirty);
         }
     }
 
-    const ROUNDS: u32 = 2;
-
-    #[inline(always)]
-    fn h_within(&self, st: &mut DualState<P>, bound: u32) -> u32 {
-        let b = st.blank as usize;
-        let own = st.md as u32 + 2 * self.sum(&mut st.val, &st.idx, &mut st.dirty, st.stale, b);
-        if own > bound || !self.0.pdb.use_mirror {
-            return own;
-        }
-        let rb = self.0.pdb.mirror_map[b] as usize;
-        let m = self.sum(&mut st.rval, &st.ridx, &mut st.rdirty, st.rstale, rb);
-        own.max(st.md as u32 + 2 * m)
-    }
+    const PREPARES: bool = true;
 
     #[inline(always)]
     fn h(&self, st: &mut DualState<P>) -> u32 {

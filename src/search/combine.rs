@@ -67,22 +67,6 @@ impl<A: Heuristic, B: Heuristic> Heuristic for Max<A, B> {
     }
 
     const PREPARES: bool = A::PREPARES || B::PREPARES;
-
-    #[inline(always)]
-    fn prepare_round<T: Tiles>(&self, st: &mut Self::State, p: &T, bound: u32, round: u32) {
-        if round < A::ROUNDS {
-            self.first.prepare_round(&mut st.0, p, bound, round);
-        }
-        if round < B::ROUNDS && !(self.lazy && self.first.h_within(&mut st.0, bound) > bound) {
-            self.second.prepare_round(&mut st.1, p, bound, round);
-        }
-    }
-
-    const ROUNDS: u32 = if A::ROUNDS > B::ROUNDS {
-        A::ROUNDS
-    } else {
-        B::ROUNDS
-    };
 }
 
 /// An estimate whose children of equal value are searched most linear conflicts first (a
@@ -130,13 +114,6 @@ impl<H: Heuristic> Heuristic for TieBreak<H> {
     }
 
     const PREPARES: bool = H::PREPARES;
-
-    #[inline(always)]
-    fn prepare_round<T: Tiles>(&self, st: &mut Self::State, p: &T, bound: u32, round: u32) {
-        self.0.prepare_round(st, p, bound, round)
-    }
-
-    const ROUNDS: u32 = H::ROUNDS;
 
     #[inline(always)]
     fn tie<T: Tiles>(&self, geo: &Geometry, p: &T) -> u32 {

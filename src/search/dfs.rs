@@ -175,9 +175,9 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
         let mut hmax = 0;
         // A child whose estimate exceeds this is cut; past it, a lazy estimate may stop.
         let bound = self.threshold.saturating_sub(self.weight.g * (g + 1)) / self.weight.h;
-        for round in 0..H::ROUNDS {
+        if H::PREPARES {
             for k in kids.iter_mut() {
-                self.h.prepare_round(&mut k.st, &k.p, bound, round);
+                self.h.prepare(&mut k.st, &k.p, bound);
             }
         }
         for k in kids.iter_mut() {

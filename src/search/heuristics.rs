@@ -46,20 +46,6 @@ pub trait Heuristic: Sync {
     }
     /// Whether [`Heuristic::prepare`] does anything.
     const PREPARES: bool = false;
-    /// Round `round` (from 0 to [`Heuristic::ROUNDS`] - 1) of [`Heuristic::prepare`], for
-    /// an estimate whose parts are read in stages: the search runs each round for all of
-    /// a node's children before the next, so that the memory reads of one round overlap
-    /// across children, and a later round may skip what an earlier one already cut (the
-    /// dual lookups rank the mirror image's indices only where the board's own dual does
-    /// not cut). Running every round in order is [`Heuristic::prepare`].
-    #[inline(always)]
-    fn prepare_round<T: Tiles>(&self, st: &mut Self::State, p: &T, bound: u32, round: u32) {
-        if round == 0 {
-            self.prepare(st, p, bound);
-        }
-    }
-    /// How many rounds [`Heuristic::prepare_round`] takes (0 when nothing is prepared).
-    const ROUNDS: u32 = Self::PREPARES as u32;
     /// Orders children of equal estimate, larger first: 0 for all (no tie-break) unless
     /// an estimate knows better ([`TieBreak`](super::TieBreak)).
     #[inline(always)]
@@ -102,11 +88,6 @@ impl<H: Heuristic> Heuristic for &H {
         (**self).prepare(st, p, bound)
     }
     const PREPARES: bool = H::PREPARES;
-    #[inline(always)]
-    fn prepare_round<T: Tiles>(&self, st: &mut Self::State, p: &T, bound: u32, round: u32) {
-        (**self).prepare_round(st, p, bound, round)
-    }
-    const ROUNDS: u32 = H::ROUNDS;
     #[inline(always)]
     fn tie<T: Tiles>(&self, geo: &Geometry, p: &T) -> u32 {
         (**self).tie(geo, p)
