@@ -260,22 +260,12 @@ impl SearchJob for Ida<'_, '_> {
 }
 
 impl Solver {
-    /// The job with the first tables `h` and whichever extras fit the tables, read in
-    /// this order (each, lazily, only where the ones before it do not cut): `h`, walking
-    /// distance, the second partition, the dual lookups. The dual comes last because a
-    /// dual read costs the most (its indices are ranked afresh, not updated by the move):
-    /// docs/heuristic.md, "Lookup order".
-    fn extra_estimates<H: Heuristic, J: SearchJob>(
-        &self,
-        h: H,
-        dual: Option<&DualTables>,
-        l: &Labels,
-        job: J,
-    ) -> J::Output {
+    /// The job with the first tables `h` and whichever extras fit the tables.
+    fn extra_estimates<H: Heuristic, J: SearchJob>(&self, h: H, l: &Labels, job: J) -> J::Output {
         let x = &self.extras;
         let lazy = x.lazy;
         match (self.second_for(l), x.walking.as_deref()) {
-            (None, None) => self.with_dual(h, dual, l, job),
+            (None, None) => self.ordered(h, l, job),
             (Some(p2), None) => {
                 let second = Patterns::<4>(p2);
                 let m = Max {
@@ -283,7 +273,7 @@ impl Solver {
                     second,
                     lazy,
                 };
-                self.with_dual(m, dual, l, job)
+                self.ordered(m, l, job)
             }
             (None, Some(wd)) => {
                 let m = Max {
@@ -291,7 +281,7 @@ impl Solver {
                     second: wd,
                     lazy,
                 };
-                self.with_dual(m, dual, l, job)
+                self.ordered(m, l, job)
             }
             (Some(p2), Some(wd)) => {
                 let first = Max {
@@ -304,7 +294,7 @@ impl Solver {
                     second: Patterns::<4>(p2),
                     lazy,
                 };
-                self.with_dual(m, dual, l, job)
+                self.ordered(m, l, job)
             }
         }
     }
@@ -317,28 +307,6 @@ impl Solver {
                 && s.partition.blank == l.blank_label
                 && s.tables.len() <= 4
         })
-    }
-
-    /// The job with `h`, max'd (lazily when the extras say so) with the dual lookups when
-    /// there are any.
-    fn with_dual<H: Heuristic, J: SearchJob>(
-        &self,
-        h: H,
-        dual: Option<&DualTables>,
-        l: &Labels,
-        job: J,
-    ) -> J::Output {
-        match dual {
-            Some(d) => {
-                let m = Max {
-                    first: h,
-                    second: Dual::<4>(d),
-                    lazy: self.extras.lazy,
-                };
-                self.ordered(m, l, job)
-            }
-            None => self.ordered(h, l, job),
-        }
     }
 
     /// The job with `h`, its children ordered by the tie-break when one is asked for.
@@ -460,10 +428,17 @@ impl Solver {
                 let l = sym.labels(&labels);
                 let dual = self.extras.dual.as_deref();
                 let dual = dual.filter(|d| Arc::ptr_eq(&d.pdb, pdb));
-                let out = if pdb.tables.len() <= 4 {
-                    self.extra_estimates(Patterns::<4>(pdb.as_ref()), dual, &l, job)
-                } else {
-                    packed(&l, pdb.as_ref(), job)
+                let out = match (dual, pdb.tables.len() <= 4) {
+                    (Some(d), true) => {
+                        let h = Max {
+                            first: Patterns::<4>(pdb.as_ref()),
+                            second: Dual::<4>(d),
+                            lazy: self.extras.lazy,
+                        };
+                        self.extra_estimates(h, &l, job)
+                    }
+                    (None, true) => self.extra_estimates(Patterns::<4>(pdb.as_ref()), &l, job),
+                    (_, false) => packed(&l, pdb.as_ref(), job),
                 };
                 let mut f = frame(HeuristicKind::Pdb, sym);
                 f.partition = Some(self.estimate_name(pdb, &l));

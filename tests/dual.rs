@@ -171,3 +171,53 @@ fn dual_lookups_with_small_4x4_tables_keep_korf_lengths_serial_and_split() {
         );
     }
 }
+
+/// The solver's whole estimate with every table extra, on the 8-puzzle: the first tables,
+/// a second partition and the dual lookups, max'd lazily as the solver reads them (each
+/// only where the ones before do not cut). Every board's estimate is at most its
+/// distance, the dual adds to the other two on some boards, and the lazy search finds the
+/// distance of every board it solves.
+#[test]
+fn dual_lookups_read_after_a_second_partition_find_every_8_puzzle_distance() {
+    let s = Shape::new(3, 3).unwrap();
+    let goal = Goal::blank_first(s);
+    let first = Partition::parse(s, 0, "1,3/2,4,5,6,7,8").unwrap();
+    let second = Partition::parse(s, 0, "1,2,3,4/5,6,7,8").unwrap();
+    let (_tmp, dual) = dual_tables(&first);
+    let (_tmp2, pdb2) = common::tables(&second);
+    let extras = Extras {
+        second: Some(pdb2),
+        lazy: true,
+        ..Extras::default()
+    };
+    let both = Solver::with_pdb(dual.pdb.clone()).with_extras(extras.clone());
+    let all = Solver::with_pdb(dual.pdb.clone()).with_extras(Extras {
+        dual: Some(dual.clone()),
+        ..extras
+    });
+    let frame = all.frame(goal.board(), &goal).unwrap();
+    let name = frame.partition.unwrap();
+    assert!(
+        name.contains("+dual+") && name.ends_with(&second.groups()),
+        "{name}"
+    );
+    let (order, dist, _) = bfs(&goal);
+    let above = std::sync::atomic::AtomicUsize::new(0);
+    order.par_iter().enumerate().for_each(|(i, b)| {
+        let e = all.estimate(b, &goal);
+        assert!(e <= dist[b], "{b:?}: estimate {e} > {}", dist[b]);
+        if e > both.estimate(b, &goal) {
+            above.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        if i % 11 == 0 {
+            let sol = all.solve(b, &goal, &Search::default()).unwrap();
+            check_solution(b, &goal, &sol.moves).unwrap();
+            assert_eq!(sol.moves.len() as u32, dist[b], "{b:?}");
+        }
+    });
+    let above = above.into_inner();
+    assert!(
+        above > order.len() / 100,
+        "the dual added to {above} boards"
+    );
+}
