@@ -365,7 +365,10 @@ impl Solver {
                     .as_deref()
                     .map_or(0, |w| w.h(&mut w.root(&geo, &p)));
                 let e2 = second.map_or(0, |s| s.evaluate(&geo, &p));
-                let e4 = second.and_then(|s| self.dual_second_for(s)).map_or(0, |d| {
+                // As the search reads them: the second partition's dual not beside walking
+                // distance.
+                let e4 = second.filter(|_| x.walking.is_none());
+                let e4 = e4.and_then(|s| self.dual_second_for(s)).map_or(0, |d| {
                     let d = Dual::<{ crate::pdb::MAX_PATTERNS }>(d);
                     d.h(&mut d.root(&geo, &p))
                 });
