@@ -171,3 +171,79 @@ fn dual_lookups_with_small_4x4_tables_keep_korf_lengths_serial_and_split() {
         );
     }
 }
+
+/// The solver's whole estimate with every table extra, on the 8-puzzle: the first tables,
+/// a second partition and both partitions' dual lookups, max'd lazily as the solver reads
+/// them (each only where the ones before do not cut). Every board's estimate is at most
+/// its distance, each dual adds to what comes before it on some boards, and the lazy
+/// search finds the distance of every board it solves.
+#[test]
+fn both_partitions_dual_lookups_find_every_8_puzzle_distance() {
+    let s = Shape::new(3, 3).unwrap();
+    let goal = Goal::blank_first(s);
+    let first = Partition::parse(s, 0, "1,3/2,4,5,6,7,8").unwrap();
+    let second = Partition::parse(s, 0, "1,2,3,4/5,6,7,8").unwrap();
+    let (_tmp, dual) = dual_tables(&first);
+    let (_tmp2, dual2) = dual_tables(&second);
+    let pair = Extras {
+        second: Some(dual2.pdb.clone()),
+        lazy: true,
+        ..Extras::default()
+    };
+    let solver = |extras: Extras| Solver::with_pdb(dual.pdb.clone()).with_extras(extras);
+    let both = solver(pair.clone());
+    let with_dual = solver(Extras {
+        dual: Some(dual.clone()),
+        ..pair.clone()
+    });
+    let all = solver(Extras {
+        dual: Some(dual.clone()),
+        dual_second: Some(dual2.clone()),
+        ..pair.clone()
+    });
+    let name = all.frame(goal.board(), &goal).unwrap().partition.unwrap();
+    assert_eq!(
+        name,
+        format!("{}+dual+{}+dual", first.groups(), second.groups())
+    );
+    // A second partition's dual lookups built on other tables than the solver's second
+    // partition are not read (their indices would be another partition's).
+    let (_tmp3, other) = common::tables(&second);
+    let stray = solver(Extras {
+        second: Some(other),
+        dual_second: Some(dual2.clone()),
+        ..pair.clone()
+    });
+    let stray_name = stray.frame(goal.board(), &goal).unwrap().partition.unwrap();
+    assert_eq!(
+        stray_name,
+        format!("{}+{}", first.groups(), second.groups())
+    );
+    let (order, dist, _) = bfs(&goal);
+    let above = [(); 2].map(|_| std::sync::atomic::AtomicUsize::new(0));
+    order.par_iter().enumerate().for_each(|(i, b)| {
+        let e = all.estimate(b, &goal);
+        assert!(e <= dist[b], "{b:?}: estimate {e} > {}", dist[b]);
+        let e1 = with_dual.estimate(b, &goal);
+        if e1 > both.estimate(b, &goal) {
+            above[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        if e > e1 {
+            above[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        if i % 11 == 0 {
+            for solver in [&with_dual, &all] {
+                let sol = solver.solve(b, &goal, &Search::default()).unwrap();
+                check_solution(b, &goal, &sol.moves).unwrap();
+                assert_eq!(sol.moves.len() as u32, dist[b], "{b:?}");
+            }
+        }
+    });
+    for (which, n) in ["first", "second"].iter().zip(above) {
+        let n = n.into_inner();
+        assert!(
+            n > order.len() / 1000,
+            "the {which} partition's dual added to {n} boards"
+        );
+    }
+}

@@ -127,6 +127,7 @@ fn the_default_study_keeps_every_korf_100_length() {
         lazy: true,
         tie_break: false,
         dual: None,
+        dual_second: None,
     });
     let all = Solver::with_pdb(first).with_extras(Extras {
         second: Some(second),
@@ -134,6 +135,7 @@ fn the_default_study_keeps_every_korf_100_length() {
         lazy: true,
         tie_break: false,
         dual: None,
+        dual_second: None,
     });
     let split = Search {
         pool: Some(&pool),
@@ -231,6 +233,7 @@ fn the_default_search_solves_the_transposed_goal() {
         lazy: true,
         tie_break: false,
         dual: None,
+        dual_second: None,
     });
     let goal = fifteen::Goal::blank_first(shape);
     let board = fifteen::Board::new(

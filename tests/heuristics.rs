@@ -62,6 +62,7 @@ fn study_solver(lazy: bool) -> (Vec<tempfile::TempDir>, Solver) {
         lazy,
         tie_break: false,
         dual: None,
+        dual_second: None,
     });
     (vec![t1, t2], solver)
 }

@@ -141,6 +141,7 @@ impl Opener {
                 lazy: true,
                 tie_break: false,
                 dual,
+                dual_second: None,
             },
         }))
     }

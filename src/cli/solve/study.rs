@@ -29,7 +29,8 @@ const LARGE_CELLS: usize = 25;
 /// distance), `eager` (every estimate read for every child, not only where the first
 /// tables do not cut), `lc` (children of equal estimate searched most linear conflicts
 /// first), `dual` (the first tables read for the dual board too), `dual=large` (the same,
-/// on boards of 25 cells or more).
+/// on boards of 25 cells or more), `dual2` (the second partition's tables read for the dual
+/// board too, after everything else).
 #[derive(Clone, Debug, Default)]
 pub struct Study {
     /// `Some(None)`: the default second partition; `Some(Some(text))`: this one.
@@ -39,6 +40,8 @@ pub struct Study {
     tie_break: bool,
     dual: bool,
     dual_large: bool,
+    /// The second partition's dual lookups too (`dual2`).
+    dual_second: bool,
     /// Walking-distance tables built so far, by shape and goal blank.
     wd: HashMap<(Shape, u8), Option<Arc<WalkingDistance>>>,
 }
@@ -59,10 +62,11 @@ impl Study {
                 "lc" => s.tie_break = true,
                 "dual" => s.dual = true,
                 "dual=large" => s.dual_large = true,
+                "dual2" => s.dual_second = true,
                 p => match p.strip_prefix("pair=") {
                     Some(groups) => s.pair = Some(Some(groups.to_string())),
                     None => {
-                        bail!("--study: unknown part '{p}' (pdb, pair, pair=GROUPS, wd, eager, lc, dual, dual=large)")
+                        bail!("--study: unknown part '{p}' (pdb, pair, pair=GROUPS, wd, eager, lc, dual, dual=large, dual2)")
                     }
                 },
             }
@@ -111,7 +115,12 @@ impl Study {
         } else {
             None
         };
+        let dual_second = match (&second, self.dual_second) {
+            (Some(s), true) => cache.get_dual(s)?,
+            _ => None,
+        };
         Ok(Extras {
+            dual_second,
             second,
             walking,
             lazy: !self.eager,
