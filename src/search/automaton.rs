@@ -45,6 +45,7 @@
 //! forbidden string (the longest such suffix of the moves made so far), a transition per
 //! move, [`DEAD`] where a forbidden string ends. State [`START`] is the empty prefix.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::sync::OnceLock;
 
@@ -64,8 +65,10 @@ pub const DEFAULT_MAX_LEN: usize = 14;
 pub struct MoveAutomaton {
     /// `next[4 * state + dir]`: the state after the move, or [`DEAD`].
     next: Vec<u32>,
-    /// The minimal forbidden strings, in the order found (length, then direction order).
-    forbidden: Vec<Vec<u8>>,
+    /// The minimal forbidden strings, as [`move_strings_text`] writes them.
+    text: Cow<'static, str>,
+    /// How many.
+    count: usize,
     /// The longest strings considered.
     max_len: usize,
 }
@@ -240,8 +243,7 @@ const LETTERS: [char; 4] = ['U', 'D', 'L', 'R'];
 /// letters (`U D L R`), one a line.
 pub fn move_strings_text(forbidden: &[Vec<u8>], max_len: usize) -> String {
     let mut t = format!(
-        "# fifteen move automaton: minimal forbidden strings up to {max_len} moves \
-         (cargo run --release --example move_strings -- {max_len})\n"
+        "{HEADER}{max_len} moves (cargo run --release --example move_strings -- {max_len})\n"
     );
     for s in forbidden {
         t.extend(s.iter().map(|&d| LETTERS[d as usize]));
@@ -255,13 +257,22 @@ pub fn move_strings_text(forbidden: &[Vec<u8>], max_len: usize) -> String {
 /// lengths worth using takes seconds; a test computes them again and compares.
 pub const STRINGS: &str = include_str!("move_strings.txt");
 
+/// The first line of [`move_strings_text`], before the length.
+const HEADER: &str = "# fifteen move automaton: minimal forbidden strings up to ";
+
+/// A move letter's direction.
+fn letter(c: u8) -> usize {
+    LETTERS
+        .iter()
+        .position(|&l| l as u8 == c)
+        .expect("a move letter (U, D, L, R)")
+}
+
 fn parse_strings(text: &str) -> (Vec<Vec<u8>>, usize) {
     let mut max_len = 0;
     let mut out = Vec::new();
     for line in text.lines() {
-        if let Some(rest) =
-            line.strip_prefix("# fifteen move automaton: minimal forbidden strings up to ")
-        {
+        if let Some(rest) = line.strip_prefix(HEADER) {
             max_len = rest
                 .split(' ')
                 .next()
@@ -269,11 +280,7 @@ fn parse_strings(text: &str) -> (Vec<Vec<u8>>, usize) {
                 .unwrap_or(0);
             continue;
         }
-        let s: Vec<u8> = line
-            .chars()
-            .map(|c| LETTERS.iter().position(|&l| l == c).expect("a move letter") as u8)
-            .collect();
-        out.push(s);
+        out.push(line.bytes().map(|c| letter(c) as u8).collect());
     }
     (out, max_len)
 }
@@ -282,49 +289,59 @@ impl MoveAutomaton {
     /// The automaton of every minimal forbidden string up to `max_len` moves.
     pub fn build(max_len: usize) -> MoveAutomaton {
         let dup = duplicates(max_len);
-        MoveAutomaton::from_strings(dup.forbidden, max_len)
+        MoveAutomaton::from_text(move_strings_text(&dup.forbidden, max_len).into())
     }
 
-    /// The automaton refusing exactly the strings `forbidden` (none of which may contain
-    /// another) anywhere in a path.
-    fn from_strings(forbidden: Vec<Vec<u8>>, max_len: usize) -> MoveAutomaton {
-        // The trie: node 0 the empty prefix.
-        let mut child: Vec<[u32; 4]> = vec![[DEAD; 4]];
+    /// The automaton refusing exactly the strings of `text` (as [`move_strings_text`]
+    /// writes them; none may contain another) anywhere in a path. Built at the start of
+    /// every process that searches, so kept cheap: one pass over the text for the trie,
+    /// one breadth-first pass that turns it into the transitions in place.
+    fn from_text(text: Cow<'static, str>) -> MoveAutomaton {
+        const NO: u32 = u32::MAX;
+        let (mut max_len, mut count) = (0, 0);
+        // The trie: node 0 the empty prefix; `terminal`: a forbidden string ends there.
+        let mut child: Vec<[u32; 4]> = Vec::with_capacity(text.len());
+        child.push([NO; 4]);
         let mut terminal = vec![false];
-        for s in &forbidden {
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix(HEADER) {
+                max_len = rest
+                    .split(' ')
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+                continue;
+            }
             let mut n = 0usize;
-            for &d in s {
-                if child[n][d as usize] == DEAD {
-                    child.push([DEAD; 4]);
+            for c in line.bytes() {
+                let d = letter(c);
+                if child[n][d] == NO {
+                    child.push([NO; 4]);
                     terminal.push(false);
-                    child[n][d as usize] = (child.len() - 1) as u32;
+                    child[n][d] = (child.len() - 1) as u32;
                 }
-                n = child[n][d as usize] as usize;
+                n = child[n][d] as usize;
             }
             terminal[n] = true;
+            count += 1;
         }
-        // Failure links and full transitions, breadth first.
-        let mut delta = vec![[0u32; 4]; child.len()];
+        // Breadth first, each node's missing moves filled from its failure link's (the
+        // longest proper suffix that is a node, met earlier in this order).
         let mut fail = vec![0u32; child.len()];
-        let mut queue = VecDeque::new();
+        let mut queue = VecDeque::with_capacity(child.len());
         for d in 0..4 {
             match child[0][d] {
-                DEAD => delta[0][d] = 0,
-                c => {
-                    delta[0][d] = c;
-                    fail[c as usize] = 0;
-                    queue.push_back(c as usize);
-                }
+                NO => child[0][d] = 0,
+                c => queue.push_back(c as usize),
             }
         }
         while let Some(n) = queue.pop_front() {
+            let f = fail[n] as usize;
             for d in 0..4 {
-                let f = delta[fail[n] as usize][d];
                 match child[n][d] {
-                    DEAD => delta[n][d] = f,
+                    NO => child[n][d] = child[f][d],
                     c => {
-                        delta[n][d] = c;
-                        fail[c as usize] = f;
+                        fail[c as usize] = child[f][d];
                         queue.push_back(c as usize);
                     }
                 }
@@ -334,23 +351,22 @@ impl MoveAutomaton {
         // string has no forbidden suffix, the strings being minimal.
         let mut number = vec![DEAD; child.len()];
         let mut live = 0u32;
-        for (n, t) in terminal.iter().enumerate() {
+        for (n, &t) in terminal.iter().enumerate() {
             if !t {
                 number[n] = live;
                 live += 1;
             }
         }
         let mut next = Vec::with_capacity(4 * live as usize);
-        for (n, t) in terminal.iter().enumerate() {
+        for (row, &t) in child.iter().zip(&terminal) {
             if !t {
-                for d in 0..4 {
-                    next.push(number[delta[n][d] as usize]);
-                }
+                next.extend(row.iter().map(|&c| number[c as usize]));
             }
         }
         MoveAutomaton {
             next,
-            forbidden,
+            text,
+            count,
             max_len,
         }
     }
@@ -372,8 +388,7 @@ impl MoveAutomaton {
             {
                 return MoveAutomaton::build(l);
             }
-            let (strings, max_len) = parse_strings(STRINGS);
-            MoveAutomaton::from_strings(strings, max_len)
+            MoveAutomaton::from_text(Cow::Borrowed(STRINGS))
         })
     }
 
@@ -412,9 +427,15 @@ impl MoveAutomaton {
         self.next.len() / 4
     }
 
-    /// The minimal forbidden strings it refuses.
-    pub fn forbidden(&self) -> &[Vec<u8>] {
-        &self.forbidden
+    /// The minimal forbidden strings it refuses (directions as `Dir as u8`), in the
+    /// order found: shortest first, then in direction order.
+    pub fn forbidden(&self) -> Vec<Vec<u8>> {
+        parse_strings(&self.text).0
+    }
+
+    /// How many minimal forbidden strings it refuses.
+    pub fn forbidden_count(&self) -> usize {
+        self.count
     }
 
     /// The longest strings its search considered.
@@ -432,7 +453,7 @@ mod tests {
         let a = MoveAutomaton::build(2);
         assert_eq!(
             a.forbidden(),
-            &[vec![0, 1], vec![1, 0], vec![2, 3], vec![3, 2]]
+            vec![vec![0, 1], vec![1, 0], vec![2, 3], vec![3, 2]]
         );
         assert_eq!(a.states(), 5);
         for s in 1..5u32 {
