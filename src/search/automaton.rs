@@ -380,16 +380,18 @@ impl MoveAutomaton {
     /// The automaton the search uses: the strings kept in [`STRINGS`] (up to
     /// [`DEFAULT_MAX_LEN`] moves), built once a process. For studies, the environment
     /// variable `FIFTEEN_FSM_LEN=L` builds the automaton of strings up to `L` moves
-    /// instead (seconds for 12; `2` is parent-move pruning alone); read once, so every
+    /// instead (seconds for 12; `2`, the least, is parent-move pruning alone); read once, so every
     /// search of a process prunes alike.
     pub fn standard() -> &'static MoveAutomaton {
         static STANDARD: OnceLock<MoveAutomaton> = OnceLock::new();
         STANDARD.get_or_init(|| {
             if let Some(l) = std::env::var("FIFTEEN_FSM_LEN")
                 .ok()
-                .and_then(|v| v.parse().ok())
+                .and_then(|v| v.parse::<usize>().ok())
             {
-                return MoveAutomaton::build(l);
+                // Never below 2: the search tells its root by the start state, which no
+                // other node has once every move begins a forbidden string.
+                return MoveAutomaton::build(l.max(2));
             }
             MoveAutomaton::from_text(Cow::Borrowed(STRINGS))
         })
@@ -464,6 +466,17 @@ mod tests {
                 // State `1 + d'` is "last move d'": only its reverse is dead.
                 let last = (s - 1) as u8;
                 assert_eq!(a.step(s, d) == DEAD, d == last ^ 1, "state {s} move {d}");
+            }
+        }
+    }
+
+    /// The search tells its root by [`START`]: no move leads back to it.
+    #[test]
+    fn no_move_returns_to_the_start_state() {
+        let a = MoveAutomaton::standard();
+        for s in 0..a.states() as u32 {
+            for d in 0..4u8 {
+                assert_ne!(a.step(s, d), START, "state {s} move {d}");
             }
         }
     }
