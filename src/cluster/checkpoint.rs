@@ -8,8 +8,10 @@ use serde::{Deserialize, Serialize};
 use super::{read_json, to_json, write_atomic, ClusterError, Identity};
 use crate::search::Books;
 
-/// The `format` of a checkpoint file.
-pub const CHECKPOINT_FORMAT: &str = "fifteen-checkpoint/2";
+/// The `format` of a checkpoint file. Version 3: the search prunes duplicate paths with
+/// its move automaton, which changes the subtrees an iteration's top reaches and so their
+/// numbers; the books of version 2 would name other subtrees.
+pub const CHECKPOINT_FORMAT: &str = "fifteen-checkpoint/3";
 
 /// A long solve's checkpoint: the search it belongs to, its [`Books`], and, once
 /// solved, the answer (so that running the command again prints it without searching).

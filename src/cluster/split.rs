@@ -7,7 +7,7 @@
 //!
 //! Each task first re-runs the top of the tree (above the frontier's depth) under the
 //! threshold, exactly as the serial search would, and collects the frontier nodes that
-//! search reaches: the same depth-first search, with the same parent-move pruning,
+//! search reaches: the same depth-first search, with the same move automaton,
 //! pathmax and goal test, so the top's nodes are the serial search's (every task counts
 //! them; the reducer takes them once). Below each collected node it searches only the
 //! subtrees whose index in the written frontier falls to its share. An iteration's node
@@ -28,7 +28,9 @@ use super::shard::Shard;
 use super::{read_json, to_json, write_atomic, ClusterError, Identity};
 use crate::board::{moves_to_string, Dir};
 use crate::search::dfs::{Dfs, ROOT};
-use crate::search::{Geometry, Heuristic, Limits, Stopped, Tiles, Weight, NONE};
+use crate::search::{
+    Geometry, Heuristic, Limits, MoveAutomaton, Stopped, Tiles, Weight, DEAD, NONE,
+};
 
 /// What one task found under one threshold.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,8 +68,9 @@ pub enum SplitSearchError {
     },
 }
 
-/// Every node `depth` moves below `start`, with parent-move pruning (a move never undoes
-/// the one before), as the moves that reach it, in the serial search's order: children in
+/// Every node `depth` moves below `start` along the paths the search's move automaton
+/// allows ([`MoveAutomaton::standard`]: no move undoing the one before, no other
+/// duplicate path it knows), as the moves that reach it, in the serial search's order: children in
 /// direction order, then stably by their estimate, most promising first. No threshold and
 /// no goal test: the list serves every iteration.
 pub fn frontier<H: Heuristic, T: Tiles>(
@@ -79,7 +82,8 @@ pub fn frontier<H: Heuristic, T: Tiles>(
     let mut out = Vec::new();
     let mut path = Vec::with_capacity(depth as usize);
     let st = h.root(geo, &start);
-    enumerate(geo, h, start, st, 4, depth, &mut path, &mut out);
+    let fsm = MoveAutomaton::standard();
+    enumerate(geo, h, fsm, start, st, ROOT, depth, &mut path, &mut out);
     out
 }
 
@@ -87,9 +91,10 @@ pub fn frontier<H: Heuristic, T: Tiles>(
 fn enumerate<H: Heuristic, T: Tiles>(
     geo: &Geometry,
     h: &H,
+    fsm: &MoveAutomaton,
     p: T,
     st: H::State,
-    prev: u8,
+    state: u32,
     left: u32,
     path: &mut Vec<Dir>,
     out: &mut Vec<Vec<Dir>>,
@@ -101,7 +106,8 @@ fn enumerate<H: Heuristic, T: Tiles>(
     let b = p.blank();
     let mut kids = Vec::with_capacity(4);
     for d in 0..4u8 {
-        if d ^ 1 == prev {
+        let next = fsm.step(state, d);
+        if next == DEAD {
             continue;
         }
         let to = geo.neighbor[b][d as usize];
@@ -114,13 +120,13 @@ fn enumerate<H: Heuristic, T: Tiles>(
         let mut cst = h.child(geo, &st, &cp, label, to, b);
         h.prepare(&mut cst, &cp, u32::MAX);
         let est = h.h(&mut cst);
-        kids.push((est, d, cp, cst));
+        kids.push((est, d, next, cp, cst));
     }
     // Stable, as the search's insertion sort: ties stay in direction order.
     kids.sort_by_key(|k| k.0);
-    for (_, d, cp, cst) in kids {
+    for (_, d, next, cp, cst) in kids {
         path.push(Dir::ALL[d as usize]);
-        enumerate(geo, h, cp, cst, d, left - 1, path, out);
+        enumerate(geo, h, fsm, cp, cst, next, left - 1, path, out);
         path.pop();
     }
 }
@@ -200,7 +206,7 @@ pub fn search_part<H: Heuristic, T: Tiles>(
         }
         res.searched += 1;
         let mut d = Dfs::new(geo, h, Weight::ONE, threshold, limits, f.path);
-        let found = d.go(f.p, f.st, f.g, f.prev);
+        let found = d.go(f.p, f.st, f.g, f.state);
         res.nodes += d.nodes;
         res.next = res.next.min(d.next);
         if let Some(reason) = d.stopped {

@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use super::automaton::{MoveAutomaton, DEAD, START};
 use super::{Geometry, Heuristic, Limits, Seen, StopReason, Tiles, Weight, NONE};
 use crate::board::Dir;
 
@@ -12,6 +13,8 @@ pub(crate) struct Dfs<'a, H: Heuristic, T: Tiles> {
     goal: T,
     geo: &'a Geometry,
     h: &'a H,
+    /// The moves allowed after the moves made (see [`MoveAutomaton`]).
+    fsm: &'a MoveAutomaton,
     weight: Weight,
     pub(crate) threshold: u32,
     pub(crate) next: u32,
@@ -39,18 +42,21 @@ pub(crate) struct Frontier<T, S> {
     pub(crate) p: T,
     pub(crate) st: S,
     pub(crate) g: u32,
-    pub(crate) prev: u8,
+    /// The move automaton's state after `path`.
+    pub(crate) state: u32,
     pub(crate) path: Vec<Dir>,
 }
 
-/// The `prev` of [`Dfs::go`] at the root: no last move.
-pub(crate) const ROOT: u8 = 4;
+/// The automaton state of [`Dfs::go`] at the root: no move made. No other node has it:
+/// every move begins a forbidden string (the move and its reverse).
+pub(crate) const ROOT: u32 = START;
 
 #[derive(Clone, Copy)]
 struct Child<T, S> {
     p: T,
     st: S,
     dir: u8,
+    state: u32,
     h: u32,
 }
 
@@ -67,6 +73,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
             goal: geo.goal(),
             geo,
             h,
+            fsm: MoveAutomaton::for_weight(weight),
             weight,
             threshold,
             next: u32::MAX,
@@ -118,8 +125,9 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
         self.stopped.is_some()
     }
 
-    /// Searches below `p` (reached with `g` moves, last move `prev`, [`ROOT`] at the root).
-    pub(crate) fn go(&mut self, p: T, st: H::State, g: u32, prev: u8) -> bool {
+    /// Searches below `p` (reached with `g` moves, leaving the move automaton in `state`,
+    /// [`ROOT`] at the root).
+    pub(crate) fn go(&mut self, p: T, st: H::State, g: u32, state: u32) -> bool {
         if let Some(seen) = &mut self.seen {
             if !seen.first_visit(&p, g) {
                 return false;
@@ -130,7 +138,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
                 p,
                 st,
                 g,
-                prev,
+                state,
                 path: self.path.clone(),
             });
             return false;
@@ -141,15 +149,16 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
         let mut n = 0;
         let b = p.blank();
         // At the root (no last move), the moves whose subtrees mirror another's.
-        let skip = if prev == ROOT {
+        let skip = if state == ROOT {
             geo.mirrored_moves(&p)
         } else {
             0
         };
         // Generate every child first so that their table entries are fetched together.
         for d in 0..4u8 {
-            if d ^ 1 == prev || skip & (1 << d) != 0 {
-                continue; // undoing the last move, or mirroring another, never helps
+            let next = self.fsm.step(state, d);
+            if next == DEAD || skip & (1 << d) != 0 {
+                continue; // a duplicate path (undoing the last move, ...), or a mirror image
             }
             let to = geo.neighbor[b][d as usize];
             if to == NONE {
@@ -163,6 +172,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
                 p: cp,
                 st: cst,
                 dir: d,
+                state: next,
                 h: 0,
             });
             n += 1;
@@ -232,7 +242,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
         }
         for k in kids.iter() {
             self.path.push(dir_of(k.dir));
-            if self.go(k.p, k.st, g + 1, k.dir) {
+            if self.go(k.p, k.st, g + 1, k.state) {
                 return true;
             }
             if self.stopped.is_some() {

@@ -23,6 +23,7 @@
 //!
 //! One iteration shared by tasks on many machines is [`crate::cluster::split`].
 
+mod automaton;
 mod combine;
 pub(crate) mod dfs;
 mod geometry;
@@ -36,6 +37,9 @@ mod tiles;
 mod walking;
 mod weight;
 
+pub use automaton::{
+    duplicates, move_strings_text, Duplicates, MoveAutomaton, DEAD, DEFAULT_MAX_LEN, START,
+};
 pub use combine::{Max, TieBreak};
 pub use geometry::{Geometry, NONE};
 pub use heuristics::{Hamming, Heuristic, LcState, LinearConflict, Manhattan};

@@ -272,7 +272,7 @@ impl<H: Heuristic> Subtrees<'_, H> {
         );
         d.halt = Some(self.halt);
         d.shared = Some(self.shared);
-        if d.go(f.p, f.st, f.g, f.prev) {
+        if d.go(f.p, f.st, f.g, f.state) {
             self.halt.store(true, Ordering::Relaxed);
             return (d.nodes, d.next, Some(d.path), None);
         }

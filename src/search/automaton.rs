@@ -1,0 +1,490 @@
+//! Duplicate-path pruning: a finite-state machine over the blank's moves that refuses move
+//! strings known to reach a board another, preferred string reaches too (Taylor and Korf,
+//! "Pruning duplicate nodes in depth-first search", AAAI 1993).
+//!
+//! # What is forbidden
+//!
+//! A move string is read on an unbounded board, as the blank's relative steps; its effect is
+//! a permutation of the cells its blank path visits (the other cells keep their tiles). A
+//! breadth-first search over strings, shortest first and in direction order (`U D L R`)
+//! within one length, keeps the first string of each effect and finds the later ones.
+//! A later string `S` is *forbidden* when an earlier string `T` (shorter, or as long and
+//! smaller in direction order) has the same effect **and** `T`'s blank path stays within
+//! the cells `S`'s path visits (both start at the same cell). The second condition is the
+//! bounded board's: wherever `S` applies (every cell its blank visits is on the board),
+//! `T` applies too, and from any board both give the same board. A pair whose preferred
+//! string leaves `S`'s cells is not used: on a narrow board `S` might be the only way.
+//! Strings that contain a forbidden string are never extended, so every forbidden string
+//! is minimal (no proper substring of it is forbidden). Parent-move pruning (`UD`, `DU`,
+//! `LR`, `RL`, twins of the empty string) is the length-2 case; the first longer ones go
+//! once and a half around a 2x2 block.
+//!
+//! # Why the search stays optimal
+//!
+//! Order paths by length, then by direction order. A path with a forbidden substring `S`
+//! becomes, with `S` replaced by its twin `T`, a path from the same board to the same board
+//! that applies on this board (`T`'s cells are among `S`'s), no longer, and smaller in that
+//! order (shorter, or the same prefix followed by a smaller string of the same length). The
+//! order is a well-order on paths of bounded length, so the smallest path to any board
+//! contains no forbidden string: every board keeps a shortest path through the automaton.
+//! In IDA* every board of an optimal path has `g + h <= g + h* = C*`, so the smallest
+//! optimal path to the goal is inside every threshold from `C*` on, and no iteration
+//! below `C*` can meet the goal on any path: the thresholds, the answer's length and its
+//! proof are those of the search without the automaton. The mirrored root moves
+//! ([`super::Geometry::mirrored_moves`]) stay valid: a symmetry that fixes the start and
+//! the goal maps the smallest optimal path to one of the same length whose first move is
+//! its image, so that first move is the smallest of its orbit, the one kept.
+//!
+//! Weighted searches with a table of boards met ([`super::Seen`]) cut a board met again
+//! along another path, whose automaton state may forbid more: they keep parent-move
+//! pruning alone ([`MoveAutomaton::parents`]).
+//!
+//! # The machine
+//!
+//! An Aho-Corasick automaton over the forbidden strings: a state per proper prefix of a
+//! forbidden string (the longest such suffix of the moves made so far), a transition per
+//! move, [`DEAD`] where a forbidden string ends. State [`START`] is the empty prefix.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, VecDeque};
+use std::sync::OnceLock;
+
+use crate::board::Dir;
+
+/// The state before any move.
+pub const START: u32 = 0;
+/// The transition of a move that completes a forbidden string.
+pub const DEAD: u32 = u32::MAX;
+
+/// The longest forbidden string the default automaton knows (chosen by measurement, see
+/// docs/heuristic.md, "Duplicate paths: the move automaton").
+pub const DEFAULT_MAX_LEN: usize = 14;
+
+/// A finite-state machine over blank moves (see the module).
+#[derive(Clone, Debug)]
+pub struct MoveAutomaton {
+    /// `next[4 * state + dir]`: the state after the move, or [`DEAD`].
+    next: Vec<u32>,
+    /// The minimal forbidden strings, as [`move_strings_text`] writes them.
+    text: Cow<'static, str>,
+    /// How many.
+    count: usize,
+    /// The longest strings considered.
+    max_len: usize,
+}
+
+/// What the breadth-first search over move strings found.
+#[derive(Clone, Debug)]
+pub struct Duplicates {
+    /// The minimal forbidden strings (directions as `Dir as u8`), shortest first, then in
+    /// direction order.
+    pub forbidden: Vec<Vec<u8>>,
+    /// `new_effects[k]`: effects (permutations) first reached by a string of length `k`.
+    pub new_effects: Vec<u64>,
+    /// `kept[k]`: strings of length `k` that contain no forbidden string.
+    pub kept: Vec<u64>,
+}
+
+/// The unbounded board's cells as `x + y * WIDTH`, the blank starting at the middle.
+struct Plane {
+    width: i32,
+}
+
+impl Plane {
+    fn origin(&self) -> u16 {
+        let half = self.width / 2;
+        (half + half * self.width) as u16
+    }
+    fn step(&self, cell: u16, d: u8) -> u16 {
+        let c = cell as i32;
+        let to = match d {
+            0 => c - self.width,
+            1 => c + self.width,
+            2 => c - 1,
+            _ => c + 1,
+        };
+        to as u16
+    }
+}
+
+/// A string being extended: its moves, where its blank is, the cells whose tile moved
+/// (`(cell, the cell its tile came from)`, sorted by cell; the blank's cell excluded), and
+/// the cells its blank visited (sorted).
+struct Walk {
+    moves: Vec<u8>,
+    blank: u16,
+    moved: Vec<(u16, u16)>,
+    cells: Vec<u16>,
+}
+
+impl Walk {
+    /// The tile now at `cell` came from this cell.
+    fn origin(&self, cell: u16) -> u16 {
+        match self.moved.binary_search_by_key(&cell, |m| m.0) {
+            Ok(i) => self.moved[i].1,
+            Err(_) => cell,
+        }
+    }
+
+    fn extend(&self, plane: &Plane, d: u8) -> Walk {
+        let to = plane.step(self.blank, d);
+        // The tile at `to` slides into the blank's cell; the blank (which came from the
+        // start cell) goes to `to`.
+        let tile = self.origin(to);
+        let mut moved: Vec<(u16, u16)> = self
+            .moved
+            .iter()
+            .copied()
+            .filter(|m| m.0 != to && m.0 != self.blank)
+            .collect();
+        if tile != self.blank {
+            moved.push((self.blank, tile));
+        }
+        moved.sort_unstable();
+        let mut cells = self.cells.clone();
+        if let Err(i) = cells.binary_search(&to) {
+            cells.insert(i, to);
+        }
+        let mut moves = self.moves.clone();
+        moves.push(d);
+        Walk {
+            moves,
+            blank: to,
+            moved,
+            cells,
+        }
+    }
+
+    /// The effect: the blank's cell, then every moved tile.
+    fn effect(&self) -> Vec<u16> {
+        let mut k = Vec::with_capacity(1 + 2 * self.moved.len());
+        k.push(self.blank);
+        for &(c, o) in &self.moved {
+            k.push(c);
+            k.push(o);
+        }
+        k
+    }
+}
+
+fn subset(small: &[u16], big: &[u16]) -> bool {
+    let mut j = 0;
+    for &c in small {
+        while j < big.len() && big[j] < c {
+            j += 1;
+        }
+        if j == big.len() || big[j] != c {
+            return false;
+        }
+        j += 1;
+    }
+    true
+}
+
+/// The breadth-first search over move strings up to `max_len` moves (see the module).
+pub fn duplicates(max_len: usize) -> Duplicates {
+    let plane = Plane {
+        width: 2 * max_len as i32 + 3,
+    };
+    let start = plane.origin();
+    // Effect -> the cell sets of the kept strings with that effect, in the order found.
+    let mut seen: HashMap<Vec<u16>, Vec<Vec<u16>>> = HashMap::new();
+    let root = Walk {
+        moves: vec![],
+        blank: start,
+        moved: vec![],
+        cells: vec![start],
+    };
+    seen.insert(root.effect(), vec![root.cells.clone()]);
+    let mut forbidden: Vec<Vec<u8>> = Vec::new();
+    let mut forbidden_set: std::collections::HashSet<Vec<u8>> = Default::default();
+    let mut new_effects = vec![1u64];
+    let mut kept = vec![1u64];
+    let mut level = vec![root];
+    for _len in 1..=max_len {
+        let mut next_level = Vec::new();
+        let mut fresh = 0u64;
+        for w in &level {
+            for d in 0..4u8 {
+                let mut moves = w.moves.clone();
+                moves.push(d);
+                // A forbidden suffix: the string is not minimal, never extended.
+                if (0..moves.len()).any(|i| forbidden_set.contains(&moves[i..])) {
+                    continue;
+                }
+                let child = w.extend(&plane, d);
+                let twins = seen.entry(child.effect()).or_default();
+                if twins.is_empty() {
+                    fresh += 1;
+                }
+                if twins.iter().any(|t| subset(t, &child.cells)) {
+                    forbidden_set.insert(moves.clone());
+                    forbidden.push(moves);
+                    continue;
+                }
+                twins.push(child.cells.clone());
+                next_level.push(child);
+            }
+        }
+        new_effects.push(fresh);
+        kept.push(next_level.len() as u64);
+        level = next_level;
+    }
+    Duplicates {
+        forbidden,
+        new_effects,
+        kept,
+    }
+}
+
+const LETTERS: [char; 4] = ['U', 'D', 'L', 'R'];
+
+/// The text of [`STRINGS`]: a comment line naming the longest length, then each string in
+/// letters (`U D L R`), one a line.
+pub fn move_strings_text(forbidden: &[Vec<u8>], max_len: usize) -> String {
+    let mut t = format!(
+        "{HEADER}{max_len} moves (cargo run --release --example move_strings -- {max_len})\n"
+    );
+    for s in forbidden {
+        t.extend(s.iter().map(|&d| LETTERS[d as usize]));
+        t.push('\n');
+    }
+    t
+}
+
+/// The forbidden strings of the search's automaton, computed by `duplicates` (see
+/// `examples/move_strings.rs`) and kept in the source because the search up to the
+/// lengths worth using takes seconds; a test computes them again and compares.
+pub const STRINGS: &str = include_str!("move_strings.txt");
+
+/// The first line of [`move_strings_text`], before the length.
+const HEADER: &str = "# fifteen move automaton: minimal forbidden strings up to ";
+
+/// A move letter's direction.
+fn letter(c: u8) -> usize {
+    LETTERS
+        .iter()
+        .position(|&l| l as u8 == c)
+        .expect("a move letter (U, D, L, R)")
+}
+
+fn parse_strings(text: &str) -> (Vec<Vec<u8>>, usize) {
+    let mut max_len = 0;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix(HEADER) {
+            max_len = rest
+                .split(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            continue;
+        }
+        out.push(line.bytes().map(|c| letter(c) as u8).collect());
+    }
+    (out, max_len)
+}
+
+impl MoveAutomaton {
+    /// The automaton of every minimal forbidden string up to `max_len` moves.
+    pub fn build(max_len: usize) -> MoveAutomaton {
+        let dup = duplicates(max_len);
+        MoveAutomaton::from_text(move_strings_text(&dup.forbidden, max_len).into())
+    }
+
+    /// The automaton refusing exactly the strings of `text` (as [`move_strings_text`]
+    /// writes them; none may contain another) anywhere in a path. Built at the start of
+    /// every process that searches, so kept cheap: one pass over the text for the trie,
+    /// one breadth-first pass that turns it into the transitions in place.
+    fn from_text(text: Cow<'static, str>) -> MoveAutomaton {
+        const NO: u32 = u32::MAX;
+        let (mut max_len, mut count) = (0, 0);
+        // The trie: node 0 the empty prefix; `terminal`: a forbidden string ends there.
+        let mut child: Vec<[u32; 4]> = Vec::with_capacity(text.len());
+        child.push([NO; 4]);
+        let mut terminal = vec![false];
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix(HEADER) {
+                max_len = rest
+                    .split(' ')
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+                continue;
+            }
+            let mut n = 0usize;
+            for c in line.bytes() {
+                let d = letter(c);
+                if child[n][d] == NO {
+                    child.push([NO; 4]);
+                    terminal.push(false);
+                    child[n][d] = (child.len() - 1) as u32;
+                }
+                n = child[n][d] as usize;
+            }
+            terminal[n] = true;
+            count += 1;
+        }
+        // Breadth first, each node's missing moves filled from its failure link's (the
+        // longest proper suffix that is a node, met earlier in this order).
+        let mut fail = vec![0u32; child.len()];
+        let mut queue = VecDeque::with_capacity(child.len());
+        for d in 0..4 {
+            match child[0][d] {
+                NO => child[0][d] = 0,
+                c => queue.push_back(c as usize),
+            }
+        }
+        while let Some(n) = queue.pop_front() {
+            let f = fail[n] as usize;
+            for d in 0..4 {
+                match child[n][d] {
+                    NO => child[n][d] = child[f][d],
+                    c => {
+                        fail[c as usize] = child[f][d];
+                        queue.push_back(c as usize);
+                    }
+                }
+            }
+        }
+        // Live states are the trie's non-terminal nodes: a proper prefix of a forbidden
+        // string has no forbidden suffix, the strings being minimal.
+        let mut number = vec![DEAD; child.len()];
+        let mut live = 0u32;
+        for (n, &t) in terminal.iter().enumerate() {
+            if !t {
+                number[n] = live;
+                live += 1;
+            }
+        }
+        let mut next = Vec::with_capacity(4 * live as usize);
+        for (row, &t) in child.iter().zip(&terminal) {
+            if !t {
+                next.extend(row.iter().map(|&c| number[c as usize]));
+            }
+        }
+        MoveAutomaton {
+            next,
+            text,
+            count,
+            max_len,
+        }
+    }
+
+    /// The automaton that refuses only a move undoing the one before: parent-move pruning.
+    pub fn parents() -> &'static MoveAutomaton {
+        static PARENTS: OnceLock<MoveAutomaton> = OnceLock::new();
+        PARENTS.get_or_init(|| MoveAutomaton::build(2))
+    }
+
+    /// The automaton the search uses: the strings kept in [`STRINGS`] (up to
+    /// [`DEFAULT_MAX_LEN`] moves), built once a process. For studies, the environment
+    /// variable `FIFTEEN_FSM_LEN=L` builds the automaton of strings up to `L` moves
+    /// instead (seconds for 12; `2`, the least, is parent-move pruning alone); read once, so every
+    /// search of a process prunes alike.
+    pub fn standard() -> &'static MoveAutomaton {
+        static STANDARD: OnceLock<MoveAutomaton> = OnceLock::new();
+        STANDARD.get_or_init(|| {
+            if let Some(l) = std::env::var("FIFTEEN_FSM_LEN")
+                .ok()
+                .and_then(|v| v.parse::<usize>().ok())
+            {
+                // Never below 2: the search tells its root by the start state, which no
+                // other node has once every move begins a forbidden string.
+                return MoveAutomaton::build(l.max(2));
+            }
+            MoveAutomaton::from_text(Cow::Borrowed(STRINGS))
+        })
+    }
+
+    /// The automaton a search with this weight uses: [`MoveAutomaton::standard`] for the
+    /// optimal search, [`MoveAutomaton::parents`] for a weighted one (see the module).
+    pub fn for_weight(weight: super::Weight) -> &'static MoveAutomaton {
+        if weight.is_one() {
+            MoveAutomaton::standard()
+        } else {
+            MoveAutomaton::parents()
+        }
+    }
+
+    /// The state after `dir` from `state`, or [`DEAD`].
+    #[inline(always)]
+    pub fn step(&self, state: u32, dir: u8) -> u32 {
+        // SAFETY-free: the index is in bounds for every live state and direction.
+        self.next[4 * state as usize + dir as usize]
+    }
+
+    /// The state after `moves` from [`START`], or `None` when they contain a forbidden
+    /// string.
+    pub fn walk(&self, moves: &[Dir]) -> Option<u32> {
+        let mut s = START;
+        for &d in moves {
+            s = self.step(s, d as u8);
+            if s == DEAD {
+                return None;
+            }
+        }
+        Some(s)
+    }
+
+    /// Live states.
+    pub fn states(&self) -> usize {
+        self.next.len() / 4
+    }
+
+    /// The minimal forbidden strings it refuses (directions as `Dir as u8`), in the
+    /// order found: shortest first, then in direction order.
+    pub fn forbidden(&self) -> Vec<Vec<u8>> {
+        parse_strings(&self.text).0
+    }
+
+    /// How many minimal forbidden strings it refuses.
+    pub fn forbidden_count(&self) -> usize {
+        self.count
+    }
+
+    /// The longest strings its search considered.
+    pub fn max_len(&self) -> usize {
+        self.max_len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parent_pruning_is_the_length_2_case() {
+        let a = MoveAutomaton::build(2);
+        assert_eq!(
+            a.forbidden(),
+            vec![vec![0, 1], vec![1, 0], vec![2, 3], vec![3, 2]]
+        );
+        assert_eq!(a.states(), 5);
+        for s in 1..5u32 {
+            for d in 0..4u8 {
+                // State `1 + d'` is "last move d'": only its reverse is dead.
+                let last = (s - 1) as u8;
+                assert_eq!(a.step(s, d) == DEAD, d == last ^ 1, "state {s} move {d}");
+            }
+        }
+    }
+
+    /// The search tells its root by [`START`]: no move leads back to it.
+    #[test]
+    fn no_move_returns_to_the_start_state() {
+        let a = MoveAutomaton::standard();
+        for s in 0..a.states() as u32 {
+            for d in 0..4u8 {
+                assert_ne!(a.step(s, d), START, "state {s} move {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_text_reads_back() {
+        let dup = duplicates(8);
+        let text = move_strings_text(&dup.forbidden, 8);
+        assert_eq!(parse_strings(&text), (dup.forbidden, 8));
+    }
+}
