@@ -30,7 +30,7 @@ use crate::cluster::shard::Shard;
 use crate::instances::{BadInstance, Reader};
 use crate::record::FailureKind;
 use crate::search::{Iteration, Search, StopReason, Weight};
-use crate::{GoalSpec, Instance, Shape, SolveError, Solver};
+use crate::{GoalSpec, Instance, Shape, Solution, SolveError, Solver};
 
 /// The largest `--max-nodes`: 10^18 nodes are decades of search; more is surely a typo.
 const MAX_NODES: u64 = 1_000_000_000_000_000_000;
@@ -541,6 +541,12 @@ fn solve_one(inst: Instance, solver: &Solver, search: Search, bar: &BatchBar) ->
     if show && !bar.visible() && started.elapsed().as_secs_f64() > 0.5 {
         let _ = write!(std::io::stderr(), "\r\x1b[K");
     }
+    outcome(inst, result)
+}
+
+/// An instance's outcome from its search's result: a stop by Ctrl-C is neither solved nor
+/// failed, any other stop a failure with what it proved.
+fn outcome(inst: Instance, result: Result<Solution, SolveError>) -> Outcome {
     let interrupted = matches!(
         &result,
         Err(SolveError::Stopped(s)) if s.reason == StopReason::Interrupted
@@ -615,23 +621,5 @@ fn solve_kept_one(
             )
         });
     }
-    let interrupted = matches!(
-        &kept.result,
-        Err(SolveError::Stopped(s)) if s.reason == StopReason::Interrupted
-    ) && INTERRUPTED.load(Ordering::Relaxed);
-    Outcome {
-        interrupted,
-        result: kept.result.map_err(|e| Failure {
-            message: format!("instance {}: {e}", inst.id),
-            kind: (&e).into(),
-            stopped: match e {
-                SolveError::Stopped(s) => Some(s),
-                SolveError::Board(_) | SolveError::Mismatch(_) => None,
-            },
-        }),
-        id: inst.id,
-        board: Some(inst.board),
-        goal: Some(inst.goal),
-        known: inst.known,
-    }
+    outcome(inst, kept.result)
 }
