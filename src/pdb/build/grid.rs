@@ -61,6 +61,19 @@ impl Grid {
             & self.all
     }
 
+    /// Whether [`Grid::region`] is a table lookup (boards up to 16 cells) rather than a
+    /// flood fill: the BFS marks whole regions per successor only when it is.
+    pub(super) fn has_table(&self) -> bool {
+        !self.regions.is_empty()
+    }
+
+    /// The cells of `free` connected to any cell of `start` (a subset of `free`).
+    #[inline(always)]
+    pub(super) fn flood(&self, start: u64, free: u64) -> u64 {
+        self.flood_slow(start, free)
+    }
+
+    #[inline(always)]
     fn flood_slow(&self, start: u64, free: u64) -> u64 {
         let mut r = start;
         loop {
