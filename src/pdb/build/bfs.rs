@@ -284,16 +284,21 @@ impl Bfs<'_> {
         let mut cursor = Cursor::new(&self.ranker, grid.all);
         let mut ring = [Pending::default(); RING];
         let (mut found, mut marked) = (0usize, 0usize);
-        // Hands a successor to the ring, marking the one found `IN_FLIGHT` before it.
-        let mut push = |slot: usize, from: usize, free: u64| {
-            prefetch_slot(&slots[slot]);
-            ring[found % RING] = Pending { slot, from, free };
-            found += 1;
-            if found - marked > IN_FLIGHT {
-                self.mark::<S, PEXT>(slots, ring[marked % RING]);
-                marked += 1;
-            }
-        };
+        // Hands a successor to the ring, marking the one found `IN_FLIGHT` before it. A
+        // macro rather than a closure: a closure is compiled apart, without the BMI2 and
+        // POPCNT of the function it sits in, and then calls `pext` and counts bits by hand.
+        macro_rules! push {
+            ($slot:expr, $from:expr, $free:expr) => {{
+                let (slot, from, free) = ($slot, $from, $free);
+                prefetch_slot(&slots[slot]);
+                ring[found % RING] = Pending { slot, from, free };
+                found += 1;
+                if found - marked > IN_FLIGHT {
+                    self.mark::<S, PEXT>(slots, ring[marked % RING]);
+                    marked += 1;
+                }
+            }};
+        }
         for block in (lo..hi).step_by(64) {
             let end = (block + 64).min(hi);
             let mut live = S::nonzero(&cur[block..end]);
@@ -321,7 +326,7 @@ impl Bfs<'_> {
                     let j = if bit < 32 { idx - w } else { idx + w };
                     let free2 = free ^ (1 << from) ^ (1 << to);
                     grid.prefetch_region(from, free2);
-                    push(j, from, free2);
+                    push!(j, from, free2);
                 }
                 // A move along a column also jumps over the cells between: one more step
                 // in the digit of each later tile there, one step less of the tile's own
@@ -356,7 +361,7 @@ impl Bfs<'_> {
                     });
                     let free2 = free ^ (1 << from) ^ (1 << to);
                     grid.prefetch_region(from, free2);
-                    push(j, from, free2);
+                    push!(j, from, free2);
                 }
             }
         }
@@ -448,10 +453,15 @@ impl Bfs<'_> {
 }
 
 /// The whole search; `None` when `stop` was set before it was done.
+///
+/// `cells_only` makes successors mark the blank's cell alone even where the region table
+/// exists (boards over 16 cells always do): slower there, but the tests use it to run that
+/// path on every small shape the reference covers.
 pub(super) fn bfs<S: Slot, const PEXT: bool>(
     spec: &PatternSpec,
     progress: &(dyn Fn(BuildEvent) + Sync),
     stop: &AtomicBool,
+    cells_only: bool,
 ) -> Option<Built> {
     let n = spec.shape.cells();
     let ranker = Ranker::new(n, spec.tiles.len());
@@ -473,7 +483,7 @@ pub(super) fn bfs<S: Slot, const PEXT: bool>(
         step: [[0; 33]; 32],
         cells_only: false,
     };
-    b.cells_only = !b.grid.has_table();
+    b.cells_only = cells_only || !b.grid.has_table();
     for i in 0..b.k {
         for t in 0..b.k {
             b.step[i][t] = match t.cmp(&i) {

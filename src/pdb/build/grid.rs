@@ -70,7 +70,16 @@ impl Grid {
     /// The cells of `free` connected to any cell of `start` (a subset of `free`).
     #[inline(always)]
     pub(super) fn flood(&self, start: u64, free: u64) -> u64 {
-        self.flood_slow(start, free)
+        if self.regions.is_empty() {
+            return self.flood_slow(start, free);
+        }
+        let mut out = 0;
+        let mut rest = start;
+        while rest != 0 {
+            out |= self.regions[((free as usize) << 4) | rest.trailing_zeros() as usize] as u64;
+            rest &= !out;
+        }
+        out
     }
 
     #[inline(always)]
