@@ -11,8 +11,10 @@ use super::format::PAYLOAD_OFFSET;
 use super::partition::{Partition, PatternSpec};
 
 /// Placements the BFS expands per second on one core, measured on 4x4 tables (the 7-8 set:
-/// 576 million placements in 136 s of CPU on a busy two-core machine; see
-/// docs/records/2026-11-25-table-builder.md). Only for the estimate.
+/// 576 million placements in 136 s of CPU on a busy two-core machine, 129 s since the
+/// second round) and right for 5x5 too since then (a 6-tile table: 127.5 million in 31 s;
+/// it was half that before); see docs/records/2026-11-26-table-builder.md. Only for the
+/// estimate.
 pub const PLACEMENTS_PER_CORE_SEC: f64 = 4.2e6;
 
 /// Tables are built on first use, unasked, for boards up to this many cells (4x4: two

@@ -25,6 +25,9 @@ pub(super) trait Slot: Send + Sync + Sized {
     fn atomic(raw: &mut [Self::Raw]) -> &[Self];
     fn get(&self) -> u64;
     fn or(&self, v: u64);
+    /// A slot as a plain word, and back: for the closing pass, which owns its chunk.
+    fn widen(raw: Self::Raw) -> u64;
+    fn narrow(v: u64) -> Self::Raw;
     fn cur(v: u64) -> Self::Cur;
     /// Which of up to 64 entries of `cur` are not empty, as bits.
     fn nonzero(cur: &[Self::Cur]) -> u64;
@@ -52,6 +55,14 @@ macro_rules! slot {
             #[inline(always)]
             fn or(&self, v: u64) {
                 self.fetch_or(v as $t, Ordering::Relaxed);
+            }
+            #[inline(always)]
+            fn widen(raw: $t) -> u64 {
+                raw as u64
+            }
+            #[inline(always)]
+            fn narrow(v: u64) -> $t {
+                v as $t
             }
             #[inline(always)]
             fn cur(v: u64) -> $c {
@@ -219,6 +230,9 @@ struct Bfs<'a> {
     home: [[u8; 32]; 32],
     /// The pattern's tiles.
     k: usize,
+    /// Successors mark the blank's cell only, not its region (no region table: boards
+    /// over 16 cells); the closing pass fills the regions in.
+    cells_only: bool,
     /// `step[i][t]`: what tile `i` jumping over tile `t` adds to the rank (wrapping): the
     /// weight of `t` for a later tile, minus `i`'s own for an earlier one; `step[i][k]`
     /// (no tile there) is 0 and `step[i][i]` is `i`'s weight.
@@ -270,16 +284,21 @@ impl Bfs<'_> {
         let mut cursor = Cursor::new(&self.ranker, grid.all);
         let mut ring = [Pending::default(); RING];
         let (mut found, mut marked) = (0usize, 0usize);
-        // Hands a successor to the ring, marking the one found `IN_FLIGHT` before it.
-        let mut push = |slot: usize, from: usize, free: u64| {
-            prefetch_slot(&slots[slot]);
-            ring[found % RING] = Pending { slot, from, free };
-            found += 1;
-            if found - marked > IN_FLIGHT {
-                self.mark::<S, PEXT>(slots, ring[marked % RING]);
-                marked += 1;
-            }
-        };
+        // Hands a successor to the ring, marking the one found `IN_FLIGHT` before it. A
+        // macro rather than a closure: a closure is compiled apart, without the BMI2 and
+        // POPCNT of the function it sits in, and then calls `pext` and counts bits by hand.
+        macro_rules! push {
+            ($slot:expr, $from:expr, $free:expr) => {{
+                let (slot, from, free) = ($slot, $from, $free);
+                prefetch_slot(&slots[slot]);
+                ring[found % RING] = Pending { slot, from, free };
+                found += 1;
+                if found - marked > IN_FLIGHT {
+                    self.mark::<S, PEXT>(slots, ring[marked % RING]);
+                    marked += 1;
+                }
+            }};
+        }
         for block in (lo..hi).step_by(64) {
             let end = (block + 64).min(hi);
             let mut live = S::nonzero(&cur[block..end]);
@@ -307,7 +326,7 @@ impl Bfs<'_> {
                     let j = if bit < 32 { idx - w } else { idx + w };
                     let free2 = free ^ (1 << from) ^ (1 << to);
                     grid.prefetch_region(from, free2);
-                    push(j, from, free2);
+                    push!(j, from, free2);
                 }
                 // A move along a column also jumps over the cells between: one more step
                 // in the digit of each later tile there, one step less of the tile's own
@@ -342,7 +361,7 @@ impl Bfs<'_> {
                     });
                     let free2 = free ^ (1 << from) ^ (1 << to);
                     grid.prefetch_region(from, free2);
-                    push(j, from, free2);
+                    push!(j, from, free2);
                 }
             }
         }
@@ -355,7 +374,13 @@ impl Bfs<'_> {
     /// Adds the blank cells a successor reaches to its next-layer mask (when new).
     #[inline(always)]
     fn mark<S: Slot, const PEXT: bool>(&self, slots: &[S], p: Pending) {
-        let reach = compress::<PEXT>(self.grid.region(p.from, p.free), p.free);
+        let reach = if self.cells_only {
+            // The cell alone: its region is filled in when the layer is closed, once per
+            // placement rather than once per successor.
+            1u64 << (p.free & ((1u64 << p.from) - 1)).count_ones()
+        } else {
+            compress::<PEXT>(self.grid.region(p.from, p.free), p.free)
+        };
         let slot = &slots[p.slot];
         let s = slot.get();
         if (s | (s >> S::BITS)) & reach != reach {
@@ -384,7 +409,24 @@ impl Bfs<'_> {
         let mut firsts = 0;
         let mut states = 0;
         let mut cursor = Cursor::new(&self.ranker, self.grid.all);
+        let mut filler = Cursor::new(&self.ranker, self.grid.all);
         for (b, (raw, cur)) in slots.chunks_mut(64).zip(cur.chunks_mut(64)).enumerate() {
+            if self.cells_only {
+                // The successors marked single cells: grow them to their regions (the
+                // seen cells are whole regions already, so a new cell's region is new).
+                for (i, r) in raw.iter_mut().enumerate() {
+                    let v = S::widen(*r);
+                    let seen = v & ((1u64 << S::BITS) - 1);
+                    let new = (v >> S::BITS) & !seen;
+                    if new == 0 {
+                        continue;
+                    }
+                    filler.seek::<PEXT>((lo + b * 64 + i) as u64);
+                    let free = self.grid.all & !filler.occupied();
+                    let region = self.grid.flood(expand::<PEXT>(new, free), free);
+                    *r = S::narrow(seen | compress::<PEXT>(region, free) << S::BITS);
+                }
+            }
             let (mut first, new) = S::close(raw, cur);
             states += new;
             firsts += first.count_ones() as u64;
@@ -411,10 +453,15 @@ impl Bfs<'_> {
 }
 
 /// The whole search; `None` when `stop` was set before it was done.
+///
+/// `cells_only` makes successors mark the blank's cell alone even where the region table
+/// exists (boards over 16 cells always do): slower there, but the tests use it to run that
+/// path on every small shape the reference covers.
 pub(super) fn bfs<S: Slot, const PEXT: bool>(
     spec: &PatternSpec,
     progress: &(dyn Fn(BuildEvent) + Sync),
     stop: &AtomicBool,
+    cells_only: bool,
 ) -> Option<Built> {
     let n = spec.shape.cells();
     let ranker = Ranker::new(n, spec.tiles.len());
@@ -434,7 +481,9 @@ pub(super) fn bfs<S: Slot, const PEXT: bool>(
         home: [[0; 32]; 32],
         k: spec.tiles.len(),
         step: [[0; 33]; 32],
+        cells_only: false,
     };
+    b.cells_only = cells_only || !b.grid.has_table();
     for i in 0..b.k {
         for t in 0..b.k {
             b.step[i][t] = match t.cmp(&i) {

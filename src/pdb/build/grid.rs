@@ -61,6 +61,28 @@ impl Grid {
             & self.all
     }
 
+    /// Whether [`Grid::region`] is a table lookup (boards up to 16 cells) rather than a
+    /// flood fill: the BFS marks whole regions per successor only when it is.
+    pub(super) fn has_table(&self) -> bool {
+        !self.regions.is_empty()
+    }
+
+    /// The cells of `free` connected to any cell of `start` (a subset of `free`).
+    #[inline(always)]
+    pub(super) fn flood(&self, start: u64, free: u64) -> u64 {
+        if self.regions.is_empty() {
+            return self.flood_slow(start, free);
+        }
+        let mut out = 0;
+        let mut rest = start;
+        while rest != 0 {
+            out |= self.regions[((free as usize) << 4) | rest.trailing_zeros() as usize] as u64;
+            rest &= !out;
+        }
+        out
+    }
+
+    #[inline(always)]
     fn flood_slow(&self, start: u64, free: u64) -> u64 {
         let mut r = start;
         loop {

@@ -105,6 +105,22 @@ pub fn build_or_stop(
     progress: &(dyn Fn(BuildEvent) + Sync),
     stop: &AtomicBool,
 ) -> Result<Built, TableError> {
+    build_with(spec, progress, stop, false)
+}
+
+/// [`build`] with the successors marking single cells, the path of boards over 16 cells,
+/// whatever the board: the reference tests run it on the small shapes too.
+#[cfg(test)]
+pub(super) fn build_marking_cells(spec: &PatternSpec) -> Result<Built, TableError> {
+    build_with(spec, &|_| {}, &AtomicBool::new(false), true)
+}
+
+fn build_with(
+    spec: &PatternSpec,
+    progress: &(dyn Fn(BuildEvent) + Sync),
+    stop: &AtomicBool,
+    cells_only: bool,
+) -> Result<Built, TableError> {
     let n = spec.shape.cells();
     let k = spec.tiles.len();
     let too_large = || {
@@ -135,12 +151,12 @@ pub fn build_or_stop(
     let free = n - k;
     let bmi2 = has_bmi2();
     match (free <= 8, free <= 16, bmi2) {
-        (true, _, true) => bfs::<AtomicU16, true>(spec, progress, stop),
-        (true, _, false) => bfs::<AtomicU16, false>(spec, progress, stop),
-        (false, true, true) => bfs::<AtomicU32, true>(spec, progress, stop),
-        (false, true, false) => bfs::<AtomicU32, false>(spec, progress, stop),
-        (false, false, true) => bfs::<AtomicU64, true>(spec, progress, stop),
-        (false, false, false) => bfs::<AtomicU64, false>(spec, progress, stop),
+        (true, _, true) => bfs::<AtomicU16, true>(spec, progress, stop, cells_only),
+        (true, _, false) => bfs::<AtomicU16, false>(spec, progress, stop, cells_only),
+        (false, true, true) => bfs::<AtomicU32, true>(spec, progress, stop, cells_only),
+        (false, true, false) => bfs::<AtomicU32, false>(spec, progress, stop, cells_only),
+        (false, false, true) => bfs::<AtomicU64, true>(spec, progress, stop, cells_only),
+        (false, false, false) => bfs::<AtomicU64, false>(spec, progress, stop, cells_only),
     }
     .ok_or(TableError::Interrupted)
 }

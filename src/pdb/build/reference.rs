@@ -89,20 +89,25 @@ mod tests {
             blank,
             tiles: tiles.to_vec(),
         };
-        let built = super::super::build(&spec, &|_| {}).unwrap();
         let (payload, layers, clamped) = reference(&spec);
-        assert!(
-            built.payload == payload,
-            "{rows}x{cols} blank {blank} tiles {tiles:?}: payloads differ"
-        );
-        assert_eq!(
-            built.layers, layers,
-            "{rows}x{cols} blank {blank} {tiles:?}"
-        );
-        assert_eq!(
-            built.clamped, clamped,
-            "{rows}x{cols} blank {blank} {tiles:?}"
-        );
+        // Both ways of marking successors: whole regions (boards up to 16 cells) and
+        // single cells filled in when the layer closes (larger boards, forced here).
+        let built = super::super::build(&spec, &|_| {}).unwrap();
+        let cells = super::super::build_marking_cells(&spec).unwrap();
+        for (how, built) in [("regions", built), ("cells", cells)] {
+            assert!(
+                built.payload == payload,
+                "{rows}x{cols} blank {blank} tiles {tiles:?} ({how}): payloads differ"
+            );
+            assert_eq!(
+                built.layers, layers,
+                "{rows}x{cols} blank {blank} {tiles:?} ({how})"
+            );
+            assert_eq!(
+                built.clamped, clamped,
+                "{rows}x{cols} blank {blank} {tiles:?} ({how})"
+            );
+        }
     }
 
     #[test]
