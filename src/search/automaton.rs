@@ -268,16 +268,24 @@ fn letter(c: u8) -> usize {
         .expect("a move letter (U, D, L, R)")
 }
 
+/// The longest string length a header line of the strings' text names (0 if it names
+/// none); `None` for a line that is not the header.
+fn header_len(line: &str) -> Option<usize> {
+    let rest = line.strip_prefix(HEADER)?;
+    Some(
+        rest.split(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0),
+    )
+}
+
 fn parse_strings(text: &str) -> (Vec<Vec<u8>>, usize) {
     let mut max_len = 0;
     let mut out = Vec::new();
     for line in text.lines() {
-        if let Some(rest) = line.strip_prefix(HEADER) {
-            max_len = rest
-                .split(' ')
-                .next()
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(0);
+        if let Some(len) = header_len(line) {
+            max_len = len;
             continue;
         }
         out.push(line.bytes().map(|c| letter(c) as u8).collect());
@@ -304,12 +312,8 @@ impl MoveAutomaton {
         child.push([NO; 4]);
         let mut terminal = vec![false];
         for line in text.lines() {
-            if let Some(rest) = line.strip_prefix(HEADER) {
-                max_len = rest
-                    .split(' ')
-                    .next()
-                    .and_then(|n| n.parse().ok())
-                    .unwrap_or(0);
+            if let Some(len) = header_len(line) {
+                max_len = len;
                 continue;
             }
             let mut n = 0usize;
