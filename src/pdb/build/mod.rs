@@ -1,21 +1,25 @@
 //! Building one pattern's table in memory: the checks of the pattern, then a backward BFS
-//! (in `bfs`) over cell bitmasks (in `grid`), compiled for BMI2 when the CPU has it.
+//! (in `bfs`) over placements grouped by the cells they cover (in `layout`), with the blank's
+//! regions from cell bitmasks (in `grid`), compiled for AVX2 and BMI2 when the CPU has them.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64};
+use std::sync::atomic::AtomicBool;
 
 use crate::error::TableError;
 
 use super::partition::{check_tiles, too_many_placements, BadTiles, PatternSpec};
 use bfs::bfs;
+use grid::Grid;
+use layout::Layout;
 
 mod bfs;
 mod grid;
+mod layout;
 #[cfg(test)]
 mod reference;
 
-/// The most cells a table's board may have: the BFS keeps a board's free cells as a bit
-/// mask in half of a 64-bit word.
+/// The most cells a table's board may have: the BFS numbers a block's blank regions in a
+/// 32-bit word at most, one region per free cell at worst.
 pub const MAX_TABLE_CELLS: usize = 32;
 
 /// Progress of a build, reported through a callback (the library never draws).
@@ -29,20 +33,21 @@ pub enum BuildEvent {
         /// Placements of the pattern's tiles: the table's entries.
         placements: u64,
     },
-    /// Part of a layer was expanded.
+    /// Part of a layer was built.
     Expanded {
         /// The depth (pattern moves) of the layer being reached.
         depth: u32,
-        /// Chunks of the current layer expanded so far.
+        /// Blocks of placements (those covering one set of cells) done so far.
         done: u64,
-        /// Chunks of the current layer to expand.
+        /// Blocks in all.
         total: u64,
     },
     /// How far the search as a whole is, in abstract states (a placement with one blank
     /// cell): those expanded so far, out of all the table's (`placements` times the free
     /// cells; a few may never be reached). Each state is expanded once and the work of a
     /// layer grows with its states, so this grows about evenly in time: it is what a
-    /// time-left estimate should read. Sent with each [`BuildEvent::Expanded`].
+    /// time-left estimate should read. Sent with each [`BuildEvent::Expanded`], the current
+    /// layer's states counted in proportion to its blocks done.
     Work {
         /// States expanded so far (the current layer's counted by its chunks done).
         done: u64,
@@ -93,9 +98,9 @@ pub fn build(
     build_or_stop(spec, progress, &AtomicBool::new(false))
 }
 
-/// [`build`] that gives up when `stop` is set: the flag is read between chunks of the
-/// search (16,384 placements each), so a build stops within milliseconds of it, however
-/// large the table. This is how a command line's Ctrl-C reaches a build without the library
+/// [`build`] that gives up when `stop` is set: the flag is read between blocks of the
+/// search (at most 362,880 placements each), so a build stops within milliseconds of it,
+/// however large the table. This is how a command line's Ctrl-C reaches a build without the library
 /// knowing of signals.
 ///
 /// # Errors
@@ -105,21 +110,22 @@ pub fn build_or_stop(
     progress: &(dyn Fn(BuildEvent) + Sync),
     stop: &AtomicBool,
 ) -> Result<Built, TableError> {
-    build_with(spec, progress, stop, false)
+    build_with(spec, progress, stop, true)
 }
 
-/// [`build`] with the successors marking single cells, the path of boards over 16 cells,
-/// whatever the board: the reference tests run it on the small shapes too.
+/// [`build`] computing each order of the tiles and each rearrangement when needed, the path
+/// of patterns of 10 tiles or more, whatever the pattern: the reference tests run it on the
+/// small ones too.
 #[cfg(test)]
-pub(super) fn build_marking_cells(spec: &PatternSpec) -> Result<Built, TableError> {
-    build_with(spec, &|_| {}, &AtomicBool::new(false), true)
+pub(super) fn build_untabled(spec: &PatternSpec) -> Result<Built, TableError> {
+    build_with(spec, &|_| {}, &AtomicBool::new(false), false)
 }
 
 fn build_with(
     spec: &PatternSpec,
     progress: &(dyn Fn(BuildEvent) + Sync),
     stop: &AtomicBool,
-    cells_only: bool,
+    tabled: bool,
 ) -> Result<Built, TableError> {
     let n = spec.shape.cells();
     let k = spec.tiles.len();
@@ -148,24 +154,27 @@ fn build_with(
     if n > MAX_TABLE_CELLS || too_many_placements(n, k) {
         return Err(too_large());
     }
-    let free = n - k;
-    let bmi2 = has_bmi2();
-    match (free <= 8, free <= 16, bmi2) {
-        (true, _, true) => bfs::<AtomicU16, true>(spec, progress, stop, cells_only),
-        (true, _, false) => bfs::<AtomicU16, false>(spec, progress, stop, cells_only),
-        (false, true, true) => bfs::<AtomicU32, true>(spec, progress, stop, cells_only),
-        (false, true, false) => bfs::<AtomicU32, false>(spec, progress, stop, cells_only),
-        (false, false, true) => bfs::<AtomicU64, true>(spec, progress, stop, cells_only),
-        (false, false, false) => bfs::<AtomicU64, false>(spec, progress, stop, cells_only),
+    let layout = Layout::new(&Grid::new(spec.shape), k, tabled);
+    let fast = has_fast();
+    match (layout.most_regions, fast) {
+        (0..=8, true) => bfs::<u8, true>(spec, &layout, progress, stop),
+        (0..=8, false) => bfs::<u8, false>(spec, &layout, progress, stop),
+        (9..=16, true) => bfs::<u16, true>(spec, &layout, progress, stop),
+        (9..=16, false) => bfs::<u16, false>(spec, &layout, progress, stop),
+        (_, true) => bfs::<u32, true>(spec, &layout, progress, stop),
+        (_, false) => bfs::<u32, false>(spec, &layout, progress, stop),
     }
     .ok_or(TableError::Interrupted)
 }
 
-/// Whether the BFS may use its BMI2 + POPCNT code (pext/pdep masks, one-instruction counts).
-fn has_bmi2() -> bool {
+/// Whether the BFS may use its AVX2 + BMI2 + POPCNT code (wide scans, one-instruction
+/// counts).
+fn has_fast() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("popcnt")
+        std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -90,11 +90,11 @@ mod tests {
             tiles: tiles.to_vec(),
         };
         let (payload, layers, clamped) = reference(&spec);
-        // Both ways of marking successors: whole regions (boards up to 16 cells) and
-        // single cells filled in when the layer closes (larger boards, forced here).
+        // Both ways of renumbering orders: tabled (up to 9 tiles) and computed each time
+        // (10 tiles or more, forced here).
         let built = super::super::build(&spec, &|_| {}).unwrap();
-        let cells = super::super::build_marking_cells(&spec).unwrap();
-        for (how, built) in [("regions", built), ("cells", cells)] {
+        let computed = super::super::build_untabled(&spec).unwrap();
+        for (how, built) in [("tabled", built), ("computed", computed)] {
             assert!(
                 built.payload == payload,
                 "{rows}x{cols} blank {blank} tiles {tiles:?} ({how}): payloads differ"
