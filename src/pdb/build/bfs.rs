@@ -5,8 +5,10 @@
 //! block gathers, from the blocks its moves come from, the regions their current layer
 //! reached, and closes its own part of the next layer at once. Every write stays inside the
 //! one block a task owns (40,320 placements for an 8-tile 4x4 pattern, which fit the core's
-//! cache); the reads run through whole blocks in order. No atomics, no random writes but
-//! the table's entries, written once each.
+//! cache); the reads run through whole blocks in order. The entries too are written in
+//! block order, in the block's own bytes, and put in the file's order once at the end: a
+//! random write per entry during the search (an atomic one, as two entries share a byte)
+//! waited for its cache miss each time and took half the time.
 
 use std::ops::{BitAnd, BitOr, BitOrAssign, Not};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
@@ -136,7 +138,9 @@ impl Search<'_> {
     /// Builds the next layer's part of block `b`: gathers what the moves into it bring
     /// from the current layer (`cur`, `live`), keeps what is new as `acc` (the next layer)
     /// and adds it to `seen`, and writes the entries of placements reached for the first
-    /// time. Returns (states new, placements first reached).
+    /// time into `ent` (the block's, two a byte). Returns the states new, the placements
+    /// first reached, the regions of the new layer and whether every state of the block is
+    /// now seen.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn pull<R: Regions>(
@@ -147,7 +151,7 @@ impl Search<'_> {
         live: &[R],
         seen: &mut [R],
         acc: &mut [R],
-        payload: &[AtomicU8],
+        ent: &mut [u8],
     ) -> (u64, u64, R, bool) {
         let layout = self.layout;
         let per = self.per;
@@ -198,7 +202,7 @@ impl Search<'_> {
         let mut firsts = 0u64;
         let mut live_here = none;
         let mut complete = true;
-        let mut entries: Option<Entries> = None;
+        let mut md: Option<[[u8; 32]; 32]> = None;
         let mut scratch = [0u8; 32];
         for (q, (s, x)) in seen.iter_mut().zip(acc.iter_mut()).enumerate() {
             let new = *x & !*s;
@@ -212,8 +216,9 @@ impl Search<'_> {
                 live_here |= new;
                 if *s == none {
                     firsts += 1;
-                    let e = entries.get_or_insert_with(|| self.entries(layout.masks[b]));
-                    self.enter(e, layout.order(q, &mut scratch), q, depth, payload);
+                    let md = md.get_or_insert_with(|| self.entries(layout.masks[b]).md);
+                    let v = self.entry(md, layout.order(q, &mut scratch), depth);
+                    ent[q / 2] |= v << (4 * (q & 1));
                 }
                 *s |= new;
             }
@@ -222,26 +227,63 @@ impl Search<'_> {
         (states, firsts, live_here, complete)
     }
 
-    /// Writes the entry of order `q` of a block, reached first at `depth`.
+    /// The entry of a placement (the tiles' `order` on a block whose distances are `md`)
+    /// reached first at `depth`: half the moves over the Manhattan distance.
     #[inline(always)]
-    fn enter(&self, e: &Entries, order: &[u8], q: usize, depth: u32, payload: &[AtomicU8]) {
-        let mut rank = 0u64;
-        let mut md = 0u32;
-        for (i, &o) in order.iter().enumerate() {
-            rank += e.rank[i][o as usize];
-            md += e.md[i][o as usize] as u32;
-        }
-        let idx = (rank - self.lehmer[q]) as usize;
+    fn entry(&self, md: &[[u8; 32]; 32], order: &[u8], depth: u32) -> u8 {
+        let md: u32 = order
+            .iter()
+            .enumerate()
+            .map(|(i, &o)| md[i][o as usize] as u32)
+            .sum();
         let excess = (depth - md) / 2;
-        let v = if excess > 15 {
+        if excess > 15 {
             self.clamped.fetch_add(1, Ordering::Relaxed);
             15
         } else {
             excess as u8
-        };
-        if v != 0 {
-            payload[idx / 2].fetch_or(v << (4 * (idx & 1)), Ordering::Relaxed);
         }
+    }
+
+    /// The entries, from block order (two a byte, each block in whole bytes) to the file's.
+    fn file_order(&self, ent: &[u8], count: usize) -> Vec<u8> {
+        let per_bytes = self.per.div_ceil(2);
+        // One byte an entry first, so that no two tasks share a byte; then two a byte.
+        let mut wide: Vec<u8> = zeroed(count);
+        // SAFETY: AtomicU8 has the size, alignment and bit validity of u8; the exclusive
+        // borrow of `wide` lasts as long as the view. Each entry is written by one task,
+        // as a plain store.
+        let atomic: &[AtomicU8] =
+            unsafe { std::slice::from_raw_parts(wide.as_mut_ptr() as *const AtomicU8, count) };
+        ent.par_chunks(per_bytes)
+            .enumerate()
+            .for_each(|(b, bytes)| {
+                if bytes.iter().all(|&x| x == 0) {
+                    return;
+                }
+                let rank = self.entries(self.layout.masks[b]).rank;
+                let mut scratch = [0u8; 32];
+                for q in 0..self.per {
+                    let v = bytes[q / 2] >> (4 * (q & 1)) & 15;
+                    if v == 0 {
+                        continue;
+                    }
+                    let order = self.layout.order(q, &mut scratch);
+                    let idx: u64 = order
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &o)| rank[i][o as usize])
+                        .sum::<u64>()
+                        - self.lehmer[q];
+                    atomic[idx as usize].store(v, Ordering::Relaxed);
+                }
+            });
+        let mut payload: Vec<u8> = zeroed(count.div_ceil(2));
+        payload
+            .par_iter_mut()
+            .zip(wide.par_chunks(2))
+            .for_each(|(p, w)| *p = w[0] | w.get(1).map_or(0, |&x| x << 4));
+        payload
     }
 }
 
@@ -303,7 +345,9 @@ pub(super) fn bfs<R: Regions, const FAST: bool>(
     let mut live: Vec<R> = vec![R::default(); blocks];
     let mut live_next: Vec<R> = vec![R::default(); blocks];
     let mut full: Vec<bool> = vec![false; blocks];
-    let mut payload: Vec<u8> = zeroed(count.div_ceil(2));
+    // The entries in block order, each block in whole bytes.
+    let per_bytes = per.div_ceil(2);
+    let mut ent: Vec<u8> = zeroed(blocks * per_bytes);
 
     // The goal: tiles home, the blank anywhere it can reach from its own cell.
     let home_mask: u64 = spec.tiles.iter().fold(0, |m, &t| m | 1 << t);
@@ -332,26 +376,22 @@ pub(super) fn bfs<R: Regions, const FAST: bool>(
     loop {
         let d1 = depth + 1;
         let done = AtomicU64::new(0);
-        // SAFETY: AtomicU8 has the size, alignment and bit validity of u8; the exclusive
-        // borrow of `payload` lasts as long as the view.
-        let atomic: &[AtomicU8] = unsafe {
-            std::slice::from_raw_parts(payload.as_mut_ptr() as *const AtomicU8, payload.len())
-        };
         let (cur_ref, live_ref) = (&cur[..], &live[..]);
         let (states, firsts) = seen
             .par_chunks_mut(per)
             .zip(next.par_chunks_mut(per))
             .zip(live_next.par_iter_mut())
             .zip(full.par_iter_mut())
+            .zip(ent.par_chunks_mut(per_bytes))
             .enumerate()
-            .map(|(b, (((seen, acc), live_b), full_b))| {
+            .map(|(b, ((((seen, acc), live_b), full_b), ent))| {
                 *live_b = R::default();
                 let mut out = (0, 0);
                 // Skipping the remaining blocks is enough: the half-built layer is thrown
                 // away.
                 if !*full_b && !stop.load(Ordering::Relaxed) {
                     let (states, firsts, here, complete) = with_fast::<FAST, _>(|| {
-                        search.pull::<R>(b, d1, cur_ref, live_ref, seen, acc, atomic)
+                        search.pull::<R>(b, d1, cur_ref, live_ref, seen, acc, ent)
                     });
                     *live_b = here;
                     *full_b = complete;
@@ -389,8 +429,9 @@ pub(super) fn bfs<R: Regions, const FAST: bool>(
             placements: firsts,
         });
     }
+    drop((seen, cur, next));
     Some(Built {
-        payload,
+        payload: search.file_order(&ent, count),
         layers,
         clamped: search.clamped.load(Ordering::Relaxed),
     })
