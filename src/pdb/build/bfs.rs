@@ -201,29 +201,41 @@ impl Search<'_> {
         let mut states = 0u64;
         let mut firsts = 0u64;
         let mut live_here = none;
-        let mut complete = true;
         let mut md: Option<[[u8; 32]; 32]> = None;
         let mut scratch = [0u8; 32];
-        for (q, (s, x)) in seen.iter_mut().zip(acc.iter_mut()).enumerate() {
-            let new = *x & !*s;
-            *x = new;
-            if new != none {
-                let mut bits = new.bits();
+        let mut incomplete = false;
+        for (c, (seen, acc)) in seen.chunks_mut(64).zip(acc.chunks_mut(64)).enumerate() {
+            // A pass the compiler can run 32 placements at a time: the new regions, and
+            // which placements have any and which were never reached before.
+            let (mut news, mut fresh) = (0u64, 0u64);
+            for (j, (s, x)) in seen.iter_mut().zip(acc.iter_mut()).enumerate() {
+                let old = *s;
+                let new = *x & !old;
+                *x = new;
+                *s = old | new;
+                live_here |= new;
+                incomplete |= (old | new) != all;
+                news |= ((new != none) as u64) << j;
+                fresh |= (((old == none) & (new != none)) as u64) << j;
+            }
+            while news != 0 {
+                let mut bits = acc[news.trailing_zeros() as usize].bits();
+                news &= news - 1;
                 while bits != 0 {
                     states += regions[bits.trailing_zeros() as usize].count_ones() as u64;
                     bits &= bits - 1;
                 }
-                live_here |= new;
-                if *s == none {
-                    firsts += 1;
-                    let md = md.get_or_insert_with(|| self.entries(layout.masks[b]).md);
-                    let v = self.entry(md, layout.order(q, &mut scratch), depth);
-                    ent[q / 2] |= v << (4 * (q & 1));
-                }
-                *s |= new;
             }
-            complete &= *s == all;
+            firsts += fresh.count_ones() as u64;
+            while fresh != 0 {
+                let q = c * 64 + fresh.trailing_zeros() as usize;
+                fresh &= fresh - 1;
+                let md = md.get_or_insert_with(|| self.entries(layout.masks[b]).md);
+                let v = self.entry(md, layout.order(q, &mut scratch), depth);
+                ent[q / 2] |= v << (4 * (q & 1));
+            }
         }
+        let complete = !incomplete;
         (states, firsts, live_here, complete)
     }
 
