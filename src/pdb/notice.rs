@@ -10,19 +10,18 @@ use crate::rank::Ranker;
 use super::format::PAYLOAD_OFFSET;
 use super::partition::{Partition, PatternSpec};
 
-/// Placements the BFS expands per second on one core, measured on 4x4 tables (the 7-8 set:
-/// 576 million placements in 136 s of CPU on a busy two-core machine, 129 s since the
-/// second round) and right for 5x5 too since then (a 6-tile table: 127.5 million in 31 s;
-/// it was half that before); see docs/records/2026-11-26-table-builder.md. Only for the
-/// estimate.
-pub const PLACEMENTS_PER_CORE_SEC: f64 = 4.2e6;
+/// Placements the BFS expands per second on one core, measured on 4x4 tables with the
+/// block-ordered builder (the 7-8 set and the second partition's: 1.15 billion placements
+/// in 66 s of CPU on an idle two-core machine; a 5x5 6-tile table about as fast); see
+/// docs/records/2026-11-26-block-builder.md. Only for the estimate.
+pub const PLACEMENTS_PER_CORE_SEC: f64 = 17e6;
 
-/// Tables are built on first use, unasked, for boards up to this many cells (4x4: two
-/// minutes, once)...
+/// Tables are built on first use, unasked, for boards up to this many cells (4x4: under a
+/// minute, once)...
 pub const AUTO_BUILD_CELLS: usize = 16;
 /// ...and for larger boards while the tables to build have at most this many placements
-/// (seconds). Others, such as the 5x5 6-6-6-6 set (minutes, gigabytes), are built only
-/// when asked for with build-pdb.
+/// (seconds). Others, such as the 5x5 6-6-6-6 set (half a minute, but 700 MB and 255 MB
+/// on disk), are built only when asked for with build-pdb.
 pub const AUTO_BUILD_PLACEMENTS: u64 = 1 << 26;
 
 /// Whether a solver may build these missing tables for `shape`'s boards without being
@@ -62,13 +61,10 @@ pub fn estimate(specs: &[PatternSpec]) -> Estimate {
         let k = spec.tiles.len();
         let count = Ranker::checked_count(n, k).unwrap_or(u64::MAX);
         let file = count.div_ceil(2).saturating_add(PAYLOAD_OFFSET);
-        // Per placement: the seen/next word, the current layer, half a byte of payload;
-        // the words widen with the pattern's free cells (see `pdb::build`).
-        let per = match n - k {
-            0..=8 => 3.5,
-            9..=16 => 6.5,
-            _ => 12.5,
-        };
+        // Per placement: the seen regions, the current and the next layer's, a byte each,
+        // and half a byte of entries (see `pdb::build`). A board whose patterns cut the free
+        // cells into more than 8 regions needs wider sets, but no default pattern does.
+        let per = 3.5;
         memory = memory.max(disk.saturating_add((count as f64 * per) as u64));
         placements = placements.saturating_add(count);
         disk = disk.saturating_add(file);

@@ -204,6 +204,13 @@ impl Search<'_> {
         let mut md: Option<[[u8; 32]; 32]> = None;
         let mut scratch = [0u8; 32];
         let mut incomplete = false;
+        // The cells of each set of regions, when there are few: counted once per block
+        // rather than once per placement with new regions.
+        let sizes: Option<Vec<u16>> = (regions.len() <= 8).then(|| {
+            (0..1u32 << regions.len())
+                .map(|set| cells_of(set, regions) as u16)
+                .collect()
+        });
         for (c, (seen, acc)) in seen.chunks_mut(64).zip(acc.chunks_mut(64)).enumerate() {
             // A pass the compiler can run 32 placements at a time: the new regions, and
             // which placements have any and which were never reached before.
@@ -219,12 +226,12 @@ impl Search<'_> {
                 fresh |= (((old == none) & (new != none)) as u64) << j;
             }
             while news != 0 {
-                let mut bits = acc[news.trailing_zeros() as usize].bits();
+                let bits = acc[news.trailing_zeros() as usize].bits();
                 news &= news - 1;
-                while bits != 0 {
-                    states += regions[bits.trailing_zeros() as usize].count_ones() as u64;
-                    bits &= bits - 1;
-                }
+                states += match &sizes {
+                    Some(sizes) => sizes[bits as usize] as u64,
+                    None => cells_of(bits, regions),
+                };
             }
             firsts += fresh.count_ones() as u64;
             while fresh != 0 {
@@ -257,8 +264,9 @@ impl Search<'_> {
         }
     }
 
-    /// The entries, from block order (two a byte, each block in whole bytes) to the file's.
-    fn file_order(&self, ent: &[u8], count: usize) -> Vec<u8> {
+    /// The entries, from block order (two a byte, each block in whole bytes) to the file's;
+    /// `None` when `stop` was set before it was done.
+    fn file_order(&self, ent: &[u8], count: usize, stop: &AtomicBool) -> Option<Vec<u8>> {
         let per_bytes = self.per.div_ceil(2);
         // One byte an entry first, so that no two tasks share a byte; then two a byte.
         let mut wide: Vec<u8> = zeroed(count);
@@ -295,8 +303,20 @@ impl Search<'_> {
             .par_iter_mut()
             .zip(wide.par_chunks(2))
             .for_each(|(p, w)| *p = w[0] | w.get(1).map_or(0, |&x| x << 4));
-        payload
+        (!stop.load(Ordering::Relaxed)).then_some(payload)
     }
+}
+
+/// The cells of a set of regions (bits indexing `regions`).
+#[inline(always)]
+fn cells_of(set: u32, regions: &[u64]) -> u64 {
+    let mut bits = set;
+    let mut cells = 0;
+    while bits != 0 {
+        cells += regions[bits.trailing_zeros() as usize].count_ones() as u64;
+        bits &= bits - 1;
+    }
+    cells
 }
 
 /// How many blocks a layer's progress is reported in.
@@ -443,7 +463,7 @@ pub(super) fn bfs<R: Regions, const FAST: bool>(
     }
     drop((seen, cur, next));
     Some(Built {
-        payload: search.file_order(&ent, count),
+        payload: search.file_order(&ent, count, stop)?,
         layers,
         clamped: search.clamped.load(Ordering::Relaxed),
     })
