@@ -21,7 +21,7 @@ Goals: ``None`` or ``"standard"`` (1 2 ... with the blank last), ``"blank-first"
 
 Pattern databases live in the same per-user directory as the command line's
 (``tables_dir()``; ``FIFTEEN_TABLES`` or ``tables=`` choose another), are built on first use
-with the same notice (the 4x4 tables take about two minutes, once), and are opened once per
+with the same notice (the 4x4 tables take about 35 seconds, once), and are opened once per
 process.
 """
 

@@ -182,7 +182,7 @@ def test_solution_picture():
 
 def test_korf_100_published_lengths():
     """The Korf 100 (15-puzzle) through solve_many: every length the published one. Needs
-    the 4x4 tables in the per-user directory (two minutes to build): skipped without them,
+    the 4x4 tables in the per-user directory (35 seconds to build): skipped without them,
     except under CI, where `.ci/run` builds them first and their absence is a failure."""
     tables = USER_TABLES
     have = all((tables / f).exists() for f in

@@ -35,8 +35,8 @@ pub struct TablesArg {
     /// Where the pattern databases live: by default the per-user data directory
     /// ($XDG_DATA_HOME/fifteen, else ~/.local/share/fifteen; ~/Library/Application
     /// Support/fifteen on macOS). Built there on first use when quick (up to 16 cells: 4x4
-    /// takes about a minute once, said before it starts); 5x5 tables need
-    /// `build-pdb --size 5 --out DIR` (3 minutes). Boards without tables are solved with
+    /// takes about 35 seconds once, said before it starts); 5x5 tables need
+    /// `build-pdb --size 5 --out DIR` (20 seconds, 0.7 GB). Boards without tables are solved with
     /// linear conflict, with a note saying so.
     #[arg(long, env = TABLES_ENV, default_value_os_t = default_tables(), global = true)]
     pub tables: PathBuf,

@@ -24,7 +24,7 @@ use crate::Shape;
 ///   build-pdb                          # 4x4: the 7-8 tables and the second partition's
 ///                                      # (what `solve` uses), into ~/.local/share/fifteen
 ///   build-pdb --size 3                 # the 3x3 table (exact, 181,440 states)
-///   build-pdb --size 5                 # 5x5, four 6-tile blocks: 3 minutes, 1.8 GB, 255 MB,
+///   build-pdb --size 5                 # 5x5, four 6-tile blocks: 20 seconds, 0.7 GB, 255 MB,
 ///                                      # and their dual lookups' 25 tables (140 MB)
 ///   build-pdb --partition 5-5-5 --out /tmp/t
 ///   build-pdb --partition 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15
@@ -59,7 +59,7 @@ struct Args {
     /// Also build the tables the first partition's dual lookups read (`fifteen solve
     /// --study pdb+dual`): per pattern, one for the blank on each of its cells (the other
     /// tiles) and one per region of free cells the goal's blank does not reach. 5x5: 25
-    /// tables, 140 MB, 81 s; 4x4: 16 tables, 267 MB, two minutes.
+    /// tables, 140 MB, a few seconds; 4x4: 16 tables, 267 MB, 15 seconds.
     #[arg(long)]
     dual: bool,
     /// Worker threads, 1 to 1024 (default: all cores).

@@ -149,7 +149,7 @@ mod tests {
         assert_eq!(
             text,
             "building the pattern databases for 4x4 boards (7-8 partition, goal blank in \
-             cell 0) into /t: about 69 seconds, 1.8 GB of memory, 290 MB on disk; once"
+             cell 0) into /t: about 17 seconds, 1.8 GB of memory, 290 MB on disk; once"
         );
         assert!(partition_builds_on_first_use(&p));
         let p5 = Partition::default_for(Shape::new(5, 5).unwrap(), 0);
