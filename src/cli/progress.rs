@@ -167,8 +167,9 @@ pub fn build_tables_with_bar(
     if let Err(TableError::Interrupted) = built {
         let kept = specs.len() - dir.missing_of(specs).len();
         note!(
-            "interrupted: the build stopped; no partial table was written ({kept} complete \
-             tables in {})",
+            "interrupted: the build stopped; no partial table was written ({kept} of the {} \
+             tables being built complete in {})",
+            specs.len(),
             dir.dir.display()
         );
     }
