@@ -165,11 +165,11 @@ pub fn build_tables_with_bar(
     let built = dir.build_or_stop(missing, &progress, stop);
     bar.finish_and_clear();
     if let Err(TableError::Interrupted) = built {
-        let kept = specs.len() - dir.missing_of(specs).len();
+        let all = specs.len();
+        let kept = all - dir.missing_of(specs).len();
         note!(
-            "interrupted: the build stopped; no partial table was written ({kept} of the {} \
+            "interrupted: the build stopped; no partial table was written ({kept} of the {all} \
              tables being built complete in {})",
-            specs.len(),
             dir.dir.display()
         );
     }
