@@ -19,12 +19,16 @@ use crate::rank::Ranker;
 pub use crate::pdb::notice::describe;
 
 /// The bar's time left, once its rate means something (a few seconds and a few percent
-/// in: the first layers are tiny and would promise hours).
+/// in: the first layers are tiny and would promise hours). From the average rate since
+/// the bar started, not indicatif's recent one: the first layers of each table are slow
+/// per state, and a recent rate promised weeks at the start of the 8-tile table.
 fn time_left(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
-    let _ = if state.fraction() < 0.02 || state.elapsed().as_secs_f64() < 2.0 {
+    let (done, elapsed) = (state.fraction() as f64, state.elapsed().as_secs_f64());
+    let _ = if done < 0.02 || elapsed < 2.0 {
         write!(w, "estimating the time left")
     } else {
-        write!(w, "about {:#} left", indicatif::HumanDuration(state.eta()))
+        let left = std::time::Duration::from_secs_f64(elapsed * (1.0 - done) / done);
+        write!(w, "about {:#} left", indicatif::HumanDuration(left))
     };
 }
 
