@@ -234,7 +234,7 @@ class _Bar:
         try:
             from tqdm.auto import tqdm  # type: ignore[import-not-found]
 
-            self.tqdm = tqdm(total=1, leave=False, unit="chunk", file=sys.stderr)
+            self.tqdm = tqdm(total=1, leave=False, unit="block", file=sys.stderr)
         except Exception:
             self.tqdm = None
         self.shown = False
