@@ -105,8 +105,6 @@ struct Search<'a> {
     k: usize,
     /// Placements per block (orders of the tiles).
     per: usize,
-    /// Words of a block's bit map of chunks (64 placements a chunk, 64 chunks a word).
-    words: usize,
     /// `home[i][c]`: how far tile `i` is from its goal cell when on cell `c`.
     home: [[u8; 32]; 32],
     /// `lehmer[q]`: what order `q` takes off the file's rank (see [`Search::entries`]).
@@ -138,53 +136,34 @@ impl Search<'_> {
     }
 
     /// Builds the next layer's part of block `b`: gathers what the moves into it bring
-    /// from the current layer (`cur`, its chunks `cur_chunks`, its regions per block
-    /// `live`), keeps what is new as `acc` (the next layer, valid in the chunks marked in
-    /// `chunks`) and adds it to `seen`, counts in `complete` the placements whose every
-    /// region is now seen, and writes the entries of placements reached for the first time
-    /// into `ent` (the block's, two a byte). Returns the states new, the placements first
-    /// reached and the regions of the new layer.
-    ///
-    /// Only chunks of 64 placements that hold something are read, cleared or closed: the
-    /// first and last layers are sparse, and a whole pass over each block they touch cost
-    /// as much as a dense layer.
+    /// from the current layer (`cur`, `live`), keeps what is new as `acc` (the next layer)
+    /// and adds it to `seen`, and writes the entries of placements reached for the first
+    /// time into `ent` (the block's, two a byte). Returns the states new, the placements
+    /// first reached, the regions of the new layer and whether every state of the block is
+    /// now seen.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn pull<R: Regions>(
         &self,
         b: usize,
         depth: u32,
-        (cur, cur_chunks, live): (&[R], &[u64], &[R]),
+        cur: &[R],
+        live: &[R],
         seen: &mut [R],
         acc: &mut [R],
-        chunks: &mut [u64],
-        complete: &mut u32,
         ent: &mut [u8],
-    ) -> (u64, u64, R) {
+    ) -> (u64, u64, R, bool) {
         let layout = self.layout;
         let per = self.per;
-        let words = self.words;
         let none = R::default();
         let moves = layout.moves(b);
-        // `chunks` first marks the chunks written (each cleared when first written), then
-        // the chunks of the new layer.
-        chunks.fill(0);
         if !moves
             .iter()
             .any(|m| live[m.src as usize] & R::bit(m.need) != none)
         {
-            return (0, 0, none);
+            return (0, 0, none, false);
         }
-        macro_rules! touch {
-            ($ch:expr) => {{
-                let ch = $ch;
-                let (w, bit) = (ch / 64, 1u64 << (ch % 64));
-                if chunks[w] & bit == 0 {
-                    chunks[w] |= bit;
-                    acc[ch * 64..(ch * 64 + 64).min(per)].fill(none);
-                }
-            }};
-        }
+        acc.fill(none);
         for m in moves {
             let need = R::bit(m.need);
             if live[m.src as usize] & need == none {
@@ -192,42 +171,31 @@ impl Search<'_> {
             }
             let give = R::bit(m.give);
             let src = &cur[m.src as usize * per..][..per];
+            if m.a == m.b {
+                for (x, &c) in acc.iter_mut().zip(src) {
+                    let hit = (c & need) != none;
+                    *x |= if hit { give } else { none };
+                }
+                continue;
+            }
             let map = layout.map(m.a, m.b);
-            for (w, &word) in cur_chunks[m.src as usize * words..][..words]
-                .iter()
-                .enumerate()
-            {
-                let mut live_chunks = word;
-                while live_chunks != 0 {
-                    let ch = w * 64 + live_chunks.trailing_zeros() as usize;
-                    live_chunks &= live_chunks - 1;
-                    let (lo, hi) = (ch * 64, (ch * 64 + 64).min(per));
-                    if m.a == m.b {
-                        touch!(ch);
-                        for (x, &c) in acc[lo..hi].iter_mut().zip(&src[lo..hi]) {
-                            let hit = (c & need) != none;
-                            *x |= if hit { give } else { none };
-                        }
-                        continue;
-                    }
-                    let mut hits = 0u64;
-                    for (j, &c) in src[lo..hi].iter().enumerate() {
-                        hits |= (((c & need) != none) as u64) << j;
-                    }
-                    while hits != 0 {
-                        let q = lo + hits.trailing_zeros() as usize;
-                        hits &= hits - 1;
-                        let to = match map {
-                            Some(map) => map[q] as usize,
-                            None => layout.rearranged(q, m.a, m.b),
-                        };
-                        touch!(to / 64);
-                        acc[to] |= give;
-                    }
+            for (base, chunk) in src.chunks(64).enumerate() {
+                let mut hits = 0u64;
+                for (j, &c) in chunk.iter().enumerate() {
+                    hits |= (((c & need) != none) as u64) << j;
+                }
+                while hits != 0 {
+                    let q = base * 64 + hits.trailing_zeros() as usize;
+                    hits &= hits - 1;
+                    let to = match map {
+                        Some(map) => map[q] as usize,
+                        None => layout.rearranged(q, m.a, m.b),
+                    };
+                    acc[to] |= give;
                 }
             }
         }
-        // Close the block's part of the layer, in the chunks written.
+        // Close the block's part of the layer.
         let regions = layout.regions(b);
         let all = (0..regions.len() as u8).fold(none, |a, r| a | R::bit(r));
         let mut states = 0u64;
@@ -235,6 +203,7 @@ impl Search<'_> {
         let mut live_here = none;
         let mut md: Option<[[u8; 32]; 32]> = None;
         let mut scratch = [0u8; 32];
+        let mut incomplete = false;
         // The cells of each set of regions, when there are few: counted once per block
         // rather than once per placement with new regions.
         let sizes: Option<Vec<u16>> = (regions.len() <= 8).then(|| {
@@ -242,51 +211,39 @@ impl Search<'_> {
                 .map(|set| cells_of(set, regions) as u16)
                 .collect()
         });
-        let mut done = 0u32;
-        for w in 0..words {
-            let mut written = chunks[w];
-            let mut fresh_chunks = 0u64;
-            while written != 0 {
-                let ch = w * 64 + written.trailing_zeros() as usize;
-                written &= written - 1;
-                let (lo, hi) = (ch * 64, (ch * 64 + 64).min(per));
-                // A pass the compiler can run 32 placements at a time: the new regions,
-                // which placements have any and which were never reached before.
-                let (mut news, mut fresh) = (0u64, 0u64);
-                for (j, (s, x)) in seen[lo..hi].iter_mut().zip(&mut acc[lo..hi]).enumerate() {
-                    let old = *s;
-                    let new = *x & !old;
-                    *x = new;
-                    *s = old | new;
-                    live_here |= new;
-                    done += ((old != all) & ((old | new) == all)) as u32;
-                    news |= ((new != none) as u64) << j;
-                    fresh |= (((old == none) & (new != none)) as u64) << j;
-                }
-                if news != 0 {
-                    fresh_chunks |= 1 << (ch % 64);
-                }
-                while news != 0 {
-                    let bits = acc[lo + news.trailing_zeros() as usize].bits();
-                    news &= news - 1;
-                    states += match &sizes {
-                        Some(sizes) => sizes[bits as usize] as u64,
-                        None => cells_of(bits, regions),
-                    };
-                }
-                firsts += fresh.count_ones() as u64;
-                while fresh != 0 {
-                    let q = lo + fresh.trailing_zeros() as usize;
-                    fresh &= fresh - 1;
-                    let md = md.get_or_insert_with(|| self.entries(layout.masks[b]).md);
-                    let v = self.entry(md, layout.order(q, &mut scratch), depth);
-                    ent[q / 2] |= v << (4 * (q & 1));
-                }
+        for (c, (seen, acc)) in seen.chunks_mut(64).zip(acc.chunks_mut(64)).enumerate() {
+            // A pass the compiler can run 32 placements at a time: the new regions, and
+            // which placements have any and which were never reached before.
+            let (mut news, mut fresh) = (0u64, 0u64);
+            for (j, (s, x)) in seen.iter_mut().zip(acc.iter_mut()).enumerate() {
+                let old = *s;
+                let new = *x & !old;
+                *x = new;
+                *s = old | new;
+                live_here |= new;
+                incomplete |= (old | new) != all;
+                news |= ((new != none) as u64) << j;
+                fresh |= (((old == none) & (new != none)) as u64) << j;
             }
-            chunks[w] = fresh_chunks;
+            while news != 0 {
+                let bits = acc[news.trailing_zeros() as usize].bits();
+                news &= news - 1;
+                states += match &sizes {
+                    Some(sizes) => sizes[bits as usize] as u64,
+                    None => cells_of(bits, regions),
+                };
+            }
+            firsts += fresh.count_ones() as u64;
+            while fresh != 0 {
+                let q = c * 64 + fresh.trailing_zeros() as usize;
+                fresh &= fresh - 1;
+                let md = md.get_or_insert_with(|| self.entries(layout.masks[b]).md);
+                let v = self.entry(md, layout.order(q, &mut scratch), depth);
+                ent[q / 2] |= v << (4 * (q & 1));
+            }
         }
-        *complete += done;
-        (states, firsts, live_here)
+        let complete = !incomplete;
+        (states, firsts, live_here, complete)
     }
 
     /// The entry of a placement (the tiles' `order` on a block whose distances are `md`)
@@ -409,7 +366,6 @@ pub(super) fn bfs<R: Regions, const FAST: bool>(
         ranker: ranker.clone(),
         k,
         per,
-        words: per.div_ceil(64).div_ceil(64),
         home,
         lehmer,
         clamped: AtomicU64::new(0),
@@ -420,13 +376,7 @@ pub(super) fn bfs<R: Regions, const FAST: bool>(
     let mut next: Vec<R> = zeroed(count);
     let mut live: Vec<R> = vec![R::default(); blocks];
     let mut live_next: Vec<R> = vec![R::default(); blocks];
-    // Per block: which chunks of 64 placements hold the current layer, and the next's.
-    let words = search.words;
-    let mut cur_chunks: Vec<u64> = vec![0; blocks * words];
-    let mut next_chunks: Vec<u64> = vec![0; blocks * words];
-    // Per block: the placements whose every region is seen; a block with all of them
-    // (`per`) has nothing left to reach.
-    let mut complete: Vec<u32> = vec![0; blocks];
+    let mut full: Vec<bool> = vec![false; blocks];
     // The entries in block order, each block in whole bytes.
     let per_bytes = per.div_ceil(2);
     let mut ent: Vec<u8> = zeroed(blocks * per_bytes);
@@ -444,9 +394,6 @@ pub(super) fn bfs<R: Regions, const FAST: bool>(
     seen[start] = R::bit(r0);
     cur[start] = R::bit(r0);
     live[b0] = R::bit(r0);
-    let chunk = (start - b0 * per) / 64;
-    cur_chunks[b0 * words + chunk / 64] |= 1 << (chunk % 64);
-    complete[b0] = (layout.regions(b0).len() == 1) as u32;
     let mut layers = vec![1u64];
     let total_states = (count * (n - k)) as u64;
     let mut expanded = 0u64;
@@ -461,27 +408,25 @@ pub(super) fn bfs<R: Regions, const FAST: bool>(
     loop {
         let d1 = depth + 1;
         let done = AtomicU64::new(0);
-        let current = (&cur[..], &cur_chunks[..], &live[..]);
+        let (cur_ref, live_ref) = (&cur[..], &live[..]);
         let (states, firsts) = seen
             .par_chunks_mut(per)
             .zip(next.par_chunks_mut(per))
             .zip(live_next.par_iter_mut())
-            .zip(next_chunks.par_chunks_mut(words))
-            .zip(complete.par_iter_mut())
+            .zip(full.par_iter_mut())
             .zip(ent.par_chunks_mut(per_bytes))
             .enumerate()
-            .map(|(b, (((((seen, acc), live_b), chunks), complete), ent))| {
+            .map(|(b, ((((seen, acc), live_b), full_b), ent))| {
                 *live_b = R::default();
                 let mut out = (0, 0);
                 // Skipping the remaining blocks is enough: the half-built layer is thrown
                 // away.
-                if *complete as usize == per || stop.load(Ordering::Relaxed) {
-                    chunks.fill(0);
-                } else {
-                    let (states, firsts, here) = with_fast::<FAST, _>(|| {
-                        search.pull::<R>(b, d1, current, seen, acc, chunks, complete, ent)
+                if !*full_b && !stop.load(Ordering::Relaxed) {
+                    let (states, firsts, here, complete) = with_fast::<FAST, _>(|| {
+                        search.pull::<R>(b, d1, cur_ref, live_ref, seen, acc, ent)
                     });
                     *live_b = here;
+                    *full_b = complete;
                     out = (states, firsts);
                 }
                 let d = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -507,7 +452,6 @@ pub(super) fn bfs<R: Regions, const FAST: bool>(
         }
         std::mem::swap(&mut cur, &mut next);
         std::mem::swap(&mut live, &mut live_next);
-        std::mem::swap(&mut cur_chunks, &mut next_chunks);
         depth = d1;
         expanded += layer_states;
         layer_states = states;
