@@ -94,6 +94,20 @@ pub const MAX_TIMEOUT_SECS: f64 = 365.0 * 24.0 * 3600.0;
 /// would have 4.2 billion (a 15 GB build).
 pub const MAX_TABLE_ENTRIES: u64 = 1 << 31;
 
+/// The limit with `FIFTEEN_BIG_TABLES=1` (a study knob, for the 5x5 partitions with 7-tile
+/// patterns, 2.4 billion entries, an 8.5 GB build): the library's own, 32-bit indices.
+pub const MAX_BIG_TABLE_ENTRIES: u64 = 1 << 32;
+
+/// The most entries a table may have in this process: [`MAX_TABLE_ENTRIES`], or
+/// [`MAX_BIG_TABLE_ENTRIES`] when `FIFTEEN_BIG_TABLES=1`.
+fn table_entry_limit() -> (u64, &'static str) {
+    if std::env::var_os("FIFTEEN_BIG_TABLES").is_some_and(|v| v == "1") {
+        (MAX_BIG_TABLE_ENTRIES, "2^32")
+    } else {
+        (MAX_TABLE_ENTRIES, "2^31")
+    }
+}
+
 /// A clap value parser for a whole number from `lo` to `hi`: anything else (negative, a
 /// fraction, text, empty, too large) gets the same message, with the range.
 pub fn whole<T: TryFrom<u64>>(
@@ -147,13 +161,14 @@ pub fn partition(shape: Shape, blank: u8, text: Option<&str>) -> Result<Partitio
         Some(t) => Partition::parse(shape, blank, t)?,
         None => Partition::default_for(shape, blank),
     };
+    let (limit, power) = table_entry_limit();
     for p in &partition.patterns {
         let entries = Ranker::checked_count(shape.cells(), p.len());
-        if entries.is_none_or(|e| e > MAX_TABLE_ENTRIES) {
+        if entries.is_none_or(|e| e > limit) {
             let entries = entries.map_or("more than 2^64".to_string(), |e| e.to_string());
             bail!(
                 "the {} partition's {}-tile pattern would make a table of {entries} entries \
-                 for {shape} boards; a table may have at most {MAX_TABLE_ENTRIES} (2^31) \
+                 for {shape} boards; a table may have at most {limit} ({power}) \
                  entries: use smaller patterns",
                 partition.name(),
                 p.len()
@@ -165,17 +180,17 @@ pub fn partition(shape: Shape, blank: u8, text: Option<&str>) -> Result<Partitio
 
 /// About how many bytes building the partition's tables needs at its peak (tables are
 /// built one at a time): per placement of the largest pattern, the BFS keeps a mask of
-/// blank cells seen and one of the current layer (2 + 1 bytes while the pattern leaves at
-/// most 8 cells free, 4 + 2 up to 16, 8 + 4 beyond) and half a byte of the table itself.
-/// This mirrors `pdb::build`'s layout; it is an estimate for refusing hopeless builds.
+/// blank regions seen and one of the current layer (2 + 1 bytes while no placement cuts
+/// the free cells into more than 8 regions, 4 + 2 up to 16, 8 + 4 beyond:
+/// [`crate::pdb::most_regions`]) and half a byte of the table itself. This mirrors
+/// `pdb::build`'s layout; it is an estimate for refusing hopeless builds.
 pub fn build_bytes(partition: &Partition) -> u64 {
-    let n = partition.shape.cells();
     partition
         .patterns
         .iter()
         .map(|p| {
-            let count = Ranker::checked_count(n, p.len()).unwrap_or(u64::MAX);
-            let half_bytes: u64 = match n - p.len() {
+            let count = Ranker::checked_count(partition.shape.cells(), p.len()).unwrap_or(u64::MAX);
+            let half_bytes: u64 = match crate::pdb::most_regions(partition.shape, p.len()) {
                 0..=8 => 7,
                 9..=16 => 13,
                 _ => 25,
@@ -419,6 +434,9 @@ mod tests {
         // The library's own checks still come first.
         let e = partition(s4, 0, Some("9-9")).unwrap_err().to_string();
         assert!(!e.contains("2^31"), "{e}");
+        // FIFTEEN_BIG_TABLES=1 (read per call) allows the library's own limit, 2^32.
+        assert!(partition(s5, 0, Some("7-6-6-5")).is_err());
+        assert_eq!(table_entry_limit(), (MAX_TABLE_ENTRIES, "2^31"));
     }
 
     #[test]
@@ -433,9 +451,13 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("1.8 GB") && e.contains("1.1 GB"), "{e}");
-        // 5x5 6-6-6-6: 127,512,000 placements, 19 cells free: 12.5 bytes each.
-        let p = partition(Shape::new(5, 5).unwrap(), 0, None).unwrap();
-        assert_eq!(build_bytes(&p), 127_512_000 * 25 / 2);
+        // 5x5 6-6-6-6: 127,512,000 placements, at most 8 regions of free cells: 3.5 bytes each.
+        let s5 = Shape::new(5, 5).unwrap();
+        let p = partition(s5, 0, None).unwrap();
+        assert_eq!(build_bytes(&p), 127_512_000 * 7 / 2);
+        // A 7-tile pattern: 2,422,728,000 placements, 8.5 GB.
+        let p = Partition::parse(s5, 0, "7-7-5-5").unwrap();
+        assert_eq!(build_bytes(&p), 2_422_728_000 * 7 / 2);
         assert!(machine_memory().is_none_or(|m| m > 1 << 28));
     }
 }

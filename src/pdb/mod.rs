@@ -40,7 +40,7 @@ pub mod sigbus;
 mod table;
 pub mod verified;
 
-pub use build::{build, build_or_stop, BuildEvent, Built, MAX_TABLE_CELLS};
+pub use build::{build, build_or_stop, most_regions, BuildEvent, Built, MAX_TABLE_CELLS};
 pub use command::{build_pdb_command, rebuild_command};
 pub use dir::{default_dir, BuildLock, Opened, TableDir};
 pub use dual::{Dual, DualState, DualTables};
