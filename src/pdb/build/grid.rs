@@ -44,6 +44,33 @@ impl Grid {
             & self.all
     }
 
+    /// Every set of `k` of the board's cells, as masks in increasing order, which is colex
+    /// order (Gosper's hack): the builder's blocks, in the order it numbers them.
+    pub(super) fn sets(&self, k: usize) -> impl Iterator<Item = u64> + '_ {
+        let mut next = Some((1u64 << k) - 1);
+        std::iter::from_fn(move || {
+            let m = next.filter(|&m| m & !self.all == 0)?;
+            next = (m != 0).then(|| {
+                let low = m & m.wrapping_neg();
+                let ripple = m + low;
+                (((ripple ^ m) >> 2) / low) | ripple
+            });
+            Some(m)
+        })
+    }
+
+    /// The connected regions of `free`, lowest cell first.
+    pub(super) fn regions(&self, free: u64) -> impl Iterator<Item = u64> + '_ {
+        let mut rest = free;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let r = self.region(rest.trailing_zeros() as usize, free);
+                rest &= !r;
+                r
+            })
+        })
+    }
+
     /// The cells of `free` connected to `cell` (which must be free).
     pub(super) fn region(&self, cell: usize, free: u64) -> u64 {
         let mut r = 1 << cell;

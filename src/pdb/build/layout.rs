@@ -69,27 +69,14 @@ impl Layout {
                 binom[c][j] = binom[c - 1][j - 1] + if j < c { binom[c - 1][j] } else { 0 };
             }
         }
-        // Gosper's hack: the masks with k bits in increasing order, which is colex order.
-        let mut masks = Vec::with_capacity(binom[n][k] as usize);
-        let mut m: u64 = (1 << k) - 1;
-        while m & !grid.all == 0 {
-            masks.push(m);
-            let low = m & m.wrapping_neg();
-            let ripple = m + low;
-            m = (((ripple ^ m) >> 2) / low) | ripple;
-        }
+        let masks: Vec<u64> = grid.sets(k).collect();
+        debug_assert_eq!(masks.len() as u64, binom[n][k]);
         let mut regions = Vec::new();
         let mut region_at = vec![0u32];
         let mut most_regions = 0;
         for &m in &masks {
-            let free = grid.all & !m;
-            let mut rest = free;
             let before = regions.len();
-            while rest != 0 {
-                let r = grid.region(rest.trailing_zeros() as usize, free);
-                regions.push(r);
-                rest &= !r;
-            }
+            regions.extend(grid.regions(grid.all & !m));
             most_regions = most_regions.max(regions.len() - before);
             region_at.push(regions.len() as u32);
         }

@@ -178,26 +178,10 @@ pub fn most_regions(shape: crate::board::Shape, k: usize) -> usize {
         return 0;
     }
     let grid = Grid::new(shape);
-    let mut most = 0;
-    // Gosper's hack, as in `Layout::new`: every mask of k bits below 2^n.
-    let mut m: u64 = (1 << k) - 1;
-    while m & !grid.all == 0 {
-        let free = grid.all & !m;
-        let mut rest = free;
-        let mut regions = 0;
-        while rest != 0 {
-            rest &= !grid.region(rest.trailing_zeros() as usize, free);
-            regions += 1;
-        }
-        most = most.max(regions);
-        if m == 0 {
-            break;
-        }
-        let low = m & m.wrapping_neg();
-        let ripple = m + low;
-        m = (((ripple ^ m) >> 2) / low) | ripple;
-    }
-    most
+    grid.sets(k)
+        .map(|m| grid.regions(grid.all & !m).count())
+        .max()
+        .unwrap_or(0)
 }
 
 /// Whether the BFS may use its AVX2 + BMI2 + POPCNT code (wide scans, one-instruction
