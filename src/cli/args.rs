@@ -284,7 +284,7 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
         match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
             Ok(pool) => {
                 if n < threads {
-                    note!("warning: the system started only {n} of the {threads} worker threads asked for (a process limit, `ulimit -u`?); going on with {n}");
+                    note!("warning: the system started only {n} of the {threads} worker threads asked for (a process or memory limit, `ulimit -u` or `ulimit -v`?); going on with {n}");
                 }
                 return Ok(pool);
             }
@@ -302,6 +302,7 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
 /// Rayon's workers have): plain threads, held at a gate until all are asked for, then
 /// joined, so that the pool started next has the room they took.
 fn startable(wanted: usize) -> usize {
+    share_allocator_arena_under_address_limit();
     let gate = std::sync::Arc::new(std::sync::RwLock::new(()));
     let closed = gate.write().unwrap_or_else(|e| e.into_inner());
     let mut probes = Vec::new();
@@ -325,6 +326,30 @@ fn startable(wanted: usize) -> usize {
         return (n / 2).max(n.min(1));
     }
     n
+}
+
+/// Under an address-space limit (`ulimit -v`), makes every thread allocate from the main
+/// allocator arena. glibc gives each new thread an arena of its own that reserves 64 MB of
+/// address space up front, so a dozen workers can take all of a small limit between them,
+/// and whichever allocation comes next (the move automaton's table, a thread's signal
+/// stack) fails and aborts the process, at random under load. One arena costs the workers
+/// some contention on the allocator's lock, which the search hardly takes.
+fn share_allocator_arena_under_address_limit() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let mut rl = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct it is given; mallopt takes the allocator's
+        // lock and only changes how new arenas are made.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_AS, &mut rl) == 0 && rl.rlim_cur != libc::RLIM_INFINITY
+            {
+                libc::mallopt(libc::M_ARENA_MAX, 1);
+            }
+        }
+    }
 }
 
 /// The refusal when no worker thread starts.
@@ -351,7 +376,7 @@ pub fn start_build_threads(asked: Option<usize>) -> Result<usize> {
         match rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
             Ok(()) => {
                 if n < wanted {
-                    note!("warning: the system started only {n} of the {wanted} worker threads asked for (a process limit, `ulimit -u`?); going on with {n}");
+                    note!("warning: the system started only {n} of the {wanted} worker threads asked for (a process or memory limit, `ulimit -u` or `ulimit -v`?); going on with {n}");
                 }
                 Ok(n)
             }
