@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::study::{Study, DEFAULT_STUDY};
+use super::study::{Study, DEFAULT_STUDY, PARTITION_STUDY};
 use super::{AlgorithmArg, HeuristicArg, SearchOpts, SolveFormat, INTERRUPTED};
 use crate::classic::course::Problem;
 use crate::classic::{Algorithm, Classic};
@@ -160,9 +160,12 @@ impl Plan {
     /// A `--study` text that does not parse.
     pub fn solvers(&self) -> Result<Solvers> {
         let c = &self.solvers;
-        // A partition of one's own replaces the default study's second partition too.
+        // A partition of one's own replaces the default study's second partition too, and
+        // keeps the dual lookups large boards get by default (from its own dual tables,
+        // or a note when they are missing), so that a partition is compared with the
+        // default like for like.
         let study = match &self.partition {
-            Some(_) if c.study == DEFAULT_STUDY => Study::default(),
+            Some(_) if c.study == DEFAULT_STUDY => Study::parse(PARTITION_STUDY)?,
             _ => Study::parse(&c.study)?,
         };
         Ok(Solvers {

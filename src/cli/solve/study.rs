@@ -20,6 +20,10 @@ use crate::{Extras, Shape};
 /// on 5x5 the dual lookups take a third of the nodes and less time in all.
 pub const DEFAULT_STUDY: &str = "pdb+pair+dual=large";
 
+/// The study a `--partition` of one's own gets when `--study` is not given: the default
+/// without its second partition.
+pub const PARTITION_STUDY: &str = "pdb+dual=large";
+
 /// Boards of at least this many cells get the dual lookups of `dual=large` (5x5: the only
 /// larger shape measured; 6x6 has no tables).
 const LARGE_CELLS: usize = 25;
