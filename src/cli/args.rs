@@ -34,10 +34,10 @@ pub fn default_tables() -> PathBuf {
 pub struct TablesArg {
     /// Where the pattern databases live: by default the per-user data directory
     /// ($XDG_DATA_HOME/fifteen, else ~/.local/share/fifteen; ~/Library/Application
-    /// Support/fifteen on macOS). Built there on first use when quick (up to 16 cells: 4x4
-    /// takes about 35 seconds once, said before it starts); 5x5 tables need
-    /// `build-pdb --size 5 --out DIR` (20 seconds, 0.7 GB). Boards without tables are solved with
-    /// linear conflict, with a note saying so.
+    /// Support/fifteen on macOS). Built there on first use when quick, said before it
+    /// starts: 4x4 about 35 seconds once, 5x5 about 20 (`build-pdb` builds them ahead, and
+    /// larger ones). Boards without tables (6x6, --no-build) are solved with linear
+    /// conflict, with a note saying so.
     #[arg(long, env = TABLES_ENV, default_value_os_t = default_tables(), global = true)]
     pub tables: PathBuf,
 }

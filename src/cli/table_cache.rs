@@ -107,6 +107,7 @@ impl TableCache {
             let hint = "choose another directory with --tables DIR (or FIFTEEN_TABLES=DIR)";
             announce_tables(&self.dir, partition, &what, &missing, hint)?;
             build_tables_with_bar(&self.dir, specs, false, !self.quiet, &INTERRUPTED)?;
+            inform!("tables built in {:.1} s", t.elapsed().as_secs_f64());
             self.build_secs += t.elapsed().as_secs_f64();
         }
         // SAFETY: as in `fetch`.

@@ -16,13 +16,16 @@ use super::partition::{Partition, PatternSpec};
 /// docs/records/2026-11-26-block-builder.md. Only for the estimate.
 pub const PLACEMENTS_PER_CORE_SEC: f64 = 17e6;
 
-/// Tables are built on first use, unasked, for boards up to this many cells (4x4: under a
-/// minute, once)...
+/// Tables are built on first use, unasked, for boards up to this many cells (4x4: about
+/// 35 seconds, once)...
 pub const AUTO_BUILD_CELLS: usize = 16;
-/// ...and for larger boards while the tables to build have at most this many placements
-/// (seconds). Others, such as the 5x5 6-6-6-6 set (half a minute, but 700 MB and 255 MB
-/// on disk), are built only when asked for with build-pdb.
-pub const AUTO_BUILD_PLACEMENTS: u64 = 1 << 26;
+/// ...and for larger boards while the tables to build have at most this many placements,
+/// a build of about as many as the 4x4 ones: the 5x5 6-6-6-6 set (510 M placements, 20
+/// seconds and 0.7 GB with its dual lookups' tables, 280 M more), so that a first 24-puzzle
+/// is not searched with linear conflict, which takes hours where the tables take seconds.
+/// Larger ones, such as a 5x5 partition with 7-tile patterns (2.4 G placements a table,
+/// minutes and 10 GB), are built only when asked for with build-pdb.
+pub const AUTO_BUILD_PLACEMENTS: u64 = 1 << 30;
 
 /// Whether a solver may build these missing tables for `shape`'s boards without being
 /// asked ([`AUTO_BUILD_CELLS`], [`AUTO_BUILD_PLACEMENTS`]).
@@ -152,8 +155,30 @@ mod tests {
              cell 0) into /t: about 17 seconds, 1.8 GB of memory, 290 MB on disk; once"
         );
         assert!(partition_builds_on_first_use(&p));
-        let p5 = Partition::default_for(Shape::new(5, 5).unwrap(), 0);
-        assert!(!partition_builds_on_first_use(&p5));
+    }
+
+    /// The 5x5 default tables and their dual lookups' are built on first use; a partition
+    /// with 7-tile 5x5 patterns and a 6x5 one are not.
+    #[test]
+    fn which_larger_boards_build_on_first_use() {
+        let five = Shape::new(5, 5).unwrap();
+        let p5 = Partition::default_for(five, 0);
+        assert!(partition_builds_on_first_use(&p5));
+        let dual: Vec<PatternSpec> = crate::pdb::DualTables::specs(&p5)
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect();
+        assert_eq!(dual.len(), 25);
+        assert!(builds_on_first_use(five, &dual));
+        let big = Partition::parse(
+            five,
+            0,
+            "1,2,5,6,7,10,11/3,4,8,9,12,13,14/15,16,17,20,21/18,19,22,23,24",
+        )
+        .unwrap();
+        assert!(!partition_builds_on_first_use(&big));
+        let p65 = Partition::default_for(Shape::new(6, 5).unwrap(), 0);
+        assert!(!partition_builds_on_first_use(&p65), "{}", p65.name());
     }
 
     #[test]
