@@ -205,9 +205,13 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
                 return false;
             }
         }
+        // The live children's places in `kids`, most promising first: only the last
+        // iteration's order matters, and there it decides how soon the goal is met. The
+        // children stay where they are (sorting their places, not their states, which are
+        // large to copy).
+        let mut order = [0u8; 4];
         let mut live = 0;
-        for i in 0..n {
-            let k = kids[i];
+        for (i, k) in kids.iter().enumerate() {
             let f = self.weight.g * (g + 1) + self.weight.h * k.h;
             if f > self.threshold {
                 self.next = self.next.min(f);
@@ -217,30 +221,30 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
                 self.path.push(dir_of(k.dir));
                 return true;
             }
-            kids[live] = k;
+            order[live] = i as u8;
             live += 1;
         }
-        // Most promising first: only the last iteration's order matters, and there it
-        // decides how soon the goal is met.
-        let kids = &mut kids[..live];
-        if H::TIES && kids.len() > 1 {
+        let order = &mut order[..live];
+        if H::TIES && live > 1 {
             // Ties broken by the estimate's own order, larger `tie` first: the value kept in
             // `h` becomes (h, 255 - tie), compared as one number, and is not used again.
-            for k in kids.iter_mut() {
+            for &i in order.iter() {
+                let k = &mut kids[i as usize];
                 k.h = (k.h << 8) | (255 - self.h.tie(geo, &k.p).min(255));
             }
         }
-        for i in 1..kids.len() {
+        for i in 1..live {
             let mut j = i;
-            while j > 0 && kids[j].h < kids[j - 1].h {
-                kids.swap(j, j - 1);
+            while j > 0 && kids[order[j] as usize].h < kids[order[j - 1] as usize].h {
+                order.swap(j, j - 1);
                 j -= 1;
             }
         }
         if self.nodes >= self.next_check && self.check_limits() {
             return false;
         }
-        for k in kids.iter() {
+        for &i in order.iter() {
+            let k = &kids[i as usize];
             self.path.push(dir_of(k.dir));
             if self.go(k.p, k.st, g + 1, k.state) {
                 return true;
