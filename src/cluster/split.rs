@@ -174,7 +174,7 @@ pub fn search_part<H: Heuristic, T: Tiles>(
         Vec::with_capacity(128),
     );
     top.collect_at = depth;
-    let found = top.go(start, st, 0, ROOT);
+    let found = top.go(&start, &st, 0, ROOT);
     res.top_nodes += top.nodes;
     res.top_next = top.next;
     if let Some(reason) = top.stopped {
@@ -206,7 +206,7 @@ pub fn search_part<H: Heuristic, T: Tiles>(
         }
         res.searched += 1;
         let mut d = Dfs::new(geo, h, Weight::ONE, threshold, limits, f.path);
-        let found = d.go(f.p, f.st, f.g, f.state);
+        let found = d.go(&f.p, &f.st, f.g, f.state);
         res.nodes += d.nodes;
         res.next = res.next.min(d.next);
         if let Some(reason) = d.stopped {

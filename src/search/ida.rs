@@ -179,7 +179,7 @@ fn serial<H: Heuristic, T: Tiles>(
         if start == geo.goal() {
             return Ok(run.at_goal(dfs.nodes));
         }
-        let found = dfs.go(start, st, 0, ROOT);
+        let found = dfs.go(&start, &st, 0, ROOT);
         if let Some(reason) = dfs.stopped {
             return Err(run.stopped(reason, dfs.threshold, dfs.nodes));
         }

@@ -116,7 +116,7 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
         let (mut dfs, found) = loop {
             let mut dfs = Dfs::new(geo, h, weight, threshold, limits, Vec::with_capacity(128));
             dfs.collect_at = depth;
-            let found = dfs.go(start, st, 0, ROOT);
+            let found = dfs.go(&start, &st, 0, ROOT);
             lock().spent += dfs.nodes + 1;
             if let Some(reason) = dfs.stopped {
                 save(&lock());
@@ -272,7 +272,7 @@ impl<H: Heuristic> Subtrees<'_, H> {
         );
         d.halt = Some(self.halt);
         d.shared = Some(self.shared);
-        if d.go(f.p, f.st, f.g, f.state) {
+        if d.go(&f.p, &f.st, f.g, f.state) {
             self.halt.store(true, Ordering::Relaxed);
             return (d.nodes, d.next, Some(d.path), None);
         }
