@@ -304,13 +304,6 @@ fn run(
     }
     let threads = plan.threads;
     let pool = args::pool(threads)?;
-    // The move automaton takes about 4 ms to build, once a process, where the first search
-    // would wait for it: built on a thread of its own while the tables open (the Korf 100
-    // takes 0.1 s in all). After the pool, which under a memory limit takes what room there
-    // is for threads; a thread that does not start leaves the build to the first search.
-    let _ = std::thread::Builder::new().spawn(|| {
-        crate::search::MoveAutomaton::standard();
-    });
     // Progress is for batches: from a file (whose instances can be counted), or piped in.
     let from_terminal = (input.as_deref() == Some("-") || boards.iter().any(|b| b == "-"))
         && std::io::stdin().is_terminal();
