@@ -126,13 +126,16 @@ fn signal_name(sig: i32) -> String {
 /// `why` says what happened (`None`: the signal arrived).
 #[cfg_attr(not(unix), allow(dead_code))]
 fn leave(sig: i32, why: Option<&str>) -> ! {
-    let out = io::stdout().lock();
+    // Standard output stays locked to the end: released before `exit`, it let a redraw
+    // waiting for it paint the game over the restored screen (seen once, in a whole test
+    // run under load: the shell's "exit status 131" overwritten by the game's title line).
+    // The lock is reentrant, so `restore` and the exit's flush still take it.
+    let _out = io::stdout().lock();
     restore();
     match why {
         Some(why) => note!("fifteen play: {why}; the game is over"),
         None => note!("fifteen play: stopped by {}", signal_name(sig)),
     }
-    drop(out);
     std::process::exit(128 + sig)
 }
 
