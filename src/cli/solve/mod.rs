@@ -117,7 +117,9 @@ pub struct SearchOpts {
     timeout: Option<Duration>,
     /// Pattern-database partition (default: 7-8 for 4x4, one exact table up to 8 tiles,
     /// 6-6-6-6 blocks for 5x5), as pattern sizes (8-7, 6-6-3) or label groups
-    /// (1,2,3/4,5,...), at most 8 patterns, tables of at most 2^31 entries.
+    /// (1,2,3/4,5,...), at most 8 patterns, tables of at most 2^31 entries. It replaces
+    /// the default's second 4x4 partition too; on 5x5 its dual lookups are read from the
+    /// tables `build-pdb --partition P --dual` builds.
     #[arg(long)]
     partition: Option<String>,
     /// Search each instance on all threads, one instance at a time (the default for boards
