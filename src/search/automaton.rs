@@ -45,16 +45,18 @@
 //! forbidden string (the longest such suffix of the moves made so far), a transition per
 //! move, [`DEAD`] where a forbidden string ends. State [`START`] is the empty prefix.
 
+mod transitions;
+
 use std::borrow::Cow;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::board::Dir;
+pub use transitions::DEAD;
+use transitions::{header_len, letter, Transitions, HEADER, LETTERS};
 
 /// The state before any move.
 pub const START: u32 = 0;
-/// The transition of a move that completes a forbidden string.
-pub const DEAD: u32 = u32::MAX;
 
 /// The longest forbidden string the default automaton knows (chosen by measurement, see
 /// docs/heuristic.md, "Duplicate paths: the move automaton").
@@ -237,8 +239,6 @@ pub fn duplicates(max_len: usize) -> Duplicates {
     }
 }
 
-const LETTERS: [char; 4] = ['U', 'D', 'L', 'R'];
-
 /// The text of [`STRINGS`]: a comment line naming the longest length, then each string in
 /// letters (`U D L R`), one a line.
 pub fn move_strings_text(forbidden: &[Vec<u8>], max_len: usize) -> String {
@@ -257,28 +257,8 @@ pub fn move_strings_text(forbidden: &[Vec<u8>], max_len: usize) -> String {
 /// lengths worth using takes seconds; a test computes them again and compares.
 pub const STRINGS: &str = include_str!("move_strings.txt");
 
-/// The first line of [`move_strings_text`], before the length.
-const HEADER: &str = "# fifteen move automaton: minimal forbidden strings up to ";
-
-/// A move letter's direction.
-fn letter(c: u8) -> usize {
-    LETTERS
-        .iter()
-        .position(|&l| l as u8 == c)
-        .expect("a move letter (U, D, L, R)")
-}
-
-/// The longest string length a header line of the strings' text names (0 if it names
-/// none); `None` for a line that is not the header.
-fn header_len(line: &str) -> Option<usize> {
-    let rest = line.strip_prefix(HEADER)?;
-    Some(
-        rest.split(' ')
-            .next()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0),
-    )
-}
+/// The transitions of the automaton of [`STRINGS`], computed by the build script (`build.rs`).
+const COMPILED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/move_automaton.bin"));
 
 fn parse_strings(text: &str) -> (Vec<Vec<u8>>, usize) {
     let mut max_len = 0;
@@ -301,77 +281,17 @@ impl MoveAutomaton {
     }
 
     /// The automaton refusing exactly the strings of `text` (as [`move_strings_text`]
-    /// writes them; none may contain another) anywhere in a path. Built at the start of
-    /// every process that searches, so kept cheap: one pass over the text for the trie,
-    /// one breadth-first pass that turns it into the transitions in place.
+    /// writes them; none may contain another) anywhere in a path.
     fn from_text(text: Cow<'static, str>) -> MoveAutomaton {
-        const NO: u32 = u32::MAX;
-        let (mut max_len, mut count) = (0, 0);
-        // The trie: node 0 the empty prefix; `terminal`: a forbidden string ends there.
-        let mut child: Vec<[u32; 4]> = Vec::with_capacity(text.len());
-        child.push([NO; 4]);
-        let mut terminal = vec![false];
-        for line in text.lines() {
-            if let Some(len) = header_len(line) {
-                max_len = len;
-                continue;
-            }
-            let mut n = 0usize;
-            for c in line.bytes() {
-                let d = letter(c);
-                if child[n][d] == NO {
-                    child.push([NO; 4]);
-                    terminal.push(false);
-                    child[n][d] = (child.len() - 1) as u32;
-                }
-                n = child[n][d] as usize;
-            }
-            terminal[n] = true;
-            count += 1;
-        }
-        // Breadth first, each node's missing moves filled from its failure link's (the
-        // longest proper suffix that is a node, met earlier in this order).
-        let mut fail = vec![0u32; child.len()];
-        let mut queue = VecDeque::with_capacity(child.len());
-        for d in 0..4 {
-            match child[0][d] {
-                NO => child[0][d] = 0,
-                c => queue.push_back(c as usize),
-            }
-        }
-        while let Some(n) = queue.pop_front() {
-            let f = fail[n] as usize;
-            for d in 0..4 {
-                match child[n][d] {
-                    NO => child[n][d] = child[f][d],
-                    c => {
-                        fail[c as usize] = child[f][d];
-                        queue.push_back(c as usize);
-                    }
-                }
-            }
-        }
-        // Live states are the trie's non-terminal nodes: a proper prefix of a forbidden
-        // string has no forbidden suffix, the strings being minimal.
-        let mut number = vec![DEAD; child.len()];
-        let mut live = 0u32;
-        for (n, &t) in terminal.iter().enumerate() {
-            if !t {
-                number[n] = live;
-                live += 1;
-            }
-        }
-        let mut next = Vec::with_capacity(4 * live as usize);
-        for (row, &t) in child.iter().zip(&terminal) {
-            if !t {
-                next.extend(row.iter().map(|&c| number[c as usize]));
-            }
-        }
+        MoveAutomaton::new(transitions::transitions(&text), text)
+    }
+
+    fn new(t: Transitions, text: Cow<'static, str>) -> MoveAutomaton {
         MoveAutomaton {
-            next,
+            next: t.next,
             text,
-            count,
-            max_len,
+            count: t.count,
+            max_len: t.max_len,
         }
     }
 
@@ -397,7 +317,7 @@ impl MoveAutomaton {
                 // other node has once every move begins a forbidden string.
                 return MoveAutomaton::build(l.max(2));
             }
-            MoveAutomaton::from_text(Cow::Borrowed(STRINGS))
+            MoveAutomaton::new(transitions::from_bytes(COMPILED), Cow::Borrowed(STRINGS))
         })
     }
 
@@ -483,6 +403,23 @@ mod tests {
                 assert_ne!(a.step(s, d), START, "state {s} move {d}");
             }
         }
+    }
+
+    /// The build script's transitions, read back, are the ones the strings give here.
+    #[test]
+    fn the_compiled_automaton_is_the_strings_automaton() {
+        let built = MoveAutomaton::from_text(Cow::Borrowed(STRINGS));
+        let standard = MoveAutomaton::standard();
+        assert_eq!(built.next, standard.next);
+        assert_eq!(
+            (built.count, built.max_len),
+            (standard.count, standard.max_len)
+        );
+        assert_eq!(standard.max_len(), DEFAULT_MAX_LEN);
+        assert_eq!(standard.forbidden_count(), standard.forbidden().len());
+        let read =
+            transitions::from_bytes(&transitions::to_bytes(&transitions::transitions(STRINGS)));
+        assert_eq!(read.next, standard.next);
     }
 
     #[test]
