@@ -101,7 +101,7 @@ fn command(bin: &str, args: &[String]) -> Command {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env(
             "FIFTEEN_TABLES",
-            "/nonexistent/fifteen-tests-must-not-build-here",
+            "/dev/null/fifteen-tests-must-not-build-here",
         )
         .stdin(Stdio::null());
     cmd
@@ -181,7 +181,7 @@ fn a_closed_stderr_ends_quietly_too() {
             vec![
                 "solve",
                 "--tables",
-                "/nonexistent/x",
+                "/dev/null/fifteen-tests-x",
                 "--size",
                 "5",
                 "--weight",
@@ -195,7 +195,7 @@ fn a_closed_stderr_ends_quietly_too() {
         ("fifteen", vec!["tables", "bogus"], true),
         (
             "fifteen",
-            vec!["tables", "verify", "--tables", "/nonexistent/x"],
+            vec!["tables", "verify", "--tables", "/dev/null/fifteen-tests-x"],
             true,
         ),
         ("fifteen", vec!["play", "--size", "1x1"], true),

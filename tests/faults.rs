@@ -52,7 +52,7 @@ fn fifteen(args: &[&str]) -> Out {
         .args(args)
         .env(
             "FIFTEEN_TABLES",
-            "/nonexistent/fifteen-tests-must-not-build-here",
+            "/dev/null/fifteen-tests-must-not-build-here",
         )
         .stdin(Stdio::null())
         .output()

@@ -59,7 +59,7 @@ fn start(input: &str) -> Child {
         ])
         .env(
             "FIFTEEN_TABLES",
-            "/nonexistent/fifteen-tests-must-not-build-here",
+            "/dev/null/fifteen-tests-must-not-build-here",
         )
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -89,7 +89,7 @@ fn fifteen(args: &[&str]) -> (i32, String, String) {
         .args(args)
         .env(
             "FIFTEEN_TABLES",
-            "/nonexistent/fifteen-tests-must-not-build-here",
+            "/dev/null/fifteen-tests-must-not-build-here",
         )
         .stdin(Stdio::null())
         .output()

@@ -104,7 +104,7 @@ pub fn run(args: &[&str], stdin: Option<&str>) -> Out {
         .stderr(Stdio::piped())
         .env(
             "FIFTEEN_TABLES",
-            "/nonexistent/fifteen-tests-must-not-build-here",
+            "/dev/null/fifteen-tests-must-not-build-here",
         )
         .stdin(if stdin.is_some() {
             Stdio::piped()
