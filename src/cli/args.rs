@@ -303,6 +303,7 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
 /// joined, so that the pool started next has the room they took.
 fn startable(wanted: usize) -> usize {
     share_allocator_arena_under_address_limit();
+    let wanted = within_address_limit(wanted);
     let gate = std::sync::Arc::new(std::sync::RwLock::new(()));
     let closed = gate.write().unwrap_or_else(|e| e.into_inner());
     let mut probes = Vec::new();
@@ -350,6 +351,42 @@ fn share_allocator_arena_under_address_limit() {
             }
         }
     }
+}
+
+/// `wanted`, or as many threads as fit in half the address space left under an
+/// address-space limit (`ulimit -v`), at least one. Probing such a limit by starting
+/// threads until one fails to start would fill it: a thread started just before then
+/// cannot map its signal stack, and the runtime aborts the whole process (seen under a
+/// 256 MB limit and 1,024 threads asked for).
+fn within_address_limit(wanted: usize) -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        let mut rl = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct it is given; sysconf has no preconditions.
+        let (limited, page) = unsafe {
+            (
+                libc::getrlimit(libc::RLIMIT_AS, &mut rl) == 0
+                    && rl.rlim_cur != libc::RLIM_INFINITY,
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        // The mapped size, in pages: the first number of /proc/self/statm.
+        let mapped = std::fs::read_to_string("/proc/self/statm")
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok());
+        if let (true, Some(mapped), true) = (limited, mapped, page > 0) {
+            // A thread's default 2 MiB stack, its guard page and its signal stack.
+            const PER_THREAD: u64 = (2 << 20) + (64 << 10);
+            // `rlim_t` is u64 here, not on every Unix.
+            #[allow(clippy::unnecessary_cast)]
+            let room = (rl.rlim_cur as u64).saturating_sub(mapped * page as u64);
+            return wanted.min((room / 2 / PER_THREAD).max(1) as usize);
+        }
+    }
+    wanted
 }
 
 /// The refusal when no worker thread starts.
