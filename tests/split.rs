@@ -221,7 +221,10 @@ fn the_reducer_refuses_missing_duplicate_and_mismatched_parts() {
     let run = |args: &[&std::ffi::OsStr]| {
         Command::new(fifteen)
             .args(args)
-            .env("FIFTEEN_TABLES", "/dev/null/fifteen-tests-must-not-build-here")
+            .env(
+                "FIFTEEN_TABLES",
+                "/dev/null/fifteen-tests-must-not-build-here",
+            )
             .output()
             .unwrap()
     };
