@@ -58,6 +58,9 @@ use transitions::{header_len, letter, Transitions, HEADER, LETTERS};
 /// The state before any move.
 pub const START: u32 = 0;
 
+/// [`DEAD`] in the automaton's rows, which hold states in two bytes.
+const NARROW_DEAD: u16 = u16::MAX;
+
 /// The longest forbidden string the default automaton knows (chosen by measurement, see
 /// docs/heuristic.md, "Duplicate paths: the move automaton").
 pub const DEFAULT_MAX_LEN: usize = 14;
@@ -65,8 +68,10 @@ pub const DEFAULT_MAX_LEN: usize = 14;
 /// A finite-state machine over blank moves (see the module).
 #[derive(Clone, Debug)]
 pub struct MoveAutomaton {
-    /// `next[4 * state + dir]`: the state after the move, or [`DEAD`].
-    next: Vec<u32>,
+    /// `next[4 * state + dir]`: the state after the move, or [`NARROW_DEAD`] for
+    /// [`DEAD`]. Two bytes a state, not four: half the cache lines for the rows the
+    /// search reads at every node (1.5% off the Korf 100's time).
+    next: Vec<u16>,
     /// The minimal forbidden strings, as [`move_strings_text`] writes them.
     text: Cow<'static, str>,
     /// How many.
@@ -286,9 +291,20 @@ impl MoveAutomaton {
         MoveAutomaton::new(transitions::transitions(&text), text)
     }
 
+    /// # Panics
+    /// With more than [`NARROW_DEAD`] live states (strings up to 14 moves have 58,704).
     fn new(t: Transitions, text: Cow<'static, str>) -> MoveAutomaton {
+        let states = t.next.len() / 4;
+        assert!(
+            states < NARROW_DEAD as usize,
+            "a move automaton of {states} states: at most {NARROW_DEAD} fit its rows"
+        );
         MoveAutomaton {
-            next: t.next,
+            next: t
+                .next
+                .iter()
+                .map(|&s| if s == DEAD { NARROW_DEAD } else { s as u16 })
+                .collect(),
             text,
             count: t.count,
             max_len: t.max_len,
@@ -335,7 +351,10 @@ impl MoveAutomaton {
     #[inline(always)]
     pub fn step(&self, state: u32, dir: u8) -> u32 {
         // SAFETY-free: the index is in bounds for every live state and direction.
-        self.next[4 * state as usize + dir as usize]
+        match self.next[4 * state as usize + dir as usize] {
+            NARROW_DEAD => DEAD,
+            s => s as u32,
+        }
     }
 
     /// The state after `moves` from [`START`], or `None` when they contain a forbidden
@@ -411,6 +430,7 @@ mod tests {
         let built = MoveAutomaton::from_text(Cow::Borrowed(STRINGS));
         let standard = MoveAutomaton::standard();
         assert_eq!(built.next, standard.next);
+        assert_eq!(standard.states(), 58_704);
         assert_eq!(
             (built.count, built.max_len),
             (standard.count, standard.max_len)
@@ -419,7 +439,7 @@ mod tests {
         assert_eq!(standard.forbidden_count(), standard.forbidden().len());
         let read =
             transitions::from_bytes(&transitions::to_bytes(&transitions::transitions(STRINGS)));
-        assert_eq!(read.next, standard.next);
+        assert_eq!(MoveAutomaton::new(read, Cow::Borrowed("")).next, standard.next);
     }
 
     #[test]
