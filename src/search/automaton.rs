@@ -439,7 +439,10 @@ mod tests {
         assert_eq!(standard.forbidden_count(), standard.forbidden().len());
         let read =
             transitions::from_bytes(&transitions::to_bytes(&transitions::transitions(STRINGS)));
-        assert_eq!(MoveAutomaton::new(read, Cow::Borrowed("")).next, standard.next);
+        assert_eq!(
+            MoveAutomaton::new(read, Cow::Borrowed("")).next,
+            standard.next
+        );
     }
 
     #[test]
