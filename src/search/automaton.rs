@@ -53,13 +53,10 @@ use std::sync::OnceLock;
 
 use crate::board::Dir;
 pub use transitions::DEAD;
-use transitions::{header_len, letter, Transitions, HEADER, LETTERS};
+use transitions::{header_len, letter, HEADER, LETTERS, NARROW_DEAD};
 
 /// The state before any move.
 pub const START: u32 = 0;
-
-/// [`DEAD`] in the automaton's rows, which hold states in two bytes.
-const NARROW_DEAD: u16 = u16::MAX;
 
 /// The longest forbidden string the default automaton knows (chosen by measurement, see
 /// docs/heuristic.md, "Duplicate paths: the move automaton").
@@ -69,9 +66,9 @@ pub const DEFAULT_MAX_LEN: usize = 14;
 #[derive(Clone, Debug)]
 pub struct MoveAutomaton {
     /// `next[4 * state + dir]`: the state after the move, or [`NARROW_DEAD`] for
-    /// [`DEAD`]. Two bytes a state, not four: half the cache lines for the rows the
-    /// search reads at every node (1.5% off the Korf 100's time).
-    next: Vec<u16>,
+    /// [`DEAD`] (see [`transitions::rows`]); the default automaton's are read in place
+    /// from the binary.
+    next: Cow<'static, [u16]>,
     /// The minimal forbidden strings, as [`move_strings_text`] writes them.
     text: Cow<'static, str>,
     /// How many.
@@ -262,8 +259,35 @@ pub fn move_strings_text(forbidden: &[Vec<u8>], max_len: usize) -> String {
 /// lengths worth using takes seconds; a test computes them again and compares.
 pub const STRINGS: &str = include_str!("move_strings.txt");
 
-/// The transitions of the automaton of [`STRINGS`], computed by the build script (`build.rs`).
-const COMPILED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/move_automaton.bin"));
+/// Bytes aligned for the `u16`s they hold.
+#[repr(C, align(2))]
+struct Aligned<B: ?Sized>(B);
+
+/// The rows of the automaton of [`STRINGS`], in the target's byte order, written by the
+/// build script (`build.rs`); `COMPILED_COUNT` and `COMPILED_MAX_LEN` beside them.
+static COMPILED_ROWS: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(
+    env!("OUT_DIR"),
+    "/move_automaton_rows.bin"
+)));
+include!(concat!(env!("OUT_DIR"), "/move_automaton.rs"));
+
+/// [`COMPILED_ROWS`] as the `u16`s they are.
+fn compiled_rows() -> &'static [u16] {
+    let bytes = &COMPILED_ROWS.0;
+    // SAFETY: the bytes are aligned for u16 (`Aligned`), their length is even (the build
+    // script writes u16s), every bit pattern is a u16, and they live for the program.
+    unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<u16>(), bytes.len() / 2) }
+}
+
+/// The state after `dir` from `state` in `rows` (an automaton's [`MoveAutomaton::rows`]),
+/// or [`DEAD`].
+#[inline(always)]
+pub(crate) fn step(rows: &[u16], state: u32, dir: u8) -> u32 {
+    match rows[4 * state as usize + dir as usize] {
+        NARROW_DEAD => DEAD,
+        s => s as u32,
+    }
+}
 
 fn parse_strings(text: &str) -> (Vec<Vec<u8>>, usize) {
     let mut max_len = 0;
@@ -287,24 +311,13 @@ impl MoveAutomaton {
 
     /// The automaton refusing exactly the strings of `text` (as [`move_strings_text`]
     /// writes them; none may contain another) anywhere in a path.
-    fn from_text(text: Cow<'static, str>) -> MoveAutomaton {
-        MoveAutomaton::new(transitions::transitions(&text), text)
-    }
-
+    ///
     /// # Panics
-    /// With more than [`NARROW_DEAD`] live states (strings up to 14 moves have 58,704).
-    fn new(t: Transitions, text: Cow<'static, str>) -> MoveAutomaton {
-        let states = t.next.len() / 4;
-        assert!(
-            states < NARROW_DEAD as usize,
-            "a move automaton of {states} states: at most {NARROW_DEAD} fit its rows"
-        );
+    /// With too many states for two bytes (see [`transitions::rows`]).
+    fn from_text(text: Cow<'static, str>) -> MoveAutomaton {
+        let t = transitions::transitions(&text);
         MoveAutomaton {
-            next: t
-                .next
-                .iter()
-                .map(|&s| if s == DEAD { NARROW_DEAD } else { s as u16 })
-                .collect(),
+            next: Cow::Owned(transitions::rows(&t)),
             text,
             count: t.count,
             max_len: t.max_len,
@@ -333,7 +346,12 @@ impl MoveAutomaton {
                 // other node has once every move begins a forbidden string.
                 return MoveAutomaton::build(l.max(2));
             }
-            MoveAutomaton::new(transitions::from_bytes(COMPILED), Cow::Borrowed(STRINGS))
+            MoveAutomaton {
+                next: Cow::Borrowed(compiled_rows()),
+                text: Cow::Borrowed(STRINGS),
+                count: COMPILED_COUNT,
+                max_len: COMPILED_MAX_LEN,
+            }
         })
     }
 
@@ -347,14 +365,15 @@ impl MoveAutomaton {
         }
     }
 
+    /// Its rows, for [`step`] in a hot loop (without going through the `Cow` each move).
+    pub(crate) fn rows(&self) -> &[u16] {
+        &self.next
+    }
+
     /// The state after `dir` from `state`, or [`DEAD`].
     #[inline(always)]
     pub fn step(&self, state: u32, dir: u8) -> u32 {
-        // SAFETY-free: the index is in bounds for every live state and direction.
-        match self.next[4 * state as usize + dir as usize] {
-            NARROW_DEAD => DEAD,
-            s => s as u32,
-        }
+        step(&self.next, state, dir)
     }
 
     /// The state after `moves` from [`START`], or `None` when they contain a forbidden
@@ -424,25 +443,19 @@ mod tests {
         }
     }
 
-    /// The build script's transitions, read back, are the ones the strings give here.
+    /// The build script's rows are the ones the strings give here.
     #[test]
     fn the_compiled_automaton_is_the_strings_automaton() {
         let built = MoveAutomaton::from_text(Cow::Borrowed(STRINGS));
         let standard = MoveAutomaton::standard();
         assert_eq!(built.next, standard.next);
-        assert_eq!(standard.states(), 58_704);
         assert_eq!(
             (built.count, built.max_len),
             (standard.count, standard.max_len)
         );
         assert_eq!(standard.max_len(), DEFAULT_MAX_LEN);
         assert_eq!(standard.forbidden_count(), standard.forbidden().len());
-        let read =
-            transitions::from_bytes(&transitions::to_bytes(&transitions::transitions(STRINGS)));
-        assert_eq!(
-            MoveAutomaton::new(read, Cow::Borrowed("")).next,
-            standard.next
-        );
+        assert_eq!(standard.states(), 58_704);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::automaton::{MoveAutomaton, DEAD, START};
+use super::automaton::{step, MoveAutomaton, DEAD, START};
 use super::{Geometry, Heuristic, Limits, Seen, StopReason, Tiles, Weight, NONE};
 use crate::board::Dir;
 
@@ -13,8 +13,8 @@ pub(crate) struct Dfs<'a, H: Heuristic, T: Tiles> {
     goal: T,
     geo: &'a Geometry,
     h: &'a H,
-    /// The moves allowed after the moves made (see [`MoveAutomaton`]).
-    fsm: &'a MoveAutomaton,
+    /// The moves allowed after the moves made: the rows of a [`MoveAutomaton`].
+    fsm: &'a [u16],
     weight: Weight,
     pub(crate) threshold: u32,
     pub(crate) next: u32,
@@ -73,7 +73,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
             goal: geo.goal(),
             geo,
             h,
-            fsm: MoveAutomaton::for_weight(weight),
+            fsm: MoveAutomaton::for_weight(weight).rows(),
             weight,
             threshold,
             next: u32::MAX,
@@ -158,7 +158,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
         };
         // Generate every child first so that their table entries are fetched together.
         for d in 0..4u8 {
-            let next = self.fsm.step(state, d);
+            let next = step(self.fsm, state, d);
             if next == DEAD || skip & (1 << d) != 0 {
                 continue; // a duplicate path (undoing the last move, ...), or a mirror image
             }

@@ -116,28 +116,23 @@ pub fn transitions(text: &str) -> Transitions {
     }
 }
 
-/// The transitions as bytes, as the build script writes them and the library reads them:
-/// `count`, `max_len`, then `next`, each a little-endian `u32`. (The library uses it in
-/// its tests only.)
-#[cfg_attr(not(test), allow(dead_code))]
-pub fn to_bytes(t: &Transitions) -> Vec<u8> {
-    [t.count as u32, t.max_len as u32]
-        .iter()
-        .chain(&t.next)
-        .flat_map(|w| w.to_le_bytes())
-        .collect()
-}
+/// [`DEAD`] in an automaton's rows, which hold states in two bytes.
+pub const NARROW_DEAD: u16 = u16::MAX;
 
-/// Reads back what [`to_bytes`] wrote.
-pub fn from_bytes(bytes: &[u8]) -> Transitions {
-    let mut words = bytes
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
-    let count = words.next().expect("the strings' count") as usize;
-    let max_len = words.next().expect("their longest length") as usize;
-    Transitions {
-        next: words.collect(),
-        count,
-        max_len,
-    }
+/// The transitions in two bytes a state, [`NARROW_DEAD`] for [`DEAD`]: half the cache
+/// lines for the rows the search reads at every node (1.5% off the Korf 100's time
+/// against four bytes).
+///
+/// # Panics
+/// With [`NARROW_DEAD`] live states or more (strings up to 14 moves have 58,704).
+pub fn rows(t: &Transitions) -> Vec<u16> {
+    let states = t.next.len() / 4;
+    assert!(
+        states < NARROW_DEAD as usize,
+        "a move automaton of {states} states: at most {NARROW_DEAD} fit its rows"
+    );
+    t.next
+        .iter()
+        .map(|&s| if s == DEAD { NARROW_DEAD } else { s as u16 })
+        .collect()
 }
