@@ -291,6 +291,14 @@ fn a_batch_with_checkpoints_resumes_each_stopped_instance() {
     }
     let after: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
     assert_eq!(before, after, "nothing searched, nothing rewritten");
+    // The summary counts the answers' nodes, and its rate only the nodes searched now.
+    let summary = &common::json_lines(&stdout)
+        .into_iter()
+        .find_map(|r| r.get("summary").cloned())
+        .expect("a summary line");
+    let total: u64 = straight.iter().map(|r| r["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(summary["nodes"].as_u64(), Some(total), "{summary}");
+    assert_eq!(summary["nodes_per_second"].as_f64(), Some(0.0), "{summary}");
 
     // A damaged file stops the batch, naming it, and is left as it was.
     let mut bytes = before[2].clone();

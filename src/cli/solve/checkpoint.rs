@@ -358,6 +358,7 @@ fn print(report: &mut Report, inst: Instance, result: Result<Solution, Failure>)
         goal: Some(inst.goal),
         known: inst.known,
         result,
+        searched: None,
     };
     emit(&mut std::io::stdout(), &report.line(&o))?;
     Ok(if failed { 1 } else { 0 })

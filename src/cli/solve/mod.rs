@@ -378,6 +378,7 @@ fn run(
             kind,
             stopped: None,
         }),
+        searched: None,
     };
     let work = |item: Item| -> Outcome {
         match item {
@@ -567,6 +568,7 @@ fn outcome(inst: Instance, result: Result<Solution, SolveError>) -> Outcome {
         board: Some(inst.board),
         goal: Some(inst.goal),
         known: inst.known,
+        searched: None,
     }
 }
 
@@ -611,6 +613,7 @@ fn solve_kept_one(
                 board: Some(inst.board),
                 goal: Some(inst.goal),
                 known: inst.known,
+                searched: None,
             }
         }
     };
@@ -623,5 +626,8 @@ fn solve_kept_one(
             )
         });
     }
-    outcome(inst, kept.result)
+    Outcome {
+        searched: Some(kept.spent.0),
+        ..outcome(inst, kept.result)
+    }
 }

@@ -15,6 +15,10 @@ pub struct Outcome {
     pub goal: Option<Goal>,
     pub known: Option<u32>,
     pub result: Result<Solution, Failure>,
+    /// Nodes this run generated, where that is not the answer's own count: an answer
+    /// resumed from a checkpoint counts the runs before too, one read back counts none
+    /// of this run. `bench`'s rate is of the nodes searched now.
+    pub searched: Option<u64>,
 }
 
 /// Why an instance was not solved: the message for people, the kind for programs, and
@@ -35,6 +39,8 @@ pub struct Report {
     pub failed: u64,
     pub mismatched: u64,
     pub nodes: u64,
+    /// Nodes searched in this run (see [`Outcome::searched`]).
+    pub searched: u64,
     pub total_len: u64,
 }
 
@@ -86,6 +92,7 @@ impl Report {
     fn count_solved(&mut self, o: &Outcome, sol: &Solution) -> bool {
         self.solved += 1;
         self.nodes += sol.nodes;
+        self.searched += o.searched.unwrap_or(sol.nodes);
         self.total_len += sol.moves.len() as u64;
         let len = sol.moves.len() as u32;
         let w = sol.weight;
@@ -175,7 +182,9 @@ impl Report {
     ) -> String {
         let (solved, failed, mismatched) = (self.solved, self.failed, self.mismatched);
         let (total_nodes, total_len) = (self.nodes, self.total_len);
-        let nps = total_nodes as f64 / wall.max(1e-9);
+        // Of the nodes searched in this run: a resumed answer's earlier runs and an answer
+        // read back took none of this run's time.
+        let nps = self.searched as f64 / wall.max(1e-9);
         let per = total_nodes.checked_div(solved).unwrap_or(0);
         if self.json {
             let v = serde_json::json!({"summary": {
