@@ -11,7 +11,9 @@ fn main() {
     const STRINGS: &str = "src/search/move_strings.txt";
     println!("cargo:rerun-if-changed={STRINGS}");
     println!("cargo:rerun-if-changed=src/search/automaton/transitions.rs");
-    let text = std::fs::read_to_string(STRINGS).expect("src/search/move_strings.txt");
+    let root = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(std::path::Path::new(&root).join(STRINGS))
+        .expect("src/search/move_strings.txt");
     let t = transitions::transitions(&text);
     let big = std::env::var("CARGO_CFG_TARGET_ENDIAN").is_ok_and(|e| e == "big");
     let bytes: Vec<u8> = transitions::rows(&t)
