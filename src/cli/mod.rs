@@ -4,7 +4,7 @@
 //! library values, runs the library, and formats what comes back. Each command has its own
 //! file; what several commands share (argument types, input, the table cache, the build
 //! progress bar) has one file each. The two binaries are one line each: `fifteen` calls
-//! [`fifteen_main`], `build-pdb` calls [`build_pdb::main`].
+//! `fifteen_main`, `build-pdb` calls `build_pdb::main`.
 
 mod args;
 pub mod build_pdb;

@@ -38,7 +38,7 @@ mod walking;
 mod weight;
 
 pub use automaton::{
-    duplicates, move_strings_text, Duplicates, MoveAutomaton, DEAD, DEFAULT_MAX_LEN, START,
+    duplicates, move_strings_text, Duplicates, MoveAutomaton, DEAD, DEFAULT_MAX_LEN, START, STRINGS,
 };
 pub use combine::{Max, TieBreak};
 pub use geometry::{Geometry, NONE};
