@@ -321,3 +321,34 @@ fn rectangular_boards_with_size_option_and_random_round_trip() {
     );
     assert_eq!(r.stdout.lines().count(), 2);
 }
+
+/// `bench`'s rate counts the nodes of stopped searches too: they took this run's time.
+#[test]
+fn the_bench_rate_counts_stopped_searches() {
+    let o = run(
+        &[
+            "bench",
+            "--heuristic",
+            "linear-conflict",
+            "--max-nodes",
+            "5000",
+            "--format",
+            "json",
+            "-",
+        ],
+        Some("a 31 8 6 7 2 5 4 3 0 1\n"),
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let lines = json_lines(&o.stdout);
+    let stopped = lines[0]["nodes"].as_u64().unwrap();
+    assert!(stopped >= 5000, "{}", o.stdout);
+    let summary = &lines[1]["summary"];
+    assert_eq!(summary["solved"], 0, "{}", o.stdout);
+    let rate = summary["nodes_per_second"].as_f64().unwrap();
+    let wall = summary["wall_seconds"].as_f64().unwrap();
+    assert!(
+        (rate * wall - stopped as f64).abs() < 1.0,
+        "{rate} nodes/s over {wall} s, {stopped} nodes: {}",
+        o.stdout
+    );
+}

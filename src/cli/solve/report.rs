@@ -61,7 +61,7 @@ impl Report {
         let sol = match &o.result {
             Ok(sol) => sol,
             Err(f) => {
-                self.failed += 1;
+                self.count_failed(o, f);
                 return Record::failed(&o.id, f.kind, &f.message, f.stopped.as_ref());
             }
         };
@@ -89,6 +89,16 @@ impl Report {
     }
 
     /// Counts a solved outcome; returns whether its length agrees with the known one.
+    /// A failure's nodes count towards the rate too: a search stopped by a limit spent
+    /// this run's time on them.
+    fn count_failed(&mut self, o: &Outcome, f: &Failure) {
+        self.failed += 1;
+        self.searched += o
+            .searched
+            .or(f.stopped.as_ref().map(|s| s.nodes))
+            .unwrap_or(0);
+    }
+
     fn count_solved(&mut self, o: &Outcome, sol: &Solution) -> bool {
         self.solved += 1;
         self.nodes += sol.nodes;
@@ -115,7 +125,7 @@ impl Report {
         let sol = match &o.result {
             Ok(sol) => sol,
             Err(f) => {
-                self.failed += 1;
+                self.count_failed(o, f);
                 note!("error: {}", f.message);
                 return String::new();
             }
