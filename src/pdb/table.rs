@@ -84,7 +84,11 @@ fn drop_partial_blocks(f: &File, map: &memmap2::Mmap) {
     const PAGE: usize = 4096;
     const BLOCK: usize = 2 << 20;
     const PROBES: [usize; 4] = [0, 137, 301, 460];
-    let counted = cached_pages(f, 0, 0).is_some();
+    let counted = match cached_pages(f, 0, 0) {
+        // Wholly cached (the usual case): no block to drop.
+        Some(n) if n == map.len().div_ceil(PAGE) as u64 => return,
+        n => n.is_some(),
+    };
     for at in (0..map.len()).step_by(BLOCK) {
         let len = BLOCK.min(map.len() - at);
         let partial = if counted {
