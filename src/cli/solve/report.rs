@@ -88,9 +88,8 @@ impl Report {
         }
     }
 
-    /// Counts a solved outcome; returns whether its length agrees with the known one.
-    /// A failure's nodes count towards the rate too: a search stopped by a limit spent
-    /// this run's time on them.
+    /// Counts a failed outcome. Its nodes count towards the rate too: a search stopped by
+    /// a limit spent this run's time on them.
     fn count_failed(&mut self, o: &Outcome, f: &Failure) {
         self.failed += 1;
         self.searched += o
@@ -99,6 +98,7 @@ impl Report {
             .unwrap_or(0);
     }
 
+    /// Counts a solved outcome; returns whether its length agrees with the known one.
     fn count_solved(&mut self, o: &Outcome, sol: &Solution) -> bool {
         self.solved += 1;
         self.nodes += sol.nodes;
