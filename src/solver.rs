@@ -115,6 +115,9 @@ pub struct Solver {
 pub struct Extras {
     /// A second partition's tables (with their own mirrored lookup), max'd with the first.
     pub second: Option<Arc<PdbHeuristic>>,
+    /// More partitions' tables (at most two are read), max'd after the second, in order:
+    /// partitions of two patterns, without walking distance or the second's dual lookups.
+    pub more: Vec<Arc<PdbHeuristic>>,
     /// Walking distance for the tables' shape and goal blank, max'd with the tables.
     pub walking: Option<Arc<WalkingDistance>>,
     /// Read the extras only for children the first tables do not cut.
@@ -248,6 +251,9 @@ impl Solver {
             if self.dual_second_for(s).is_some() && x.walking.is_none() {
                 name += "+dual";
             }
+            for t in self.more_for(l) {
+                name = format!("{name}+{}", t.partition.groups());
+            }
         }
         if x.tie_break {
             name += "+tie-break";
@@ -280,7 +286,30 @@ impl Solver {
                     second: Patterns::<2>(p2),
                     lazy,
                 };
-                self.ordered(m, l, job)
+                match self.more_for(l)[..] {
+                    [] => self.ordered(m, l, job),
+                    [p3] => {
+                        let m = Max {
+                            first: m,
+                            second: Patterns::<2>(p3),
+                            lazy,
+                        };
+                        self.ordered(m, l, job)
+                    }
+                    [p3, p4, ..] => {
+                        let m = Max {
+                            first: m,
+                            second: Patterns::<2>(p3),
+                            lazy,
+                        };
+                        let m = Max {
+                            first: m,
+                            second: Patterns::<2>(p4),
+                            lazy,
+                        };
+                        self.ordered(m, l, job)
+                    }
+                }
             }
             (Some(p2), None) => {
                 let second = Patterns::<4>(p2);
@@ -335,6 +364,32 @@ impl Solver {
         })
     }
 
+    /// The further partitions' tables the search reads for `l`: at most two, of two
+    /// patterns each, and only beside a second partition of two patterns without its dual
+    /// lookups or walking distance (the one combination [`Solver::extra_estimates`] nests
+    /// them in).
+    fn more_for(&self, l: &Labels) -> Vec<&PdbHeuristic> {
+        let x = &self.extras;
+        let Some(second) = self.second_for(l) else {
+            return Vec::new();
+        };
+        if second.tables.len() > 2 || self.dual_second_for(second).is_some() || x.walking.is_some()
+        {
+            return Vec::new();
+        }
+        let fits = |s: &&PdbHeuristic| {
+            s.partition.shape == l.shape
+                && s.partition.blank == l.blank_label
+                && s.tables.len() <= 2
+        };
+        x.more
+            .iter()
+            .map(|p| p.as_ref())
+            .filter(fits)
+            .take(2)
+            .collect()
+    }
+
     /// The second partition's dual lookups, when built on `second`'s tables.
     fn dual_second_for(&self, second: &PdbHeuristic) -> Option<&DualTables> {
         let d = self.extras.dual_second.as_deref()?;
@@ -374,6 +429,7 @@ impl Solver {
                     .as_deref()
                     .map_or(0, |w| w.h(&mut w.root(&geo, &p)));
                 let e2 = second.map_or(0, |s| s.evaluate(&geo, &p));
+                let e5 = self.more_for(&l).iter().map(|t| t.evaluate(&geo, &p)).max();
                 // As the search reads them: the second partition's dual not beside walking
                 // distance.
                 let e4 = second.filter(|_| x.walking.is_none());
@@ -386,7 +442,12 @@ impl Solver {
                     let d = Dual::<{ crate::pdb::MAX_PATTERNS }>(d);
                     d.h(&mut d.root(&geo, &p))
                 });
-                pdb.evaluate(&geo, &p).max(wd).max(e2).max(e3).max(e4)
+                pdb.evaluate(&geo, &p)
+                    .max(wd)
+                    .max(e2)
+                    .max(e3)
+                    .max(e4)
+                    .max(e5.unwrap_or(0))
             }
             (HeuristicKind::Manhattan, _) => {
                 let geo = Geometry::new(labels.shape, labels.blank_label);

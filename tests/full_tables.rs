@@ -168,6 +168,7 @@ fn the_default_study_keeps_every_korf_100_length() {
         tie_break: false,
         dual: None,
         dual_second: None,
+        more: Vec::new(),
     });
     let all = Solver::with_pdb(first).with_extras(Extras {
         second: Some(second),
@@ -176,6 +177,7 @@ fn the_default_study_keeps_every_korf_100_length() {
         tie_break: false,
         dual: None,
         dual_second: None,
+        more: Vec::new(),
     });
     let split = Search {
         pool: Some(&pool),
@@ -274,6 +276,7 @@ fn the_default_search_solves_the_transposed_goal() {
         tie_break: false,
         dual: None,
         dual_second: None,
+        more: Vec::new(),
     });
     let goal = fifteen::Goal::blank_first(shape);
     let board = fifteen::Board::new(

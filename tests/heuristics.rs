@@ -63,6 +63,7 @@ fn study_solver(lazy: bool) -> (Vec<tempfile::TempDir>, Solver) {
         tie_break: false,
         dual: None,
         dual_second: None,
+        more: Vec::new(),
     });
     (vec![t1, t2], solver)
 }
@@ -110,6 +111,63 @@ fn the_max_of_small_4x4_tables_and_walking_distance_keeps_korf_lengths() {
         // in the cuts that pathmax makes from children's full values).
         assert!(nodes[1] <= nodes[0], "instance {}: {nodes:?}", inst.id);
     });
+}
+
+/// Partitions max'd after the second (`--study ...+more=GROUPS`): on every 8-puzzle board
+/// the estimate stays at most the breadth-first distance and at least the pair's, and is
+/// the largest of the four partitions' own; IDA* with all four finds the distance.
+#[test]
+fn more_partitions_never_overestimate_an_8_puzzle_board_and_ida_finds_every_distance() {
+    let groups = [
+        "1,2,3,4/5,6,7,8",
+        "1,3,4,6/2,5,7,8",
+        "1,2,5,7/3,4,6,8",
+        "2,4,6,8/1,3,5,7",
+    ];
+    let parts: Vec<Partition> = groups
+        .iter()
+        .map(|g| Partition::parse(shape3(), 0, g).unwrap())
+        .collect();
+    let built: Vec<_> = parts.iter().map(tables).collect();
+    let h = |k: usize| built[k].1.clone();
+    let pair = Solver::with_pdb(h(0)).with_extras(Extras {
+        second: Some(h(1)),
+        lazy: true,
+        ..Extras::default()
+    });
+    let four = Solver::with_pdb(h(0)).with_extras(Extras {
+        second: Some(h(1)),
+        more: vec![h(2), h(3)],
+        lazy: true,
+        ..Extras::default()
+    });
+    let goal = Goal::blank_first(shape3());
+    let (order, dist, _) = bfs(&goal);
+    let frame = four.frame(goal.board(), &goal).unwrap();
+    let want = groups.join("+");
+    assert_eq!(frame.partition.as_deref(), Some(want.as_str()));
+    let geo = Geometry::new(shape3(), 0);
+    let above = std::sync::atomic::AtomicUsize::new(0);
+    order.par_iter().enumerate().for_each(|(i, b)| {
+        let e = four.estimate(b, &goal);
+        let e2 = pair.estimate(b, &goal);
+        assert!(e <= dist[b], "{b:?}: {e} > {}", dist[b]);
+        let labels = goal.labels(b).unwrap();
+        let p: Packed = geo.load(&labels);
+        let each = (0..4).map(|k| h(k).evaluate(&geo, &p)).max().unwrap();
+        assert_eq!(e, each, "{b:?}");
+        assert!(e >= e2, "{b:?}");
+        if e > e2 {
+            above.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        if i % 40 == 0 {
+            let sol = four.solve(b, &goal, &Search::default()).unwrap();
+            check_solution(b, &goal, &sol.moves).unwrap();
+            assert_eq!(sol.moves.len() as u32, dist[b], "{b:?}");
+        }
+    });
+    // The two further partitions see what the pair does not on some boards.
+    assert!(above.into_inner() > 0);
 }
 
 /// The transpose of a 4x4 board in the blank-first goal's frame (labels are goal cells, so

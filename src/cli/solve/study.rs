@@ -39,6 +39,8 @@ const LARGE_CELLS: usize = 25;
 pub struct Study {
     /// `Some(None)`: the default second partition; `Some(Some(text))`: this one.
     pair: Option<Option<String>>,
+    /// `more=GROUPS`, given once or twice: partitions max'd after the second.
+    more: Vec<String>,
     walking: bool,
     eager: bool,
     tie_break: bool,
@@ -67,10 +69,11 @@ impl Study {
                 "dual" => s.dual = true,
                 "dual=large" => s.dual_large = true,
                 "dual2" => s.dual_second = true,
-                p => match p.strip_prefix("pair=") {
-                    Some(groups) => s.pair = Some(Some(groups.to_string())),
-                    None => {
-                        bail!("--study: unknown part '{p}' (pdb, pair, pair=GROUPS, wd, eager, lc, dual, dual=large, dual2)")
+                p => match (p.strip_prefix("pair="), p.strip_prefix("more=")) {
+                    (Some(groups), _) => s.pair = Some(Some(groups.to_string())),
+                    (_, Some(groups)) => s.more.push(groups.to_string()),
+                    _ => {
+                        bail!("--study: unknown part '{p}' (pdb, pair, pair=GROUPS, more=GROUPS, wd, eager, lc, dual, dual=large, dual2)")
                     }
                 },
             }
@@ -104,6 +107,10 @@ impl Study {
                 }
             }
         };
+        let mut more = Vec::new();
+        for t in self.more.iter().filter(|_| second.is_some()) {
+            more.extend(cache.get_second(shape, goal_blank, t.clone())?);
+        }
         let walking = if self.walking {
             self.wd
                 .entry((fshape, blank))
@@ -126,6 +133,7 @@ impl Study {
         Ok(Extras {
             dual_second,
             second,
+            more,
             walking,
             lazy: !self.eager,
             tie_break: self.tie_break,
