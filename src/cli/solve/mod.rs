@@ -158,7 +158,8 @@ pub struct SearchOpts {
     #[arg(long, value_name = "DIR")]
     checkpoints: Option<PathBuf>,
     /// The heuristic study's knob (docs/heuristic.md): `+`-joined parts `pdb`, `pair`
-    /// or `pair=GROUPS` (a second partition), `wd` (walking distance), `eager`.
+    /// or `pair=GROUPS` (a second partition), `more=GROUPS` (a third or fourth), `wd`
+    /// (walking distance), `eager`.
     #[arg(long, hide = true, default_value = DEFAULT_STUDY)]
     study: String,
 }

@@ -34,7 +34,8 @@ const LARGE_CELLS: usize = 25;
 /// tables do not cut), `lc` (children of equal estimate searched most linear conflicts
 /// first), `dual` (the first tables read for the dual board too), `dual=large` (the same,
 /// on boards of 25 cells or more), `dual2` (the second partition's tables read for the dual
-/// board too, after everything else).
+/// board too, after everything else), `more=GROUPS` (once or twice, with `pair`: a third and
+/// a fourth partition, read after the second).
 #[derive(Clone, Debug, Default)]
 pub struct Study {
     /// `Some(None)`: the default second partition; `Some(Some(text))`: this one.
@@ -77,6 +78,12 @@ impl Study {
                     }
                 },
             }
+        }
+        if !s.more.is_empty() && s.pair.is_none() {
+            bail!("--study: more=GROUPS is read after a second partition; add pair or pair=GROUPS");
+        }
+        if s.more.len() > 2 {
+            bail!("--study: more=GROUPS at most twice (a third and a fourth partition)");
         }
         Ok(s)
     }
