@@ -142,6 +142,7 @@ impl Opener {
                 tie_break: false,
                 dual,
                 dual_second: None,
+                more: Vec::new(),
             },
         }))
     }
