@@ -48,7 +48,7 @@
 mod transitions;
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use crate::board::Dir;
@@ -89,85 +89,187 @@ pub struct Duplicates {
     pub kept: Vec<u64>,
 }
 
-/// The unbounded board's cells as `x + y * WIDTH`, the blank starting at the middle.
-struct Plane {
-    width: i32,
-}
+/// The most moves a string of the search over strings may have: its moves are packed two
+/// bits each into a `u32`.
+pub const MAX_SEARCH_LEN: usize = 16;
 
-impl Plane {
-    fn origin(&self) -> u16 {
-        let half = self.width / 2;
-        (half + half * self.width) as u16
-    }
-    fn step(&self, cell: u16, d: u8) -> u16 {
-        let c = cell as i32;
-        let to = match d {
-            0 => c - self.width,
-            1 => c + self.width,
-            2 => c - 1,
-            _ => c + 1,
-        };
-        to as u16
+/// A cell of the unbounded board as `x + 64 * y`, the blank starting at `(32, 32)`: every
+/// cell a string of at most [`MAX_SEARCH_LEN`] moves visits fits.
+const ORIGIN: u16 = 32 + 64 * 32;
+
+fn step_cell(cell: u16, d: u32) -> u16 {
+    match d {
+        0 => cell - 64,
+        1 => cell + 64,
+        2 => cell - 1,
+        _ => cell + 1,
     }
 }
 
-/// A string being extended: its moves, where its blank is, the cells whose tile moved
-/// (`(cell, the cell its tile came from)`, sorted by cell; the blank's cell excluded), and
-/// the cells its blank visited (sorted).
+/// A string's walk on the unbounded board: its effect (the blank's cell, then each moved
+/// tile as `(cell, the cell it came from)` sorted by cell) and the cells its blank
+/// visited, sorted. Recomputed from the packed moves whenever needed: the search keeps
+/// five bytes a string and its effect's hash, which is what lets it reach 16 moves (51 M
+/// strings of that length) in 4 GB, where keeping each walk took 4.7 GB for 14.
 struct Walk {
-    moves: Vec<u8>,
-    blank: u16,
-    moved: Vec<(u16, u16)>,
+    effect: Vec<u16>,
     cells: Vec<u16>,
 }
 
-impl Walk {
-    /// The tile now at `cell` came from this cell.
-    fn origin(&self, cell: u16) -> u16 {
-        match self.moved.binary_search_by_key(&cell, |m| m.0) {
-            Ok(i) => self.moved[i].1,
-            Err(_) => cell,
-        }
+/// The walk of the `len` moves packed in `moves` (the first in the lowest two bits).
+fn walk(moves: u32, len: usize) -> Walk {
+    // `origin[i]`: the cell the tile now on `cells[i]` came from (cells in visiting order).
+    let mut cells: Vec<u16> = Vec::with_capacity(len + 1);
+    let mut origin: Vec<u16> = Vec::with_capacity(len + 1);
+    cells.push(ORIGIN);
+    origin.push(ORIGIN);
+    let mut blank = 0usize; // index into `cells` of the blank's cell
+    for i in 0..len {
+        let to = step_cell(cells[blank], (moves >> (2 * i)) & 3);
+        let j = match cells.iter().position(|&c| c == to) {
+            Some(j) => j,
+            None => {
+                cells.push(to);
+                origin.push(to);
+                cells.len() - 1
+            }
+        };
+        // The tile on `to` slides onto the blank's cell; the blank goes to `to`.
+        origin.swap(blank, j);
+        blank = j;
     }
-
-    fn extend(&self, plane: &Plane, d: u8) -> Walk {
-        let to = plane.step(self.blank, d);
-        // The tile at `to` slides into the blank's cell; the blank (which came from the
-        // start cell) goes to `to`.
-        let tile = self.origin(to);
-        let mut moved: Vec<(u16, u16)> = self
-            .moved
-            .iter()
-            .copied()
-            .filter(|m| m.0 != to && m.0 != self.blank)
-            .collect();
-        if tile != self.blank {
-            moved.push((self.blank, tile));
-        }
-        moved.sort_unstable();
-        let mut cells = self.cells.clone();
-        if let Err(i) = cells.binary_search(&to) {
-            cells.insert(i, to);
-        }
-        let mut moves = self.moves.clone();
-        moves.push(d);
-        Walk {
-            moves,
-            blank: to,
-            moved,
-            cells,
-        }
+    let mut moved: Vec<(u16, u16)> = cells
+        .iter()
+        .zip(&origin)
+        .enumerate()
+        .filter(|&(i, (c, o))| i != blank && c != o)
+        .map(|(_, (&c, &o))| (c, o))
+        .collect();
+    moved.sort_unstable();
+    let mut effect = Vec::with_capacity(1 + 2 * moved.len());
+    effect.push(cells[blank]);
+    for (c, o) in moved {
+        effect.push(c);
+        effect.push(o);
     }
+    cells.sort_unstable();
+    Walk { effect, cells }
+}
 
-    /// The effect: the blank's cell, then every moved tile.
-    fn effect(&self) -> Vec<u16> {
-        let mut k = Vec::with_capacity(1 + 2 * self.moved.len());
-        k.push(self.blank);
-        for &(c, o) in &self.moved {
-            k.push(c);
-            k.push(o);
+fn effect_hash(effect: &[u16]) -> u64 {
+    let mut h: u64 = 0x9e37_79b9_7f4a_7c15;
+    for &x in effect {
+        h = (h ^ x as u64).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 29;
+    }
+    h
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct Identity(u64);
+
+impl std::hash::Hasher for Identity {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only u64 keys")
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+/// The breadth-first search over move strings up to `max_len` moves (see the module).
+/// Strings of one effect are told by its hash and then compared walk for walk, so a
+/// collision of hashes costs time, never a wrong string.
+///
+/// # Panics
+/// Above [`MAX_SEARCH_LEN`].
+pub fn duplicates(max_len: usize) -> Duplicates {
+    assert!(
+        max_len <= MAX_SEARCH_LEN,
+        "the search over strings goes to {MAX_SEARCH_LEN} moves at most"
+    );
+    type Map = HashMap<u64, u32, std::hash::BuildHasherDefault<Identity>>;
+    const END: u32 = u32::MAX;
+    // Every kept string, shortest first and in the order found: its packed moves, its
+    // length, and the next kept string whose effect has the same hash (or END).
+    let mut kept_moves: Vec<u32> = vec![0];
+    let mut kept_len: Vec<u8> = vec![0];
+    let mut chain: Vec<u32> = vec![END];
+    // Effect hash -> the last kept string with it (chains run backwards).
+    let mut last: Map = Map::default();
+    last.insert(effect_hash(&walk(0, 0).effect), 0);
+    let mut forbidden: Vec<Vec<u8>> = Vec::new();
+    // Per length, the forbidden strings' packed moves.
+    let mut forbidden_set: Vec<HashSet<u32>> = vec![HashSet::new(); max_len + 1];
+    let mut new_effects = vec![1u64];
+    let mut kept = vec![1u64];
+    let mut level = 0..1usize;
+    for len in 1..=max_len {
+        let start = kept_moves.len();
+        let mut fresh = 0u64;
+        for p in level.clone() {
+            for d in 0..4u32 {
+                let moves = kept_moves[p] | d << (2 * (len - 1));
+                // A forbidden suffix: the string is not minimal, never extended (the
+                // parent has none of its own).
+                let suffix_forbidden = (2..=len).any(|k| {
+                    let set = &forbidden_set[k];
+                    !set.is_empty() && set.contains(&(moves >> (2 * (len - k)) & mask(k)))
+                });
+                if suffix_forbidden {
+                    continue;
+                }
+                let child = walk(moves, len);
+                let h = effect_hash(&child.effect);
+                let mut seen_effect = false;
+                let mut has_twin = false;
+                let mut t = last.get(&h).copied().unwrap_or(END);
+                while t != END {
+                    let twin = walk(kept_moves[t as usize], kept_len[t as usize] as usize);
+                    if twin.effect == child.effect {
+                        seen_effect = true;
+                        if subset(&twin.cells, &child.cells) {
+                            has_twin = true;
+                            break;
+                        }
+                    }
+                    t = chain[t as usize];
+                }
+                if !seen_effect {
+                    fresh += 1;
+                }
+                if has_twin {
+                    forbidden_set[len].insert(moves);
+                    forbidden.push((0..len).map(|i| (moves >> (2 * i) & 3) as u8).collect());
+                    continue;
+                }
+                let index = kept_moves.len() as u32;
+                kept_moves.push(moves);
+                kept_len.push(len as u8);
+                chain.push(last.insert(h, index).unwrap_or(END));
+            }
         }
-        k
+        new_effects.push(fresh);
+        kept.push((kept_moves.len() - start) as u64);
+        level = start..kept_moves.len();
+    }
+    Duplicates {
+        forbidden,
+        new_effects,
+        kept,
+    }
+}
+
+/// The low `2 * k` bits.
+fn mask(k: usize) -> u32 {
+    if k >= 16 {
+        u32::MAX
+    } else {
+        (1 << (2 * k)) - 1
     }
 }
 
@@ -183,62 +285,6 @@ fn subset(small: &[u16], big: &[u16]) -> bool {
         j += 1;
     }
     true
-}
-
-/// The breadth-first search over move strings up to `max_len` moves (see the module).
-pub fn duplicates(max_len: usize) -> Duplicates {
-    let plane = Plane {
-        width: 2 * max_len as i32 + 3,
-    };
-    let start = plane.origin();
-    // Effect -> the cell sets of the kept strings with that effect, in the order found.
-    let mut seen: HashMap<Vec<u16>, Vec<Vec<u16>>> = HashMap::new();
-    let root = Walk {
-        moves: vec![],
-        blank: start,
-        moved: vec![],
-        cells: vec![start],
-    };
-    seen.insert(root.effect(), vec![root.cells.clone()]);
-    let mut forbidden: Vec<Vec<u8>> = Vec::new();
-    let mut forbidden_set: std::collections::HashSet<Vec<u8>> = Default::default();
-    let mut new_effects = vec![1u64];
-    let mut kept = vec![1u64];
-    let mut level = vec![root];
-    for _len in 1..=max_len {
-        let mut next_level = Vec::new();
-        let mut fresh = 0u64;
-        for w in &level {
-            for d in 0..4u8 {
-                let mut moves = w.moves.clone();
-                moves.push(d);
-                // A forbidden suffix: the string is not minimal, never extended.
-                if (0..moves.len()).any(|i| forbidden_set.contains(&moves[i..])) {
-                    continue;
-                }
-                let child = w.extend(&plane, d);
-                let twins = seen.entry(child.effect()).or_default();
-                if twins.is_empty() {
-                    fresh += 1;
-                }
-                if twins.iter().any(|t| subset(t, &child.cells)) {
-                    forbidden_set.insert(moves.clone());
-                    forbidden.push(moves);
-                    continue;
-                }
-                twins.push(child.cells.clone());
-                next_level.push(child);
-            }
-        }
-        new_effects.push(fresh);
-        kept.push(next_level.len() as u64);
-        level = next_level;
-    }
-    Duplicates {
-        forbidden,
-        new_effects,
-        kept,
-    }
 }
 
 /// The text of [`STRINGS`]: a comment line naming the longest length, then each string in
@@ -344,7 +390,9 @@ impl MoveAutomaton {
             {
                 // Never below 2: the search tells its root by the start state, which no
                 // other node has once every move begins a forbidden string.
-                return MoveAutomaton::build(l.max(2));
+                // Never above 14 either: longer strings' automata (about 500,000 states
+                // for 16) do not fit rows of two bytes a state.
+                return MoveAutomaton::build(l.clamp(2, DEFAULT_MAX_LEN));
             }
             MoveAutomaton {
                 next: Cow::Borrowed(compiled_rows()),
