@@ -227,6 +227,13 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
             live += 1;
         }
         let order = &mut order[..live];
+        if H::RANKS && !H::TIES && live > 1 {
+            // Ties broken by the estimate's rank, larger first, the same way.
+            for &i in order.iter() {
+                let k = &mut kids[i as usize];
+                k.h = (k.h << 8) | self.h.rank(&mut k.st).min(255);
+            }
+        }
         if H::TIES && live > 1 {
             // Ties broken by the estimate's own order, larger `tie` first: the value kept in
             // `h` becomes (h, 255 - tie), compared as one number, and is not used again.

@@ -55,6 +55,16 @@ pub trait Heuristic: Sync {
     }
     /// Whether [`Heuristic::tie`] says anything (so the search asks only then).
     const TIES: bool = false;
+    /// Orders children of equal estimate when [`Heuristic::TIES`] does not, larger first,
+    /// from what the state already holds once [`Heuristic::h_within`] has read a child
+    /// the search keeps: 0 for all unless an estimate knows better ([`Max`](super::Max)).
+    #[inline(always)]
+    fn rank(&self, st: &mut Self::State) -> u32 {
+        let _ = st;
+        0
+    }
+    /// Whether [`Heuristic::rank`] says anything (so the search asks only then).
+    const RANKS: bool = false;
 }
 
 /// A shared estimate is the same estimate (so combinations can borrow theirs).
@@ -93,6 +103,11 @@ impl<H: Heuristic> Heuristic for &H {
         (**self).tie(geo, p)
     }
     const TIES: bool = H::TIES;
+    #[inline(always)]
+    fn rank(&self, st: &mut Self::State) -> u32 {
+        (**self).rank(st)
+    }
+    const RANKS: bool = H::RANKS;
 }
 
 /// Manhattan distance, updated by one table lookup a move.
