@@ -184,6 +184,40 @@ fn a_checkpoint_of_another_search_is_refused() {
     }
 }
 
+/// A checkpoint of an older format version (whose subtree numbers follow another child
+/// order) is refused with a message naming the versions, and left as it is.
+#[test]
+fn a_checkpoint_of_another_format_version_is_refused() {
+    let shape = Shape::new(3, 3).unwrap();
+    let (tables, _) = common::tables(&Partition::default_for(shape, 0));
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("cp.json");
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_fifteen"))
+            .args(["solve", "--format", "json", "--tables"])
+            .arg(tables.path())
+            .arg("--checkpoint")
+            .arg(&cp)
+            .arg("8 6 7 2 5 4 3 0 1")
+            .output()
+            .unwrap()
+    };
+    assert!(run().status.success());
+    let current = fifteen::cluster::CHECKPOINT_FORMAT;
+    let text = std::fs::read_to_string(&cp).unwrap();
+    assert!(text.contains(current), "{text}");
+    let old = text.replace(current, "fifteen-checkpoint/3");
+    std::fs::write(&cp, &old).unwrap();
+    let out = run();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("fifteen-checkpoint/3") && stderr.contains(current),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&cp).unwrap(), old, "left as it was");
+}
+
 /// `bench FILE --checkpoints DIR`: a batch whose instances a node limit stops is run again
 /// with larger limits until all are solved; each rerun resumes the stopped instances from
 /// their files and prints the solved ones again without searching. The lengths are the

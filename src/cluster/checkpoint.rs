@@ -8,10 +8,13 @@ use serde::{Deserialize, Serialize};
 use super::{read_json, to_json, write_atomic, ClusterError, Identity};
 use crate::search::Books;
 
-/// The `format` of a checkpoint file. Version 3: the search prunes duplicate paths with
-/// its move automaton, which changes the subtrees an iteration's top reaches and so their
-/// numbers; the books of version 2 would name other subtrees.
-pub const CHECKPOINT_FORMAT: &str = "fifteen-checkpoint/3";
+/// The `format` of a checkpoint file. Its books number an iteration's subtrees in the
+/// order the search reaches them, so any change to that order needs a new version, or a
+/// resumed search would skip subtrees it never searched. Version 3: the search prunes
+/// duplicate paths with its move automaton, which changes the subtrees an iteration's top
+/// reaches. Version 4: children of equal estimate are ordered by a second value
+/// ([`crate::search::Heuristic::rank`]), which changes their order.
+pub const CHECKPOINT_FORMAT: &str = "fifteen-checkpoint/4";
 
 /// A long solve's checkpoint: the search it belongs to, its [`Books`], and, once
 /// solved, the answer (so that running the command again prints it without searching).
