@@ -215,6 +215,49 @@ fn a_checkpoint_with_a_changed_threshold_or_answer_is_refused() {
     }
 }
 
+/// `text` with its checksum made to match again, as an editor who knew the format would.
+fn resign(text: &str) -> String {
+    let body_end = text.rfind(",\"checksum\":\"").unwrap();
+    let mut body = text[..body_end].to_string();
+    body.push('}');
+    let sum = xxhash_rust::xxh3::xxh3_64(body.as_bytes());
+    format!("{},\"checksum\":\"{sum:016x}\"}}\n", &text[..body_end])
+}
+
+/// Books whose subtrees were numbered in another order (an older release's child order,
+/// here the order digest edited and the file re-signed) are refused: resuming them would
+/// skip subtrees never searched.
+#[test]
+fn a_checkpoint_numbering_its_subtrees_in_another_order_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let [(_, mid), _] = checkpoints(dir.path());
+    let cp = dir.path().join("cp.json");
+    let text = String::from_utf8(mid).unwrap();
+    let order = text
+        .split("\"order\":\"")
+        .nth(1)
+        .expect("a mid-search checkpoint keeps its subtrees' order")
+        .split('"')
+        .next()
+        .unwrap();
+    let other = format!("{:016x}", u64::from_str_radix(order, 16).unwrap() ^ 1);
+    // The re-signing is right: the untouched file re-signed resumes.
+    std::fs::write(&cp, resign(&text)).unwrap();
+    let out = checkpoint_run(&cp, &["--max-nodes", "2300"]);
+    assert!(!out.stderr.contains("do not fit"), "{}", out.stderr);
+    std::fs::write(&cp, resign(&text.replacen(order, &other, 1))).unwrap();
+    let before = std::fs::read(&cp).unwrap();
+    let out = checkpoint_run(&cp, &[]);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("cp.json") && out.stderr.contains("in another order"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read(&cp).unwrap(), before, "left alone");
+}
+
 /// A checkpoint whose checksum was made to match again (an edit, not damage) still cannot
 /// print an answer that does not replay or is longer than the bound it claims.
 #[test]
@@ -223,13 +266,6 @@ fn a_re_signed_checkpoint_answer_is_still_replayed() {
     let [_, (_, solved)] = checkpoints(dir.path());
     let cp = dir.path().join("cp.json");
     let text = String::from_utf8(solved).unwrap();
-    let resign = |text: &str| {
-        let body_end = text.rfind(",\"checksum\":\"").unwrap();
-        let mut body = text[..body_end].to_string();
-        body.push('}');
-        let sum = xxhash_rust::xxh3::xxh3_64(body.as_bytes());
-        format!("{},\"checksum\":\"{sum:016x}\"}}\n", &text[..body_end])
-    };
     // The re-signing is right: the untouched file re-signed is accepted.
     std::fs::write(&cp, resign(&text)).unwrap();
     assert_eq!(checkpoint_run(&cp, &[]).code, 0);

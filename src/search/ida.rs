@@ -90,9 +90,12 @@ pub enum SearchError {
 }
 
 /// Books that do not fit the search given them: the top of the iteration under way reached
-/// another number of subtrees than the books say.
+/// another number of subtrees than the books say, or the same number in another order.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the books do not fit this search: its iteration under threshold {threshold} had {expected} subtrees, this search has {found}")]
+#[error(
+    "the books do not fit this search: its iteration under threshold {threshold} had {expected} subtrees, this search has {found}{}",
+    if *.reordered { " in another order" } else { "" }
+)]
 pub struct BooksMismatch {
     /// The threshold of the iteration under way.
     pub threshold: u32,
@@ -100,6 +103,8 @@ pub struct BooksMismatch {
     pub expected: u64,
     /// Subtrees this search's top reached.
     pub found: u64,
+    /// As many, but their moves in another order than the books' digest says.
+    pub reordered: bool,
 }
 
 impl From<Stopped> for SearchError {

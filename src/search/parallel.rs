@@ -53,6 +53,10 @@ pub struct Books {
     pub depth: Option<u32>,
     /// How many subtrees the top of the current iteration reached (a check on resuming).
     pub subtrees: Option<u64>,
+    /// A digest of those subtrees' moves in the order they are numbered (a check on
+    /// resuming: a search that reaches the same subtrees in another order, such as one
+    /// that orders children otherwise, would number other subtrees as done).
+    pub order: Option<String>,
     /// The finished subtrees of the current iteration.
     pub done: Vec<DoneSubtree>,
     /// Nodes generated over every run so far, the work lost to stops included when known:
@@ -69,6 +73,7 @@ impl Books {
         self.threshold = next;
         self.depth = None;
         self.subtrees = None;
+        self.order = None;
         self.done.clear();
     }
 }
@@ -143,16 +148,20 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
         let mut next = dfs.next;
         let done: HashSet<u64> = {
             let mut b = lock();
-            if let Some(expected) = b.subtrees.filter(|&n| n != reached) {
+            let order = order_digest(&frontier);
+            let reordered = b.order.as_ref().is_some_and(|o| *o != order);
+            if let Some(expected) = b.subtrees.filter(|&n| n != reached || reordered) {
                 return Err(BooksMismatch {
                     threshold,
                     expected,
                     found: reached,
+                    reordered,
                 }
                 .into());
             }
             b.depth = Some(depth);
             b.subtrees = Some(reached);
+            b.order = Some(order);
             for s in &b.done {
                 nodes += s.nodes;
                 next = next.min(s.next);
@@ -216,6 +225,16 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
 /// One subtree's search under a threshold: nodes, the least f over it, the path if it
 /// reached the goal, and why it stopped early, if it did.
 pub(super) type SubtreeResult = (u64, u32, Option<Vec<Dir>>, Option<StopReason>);
+
+/// [`Books::order`] for these subtrees: xxh3-64 of their moves, in order, in 16 hex digits.
+fn order_digest<T, S>(frontier: &[Frontier<T, S>]) -> String {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for f in frontier {
+        h.update(&f.path.iter().map(|&d| d as u8).collect::<Vec<u8>>());
+        h.update(&[u8::MAX]);
+    }
+    format!("{:016x}", h.digest())
+}
 
 /// The subtrees of one iteration added into `nodes` and `next`; returns the first
 /// solution in frontier order and why the iteration stopped, if it did. Shared by the
