@@ -228,7 +228,8 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
         }
         let order = &mut order[..live];
         if H::RANKS && !H::TIES && live > 1 {
-            // Ties broken by the estimate's rank, larger first, the same way.
+            // Ties broken by the estimate's rank, smaller first: the value kept in `h`
+            // becomes (h, rank), compared as one number.
             for &i in order.iter() {
                 let k = &mut kids[i as usize];
                 k.h = (k.h << 8) | self.h.rank(&mut k.st).min(255);

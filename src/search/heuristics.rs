@@ -55,7 +55,7 @@ pub trait Heuristic: Sync {
     }
     /// Whether [`Heuristic::tie`] says anything (so the search asks only then).
     const TIES: bool = false;
-    /// Orders children of equal estimate when [`Heuristic::TIES`] does not, larger first,
+    /// Orders children of equal estimate when [`Heuristic::TIES`] does not, smaller first,
     /// from what the state already holds once [`Heuristic::h_within`] has read a child
     /// the search keeps: 0 for all unless an estimate knows better ([`Max`](super::Max)).
     #[inline(always)]
