@@ -7,12 +7,16 @@ mod common;
 
 use std::path::Path;
 use std::process::Command;
+use std::sync::Arc;
 
+use fifteen::board::Labels;
 use fifteen::cluster::shard::Shard;
 use fifteen::cluster::split::{frontier, search_part};
-use fifteen::search::{ida_star, Geometry, Heuristic, Limits, Search, Tiles, Weight};
-use fifteen::solver::SearchJob;
-use fifteen::{Board, Dir, Goal, HeuristicKind, Shape, Solver};
+use fifteen::pdb::PdbHeuristic;
+use fifteen::search::{
+    ida_star, Geometry, Heuristic, Limits, LinearConflict, Manhattan, Packed, Search, Tiles, Weight,
+};
+use fifteen::{Board, Dir, Goal, Shape};
 
 /// What the serial search and the split search say about one board.
 struct Compared {
@@ -26,74 +30,109 @@ struct Compared {
 
 /// Runs the serial search, then the split one as the driver does: frontier once, `parts`
 /// parts per iteration, the parts' nodes added up, the next threshold from the least f.
-struct Compare {
+///
+/// Called with the few estimates the tests name rather than through
+/// [`fifteen::Solver::run_job`], which would compile the whole search again for every
+/// estimate the solver can choose (this file took 100 s of a release build).
+fn compare<H: Heuristic, T: Tiles>(
+    geo: &Geometry,
+    h: &H,
+    start: T,
     depth: u32,
     parts: u32,
+) -> Compared {
+    let serial = ida_star(geo, h, start, &Search::default()).unwrap();
+    let mut before = 0;
+    let serial = serial
+        .iterations
+        .iter()
+        .map(|it| {
+            let n = it.nodes - before;
+            before = it.nodes;
+            (it.threshold, n)
+        })
+        .collect();
+    let entries = frontier(geo, h, start, depth);
+    let mut st = h.root(geo, &start);
+    let mut threshold = h.h(&mut st);
+    let parity = geo.manhattan(&start) % 2;
+    let mut split = Vec::new();
+    loop {
+        let mut nodes = 0;
+        let mut next = u32::MAX;
+        let mut top = None;
+        let mut moves = None;
+        for k in 1..=parts {
+            let part = Shard::new(k as u64, parts as u64).unwrap();
+            let r = search_part(
+                geo,
+                h,
+                start,
+                &entries,
+                depth,
+                threshold,
+                part,
+                Limits::default(),
+            )
+            .unwrap();
+            assert!(top.is_none_or(|t| t == r.top_nodes), "tops differ");
+            top = Some(r.top_nodes);
+            nodes += r.nodes;
+            next = next.min(r.next).min(r.top_next);
+            moves = moves.or(r.solution);
+        }
+        split.push((threshold, nodes + top.unwrap()));
+        if let Some(moves) = moves {
+            return Compared {
+                serial,
+                split,
+                moves,
+            };
+        }
+        threshold = Weight::ONE.next_threshold(next, parity);
+    }
 }
 
-impl SearchJob for Compare {
-    type Output = Compared;
-    fn run<H: Heuristic, T: Tiles>(self, geo: &Geometry, h: &H, start: T) -> Compared {
-        let serial = ida_star(geo, h, start, &Search::default()).unwrap();
-        let mut before = 0;
-        let serial = serial
-            .iterations
-            .iter()
-            .map(|it| {
-                let n = it.nodes - before;
-                before = it.nodes;
-                (it.threshold, n)
-            })
-            .collect();
-        let entries = frontier(geo, h, start, self.depth);
-        let mut st = h.root(geo, &start);
-        let mut threshold = h.h(&mut st);
-        let parity = geo.manhattan(&start) % 2;
-        let mut split = Vec::new();
-        loop {
-            let mut nodes = 0;
-            let mut next = u32::MAX;
-            let mut top = None;
-            let mut moves = None;
-            for k in 1..=self.parts {
-                let part = Shard::new(k as u64, self.parts as u64).unwrap();
-                let r = search_part(
-                    geo,
-                    h,
-                    start,
-                    &entries,
-                    self.depth,
-                    threshold,
-                    part,
-                    Limits::default(),
-                )
-                .unwrap();
-                assert!(top.is_none_or(|t| t == r.top_nodes), "tops differ");
-                top = Some(r.top_nodes);
-                nodes += r.nodes;
-                next = next.min(r.next).min(r.top_next);
-                moves = moves.or(r.solution);
-            }
-            split.push((threshold, nodes + top.unwrap()));
-            if let Some(moves) = moves {
-                return Compared {
-                    serial,
-                    split,
-                    moves,
-                };
-            }
-            threshold = Weight::ONE.next_threshold(next, parity);
-        }
-    }
+/// The estimates the split search is checked with.
+enum Estimate {
+    Manhattan,
+    LinearConflict,
+    /// The tables, in the frame they want (a symmetry of the board, as the solver does).
+    Tables(Arc<PdbHeuristic>),
 }
 
 /// Checks one board: the split answer is valid and `expected` long, the thresholds are the
 /// serial ones, and every iteration but the last counts the serial nodes.
-fn check(solver: &Solver, board: &Board, goal: &Goal, expected: u32, depth: u32, parts: u32) {
-    let (c, frame) = solver
-        .run_job(board, goal, Compare { depth, parts })
-        .unwrap();
-    let moves = frame.to_user(&c.moves);
+fn check(est: &Estimate, board: &Board, goal: &Goal, expected: u32, depth: u32, parts: u32) {
+    let labels = goal.labels(board).unwrap();
+    let run = |labels: &Labels, h: &dyn Fn(&Geometry, Packed) -> Compared| {
+        let geo = Geometry::new(labels.shape, labels.blank_label);
+        h(&geo, geo.load::<Packed>(labels))
+    };
+    let (c, inverse) = match est {
+        Estimate::Manhattan => (
+            run(&labels, &|geo, p| compare(geo, &Manhattan, p, depth, parts)),
+            None,
+        ),
+        Estimate::LinearConflict => (
+            run(&labels, &|geo, p| {
+                compare(geo, &LinearConflict, p, depth, parts)
+            }),
+            None,
+        ),
+        Estimate::Tables(pdb) => {
+            let sym = pdb.symmetry_for(&labels).unwrap();
+            let framed = sym.labels(&labels);
+            let c = run(&framed, &|geo, p| {
+                compare(geo, pdb.as_ref(), p, depth, parts)
+            });
+            (c, Some(sym.inverse(board.shape())))
+        }
+    };
+    let moves: Vec<Dir> = match inverse {
+        Some(inv) => c.moves.iter().map(|&d| inv.dir(d)).collect(),
+        None => c.moves.clone(),
+    };
     assert_eq!(moves.len() as u32, expected, "{board:?}");
     assert_eq!(board.apply_all(&moves).as_ref(), Ok(goal.board()));
     let n = c.serial.len();
@@ -108,10 +147,10 @@ fn split_3x3_answers_are_bfs_distances_and_iterations_count_the_serial_nodes() {
     let goal = Goal::standard(shape);
     let (order, dist, _) = common::bfs(&goal);
     let (_dir, pdb) = common::tables(&fifteen::pdb::Partition::default_for(shape, 0));
-    let solvers = [
-        Solver::new(HeuristicKind::Manhattan),
-        Solver::new(HeuristicKind::LinearConflict),
-        Solver::with_pdb(pdb),
+    let estimates = [
+        Estimate::Manhattan,
+        Estimate::LinearConflict,
+        Estimate::Tables(pdb),
     ];
     // Every 97th board in BFS order (all distances but 0), and the two hardest.
     let boards = order
@@ -121,10 +160,10 @@ fn split_3x3_answers_are_bfs_distances_and_iterations_count_the_serial_nodes() {
         .chain(order.iter().rev().take(2))
         .collect::<Vec<_>>();
     for (i, b) in boards.iter().enumerate() {
-        let solver = &solvers[i % solvers.len()];
+        let est = &estimates[i % estimates.len()];
         // Depths below, at and beyond the shorter solutions; 1 to 5 parts.
         let depth = [2, 5, 8][i % 3];
-        check(solver, b, &goal, dist[b], depth, 1 + (i % 5) as u32);
+        check(est, b, &goal, dist[b], depth, 1 + (i % 5) as u32);
     }
 }
 
@@ -133,10 +172,10 @@ fn split_4x4_with_small_tables_finds_known_lengths_and_counts_the_serial_nodes()
     let shape = Shape::new(4, 4).unwrap();
     let partition = fifteen::pdb::Partition::parse(shape, 0, "6-6-3").unwrap();
     let (_dir, pdb) = common::tables(&partition);
-    let solver = Solver::with_pdb(pdb);
+    let est = Estimate::Tables(pdb);
     for inst in common::korf_easiest(4) {
         let known = inst.known.unwrap();
-        check(&solver, &inst.board, &inst.goal, known, 10, 4);
+        check(&est, &inst.board, &inst.goal, known, 10, 4);
     }
 }
 
