@@ -214,6 +214,45 @@ fn the_shards_of_solve_and_bench_are_the_unsharded_batch() {
     let merged: Vec<Value> = json_lines(&text).into_iter().map(timeless).collect();
     assert_eq!(merged, whole);
 
+    // The same merge again into its own output: replaced (the same ids in order).
+    let merged_path = dir.path().join("merged.jsonl");
+    let again = run(
+        &[
+            &["merge", "-o", merged_path.to_str().unwrap()][..],
+            &parts_refs(&parts),
+        ]
+        .concat(),
+        None,
+    );
+    assert_eq!(again.code, 1, "{}", again.stderr);
+    // A results file of another batch (the user's, records and all) is not replaced
+    // without --force, and is replaced with it.
+    let theirs = dir.path().join("theirs.jsonl");
+    let other = ok(&["random", "--count", "5", "--seed", "77", "--size", "3"]);
+    let other = run(&["solve", "-", "--format", "json"], Some(&other));
+    std::fs::write(&theirs, &other.stdout).unwrap();
+    let merge_into = |extra: &[&str]| {
+        run(
+            &[
+                &["merge", "-o", theirs.to_str().unwrap()][..],
+                extra,
+                &parts_refs(&parts),
+            ]
+            .concat(),
+            None,
+        )
+    };
+    let out = merge_into(&[]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("is not the output of this merge"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&theirs).unwrap(), other.stdout);
+    assert_eq!(merge_into(&["--force"]).code, 1);
+    assert_eq!(std::fs::read_to_string(&theirs).unwrap(), text);
+
     // One shard missing: refused, nothing written.
     let refused = dir.path().join("refused.jsonl");
     let out = run(
@@ -432,4 +471,35 @@ fn a_10000_board_batch_killed_five_times_ends_with_every_id_once_and_valid() {
     assert!(check
         .stdout
         .ends_with("10000 results: 10000 ok, 0 failed\n"));
+}
+
+/// A merge refused for a repeated id writes nothing, to stdout either: the files are read
+/// through before the first record is written.
+#[test]
+fn a_merge_refused_for_a_repeated_id_writes_nothing_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("dup.txt");
+    std::fs::write(&input, "a ? 8 6 7 2 5 4 3 0 1\na ? 1 2 3 4 5 6 0 7 8\n").unwrap();
+    let mut parts = Vec::new();
+    for k in 1..=2 {
+        let part = dir.path().join(format!("d{k}.jsonl"));
+        let shard = format!("{k}/2");
+        let args = [
+            "solve",
+            "-i",
+            input.to_str().unwrap(),
+            "--heuristic",
+            "linear-conflict",
+            "--shard",
+            &shard,
+            "-o",
+            part.to_str().unwrap(),
+        ];
+        assert_eq!(run(&args, None).code, 0);
+        parts.push(part.display().to_string());
+    }
+    let out = run(&[&["merge"][..], &parts_refs(&parts)].concat(), None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("id a occurs twice"), "{}", out.stderr);
+    assert_eq!(out.stdout, "", "nothing written");
 }

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use super::output::{emit, inform, note};
 use super::target::{may_replace, not_an_input};
 use crate::check::LineCheck;
-use crate::cluster::merge::{merge, MergeError};
+use crate::cluster::merge::{prepare, MergeError};
 
 /// Arguments of `fifteen merge`.
 #[derive(clap::Args, Debug)]
@@ -22,7 +22,8 @@ pub struct MergeArgs {
     /// default: stdout.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Replace FILE even when it exists and is not the output of a merge.
+    /// Replace FILE even when it exists and is not this merge's earlier output (the same
+    /// records' ids in the same order).
     #[arg(long, requires = "output")]
     force: bool,
 }
@@ -41,11 +42,20 @@ pub fn run(a: MergeArgs) -> Result<i32> {
         };
         note!("{}, line {}{id}: FAIL: {why}", path.display(), c.line);
     };
+    // Every file read and checked before anything is written: a refused merge writes
+    // nothing, to stdout either.
+    let checked = match prepare(&a.parts) {
+        Ok(c) => c,
+        Err(e) => {
+            note!("error: {e}");
+            return Ok(2);
+        }
+    };
     let (result, written) = match &a.output {
         None => {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            let r = merge(&a.parts, &mut out, report_failure);
+            let r = checked.write(&mut out, report_failure);
             (r, None)
         }
         Some(path) => {
@@ -56,18 +66,15 @@ pub fn run(a: MergeArgs) -> Result<i32> {
             may_replace(
                 path,
                 a.force,
-                "the output of a merge",
-                first_line_is_a_record,
+                "the output of this merge (the same ids and boards in the same order)",
+                |p| checked.is_output(p, false),
             )?;
-            may_replace(
-                &partial,
-                a.force,
-                "a merge's partial output",
-                first_line_is_a_record,
-            )?;
+            may_replace(&partial, a.force, "this merge's partial output", |p| {
+                checked.is_output(p, true)
+            })?;
             let file = open_partial(&partial)?;
             let mut out = std::io::BufWriter::new(file);
-            let r = merge(&a.parts, &mut out, report_failure).and_then(|r| {
+            let r = checked.write(&mut out, report_failure).and_then(|r| {
                 let file = out
                     .into_inner()
                     .map_err(|e| MergeError::Write(e.into_error()))?;
@@ -116,28 +123,6 @@ fn partial_name(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".partial");
     path.with_file_name(name)
-}
-
-/// Whether the file at `path` starts as a merge writes: a result record (an object with an
-/// `id`), or is empty. Anything else (a user's notes, a results file with its header) is
-/// not replaced without `--force`.
-fn first_line_is_a_record(path: &Path) -> bool {
-    use std::io::{BufRead, Read};
-    let Ok(f) = std::fs::File::open(path) else {
-        return false;
-    };
-    let mut line = Vec::new();
-    let mut r = std::io::BufReader::new(f).take(crate::check::MAX_RESULT_LINE_BYTES as u64);
-    if r.read_until(b'\n', &mut line).is_err() {
-        return false;
-    }
-    line.is_empty()
-        || std::str::from_utf8(&line).is_ok_and(|t| {
-            matches!(
-                crate::cluster::results::FileLine::parse(t.trim_end()),
-                Ok(crate::cluster::results::FileLine::Record(_))
-            )
-        })
 }
 
 /// Opens the partial file for writing, under its lock: a second merge into the same FILE

@@ -271,28 +271,146 @@ pub fn plan(mut parts: Vec<Part>) -> Result<Vec<Part>, MergeError> {
     Ok(parts)
 }
 
-/// Merges the files at `paths` into `out`, in input order, checking every result;
-/// `on_failure` hears of each result that does not check (with its file).
-///
-/// All files are open at once (one descriptor each): a batch of more shards than the
-/// process may open files needs a higher `ulimit -n`.
+/// The complete shards of one batch, read through once: every line a record, no id twice.
+/// Nothing is written until this holds, so a refused merge writes nothing, to stdout
+/// either.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    parts: Vec<Part>,
+    /// The records' keys in input order: what the merged file holds.
+    ids: Vec<String>,
+}
+
+/// Reads the files at `paths` and checks they merge: see [`Checked`].
 ///
 /// # Errors
-/// See [`MergeError`]; when one is returned, what was written to `out` is not a valid
-/// merge (write it to a temporary file and rename it only on success).
-pub fn merge(
-    paths: &[PathBuf],
-    out: &mut impl Write,
-    mut on_failure: impl FnMut(&Path, &LineCheck),
-) -> Result<MergeReport, MergeError> {
+/// See [`MergeError`].
+pub fn prepare(paths: &[PathBuf]) -> Result<Checked, MergeError> {
     let parts = plan(
         paths
             .iter()
             .map(|p| survey(p))
             .collect::<Result<Vec<_>, _>>()?,
     )?;
+    // Where each id was: its file (by shard) and line, to name both places of a repeat.
+    let mut seen: HashMap<String, (usize, usize)> = HashMap::new();
+    let mut ids = Vec::with_capacity(parts[0].items.min(1 << 20) as usize);
+    in_input_order(&parts, |k, line, _, record| {
+        let id = record.id.to_string();
+        if let Some((k0, line0)) = seen.insert(id, (k, line)) {
+            return Err(MergeError::DuplicateId {
+                id: id_text(&record.id),
+                first: format!("{}:{line0}", parts[k0].path.display()),
+                second: format!("{}:{line}", parts[k].path.display()),
+            });
+        }
+        ids.push(key(record));
+        Ok(())
+    })?;
+    Ok(Checked { parts, ids })
+}
+
+impl Checked {
+    /// Whether the file at `path` holds this merge's records: one record a line, the
+    /// same ids and boards in the same order (an earlier run of this merge; `nodes`,
+    /// `millis` or a rerun shard's answers may differ), all of them or (`prefix`) the first
+    /// few. An empty file counts (nothing to lose).
+    pub fn is_output(&self, path: &Path, prefix: bool) -> bool {
+        let Ok(f) = File::open(path) else {
+            return false;
+        };
+        let mut ids = self.ids.iter();
+        for line in BufReader::new(f).lines() {
+            let Ok(line) = line else { return false };
+            let Ok(FileLine::Record(record)) = FileLine::parse(&line) else {
+                return false;
+            };
+            if ids.next() != Some(&key(&record)) {
+                return false;
+            }
+        }
+        prefix || ids.next().is_none()
+    }
+
+    /// Writes the merge into `out`, checking every result; `on_failure` hears of each
+    /// result that does not check (with its file).
+    ///
+    /// # Errors
+    /// A file that changed since [`prepare`] read it, or a failed write: what was written
+    /// to `out` is then not a valid merge.
+    pub fn write(
+        &self,
+        out: &mut impl Write,
+        mut on_failure: impl FnMut(&Path, &LineCheck),
+    ) -> Result<MergeReport, MergeError> {
+        let mut report = MergeReport {
+            parts: self.parts.len(),
+            ..MergeReport::default()
+        };
+        let mut ids = self.ids.iter();
+        in_input_order(&self.parts, |k, line, text, record| {
+            let path = &self.parts[k].path;
+            if ids.next() != Some(&key(record)) {
+                return Err(damaged(path, line, "changed while merging").into());
+            }
+            report.results += 1;
+            report.nodes += record.nodes.unwrap_or(0);
+            report.millis += record.millis.unwrap_or(0.0);
+            match check_json_line(text.trim_end_matches('\n'), line, &GoalSpec::Standard) {
+                Some(c) if c.passed() => report.passed += 1,
+                Some(c) => {
+                    report.failed += 1;
+                    on_failure(path, &c);
+                }
+                None => return Err(damaged(path, line, "not a record").into()),
+            }
+            out.write_all(text.as_bytes()).map_err(MergeError::Write)
+        })?;
+        out.flush().map_err(MergeError::Write)?;
+        Ok(report)
+    }
+}
+
+/// Merges the files at `paths` into `out`, in input order, checking every result;
+/// `on_failure` hears of each result that does not check (with its file). [`prepare`],
+/// then [`Checked::write`].
+///
+/// All files are open at once (one descriptor each): a batch of more shards than the
+/// process may open files needs a higher `ulimit -n`.
+///
+/// # Errors
+/// See [`MergeError`]; nothing is written when the files do not merge. After a failed
+/// write, or a file changed while merging, what was written to `out` is not a valid merge
+/// (write it to a temporary file and rename it only on success).
+pub fn merge(
+    paths: &[PathBuf],
+    out: &mut impl Write,
+    on_failure: impl FnMut(&Path, &LineCheck),
+) -> Result<MergeReport, MergeError> {
+    prepare(paths)?.write(out, on_failure)
+}
+
+/// What identifies a record of one job: its id and its board (JSON text).
+fn key(record: &crate::record::Record) -> String {
+    format!("{} {:?}", record.id, record.tiles)
+}
+
+fn damaged(path: &Path, line: usize, reason: &str) -> ResultsError {
+    ResultsError::Damaged {
+        path: path.to_path_buf(),
+        line,
+        reason: reason.to_string(),
+    }
+}
+
+/// Calls `each(shard place, line number, line with its newline, record)` for every record
+/// of `parts` (in shard order, surveyed) in input order: round robin over the files.
+fn in_input_order(
+    parts: &[Part],
+    mut each: impl FnMut(usize, usize, &str, &crate::record::Record) -> Result<(), MergeError>,
+) -> Result<(), MergeError> {
     let mut readers = Vec::with_capacity(parts.len());
-    for p in &parts {
+    for p in parts {
         let io = |error| ResultsError::Io {
             path: p.path.clone(),
             error,
@@ -302,12 +420,6 @@ pub fn merge(
         r.read_line(&mut String::new()).map_err(io)?;
         readers.push((r, 1usize));
     }
-    let mut report = MergeReport {
-        parts: parts.len(),
-        ..MergeReport::default()
-    };
-    // Where each id was: its file (by shard) and line, to name both places of a repeat.
-    let mut seen: HashMap<String, (usize, usize)> = HashMap::new();
     let items = parts[0].items;
     let n = parts.len() as u64;
     let mut text = String::new();
@@ -323,41 +435,17 @@ pub fn merge(
                 error,
             })?;
         *line += 1;
-        let damaged = |reason: &str| ResultsError::Damaged {
-            path: path.clone(),
-            line: *line,
-            reason: reason.to_string(),
-        };
         let body = text
             .strip_suffix('\n')
-            .ok_or_else(|| damaged("changed while merging"))?;
+            .ok_or_else(|| damaged(path, *line, "changed while merging"))?;
         let FileLine::Record(record) =
-            FileLine::parse(body).map_err(|e| damaged(&e.to_string()))?
+            FileLine::parse(body).map_err(|e| damaged(path, *line, &e.to_string()))?
         else {
-            return Err(damaged("not a record").into());
+            return Err(damaged(path, *line, "not a record").into());
         };
-        if let Some((k0, line0)) = seen.insert(record.id.to_string(), (k, *line)) {
-            return Err(MergeError::DuplicateId {
-                id: id_text(&record.id),
-                first: format!("{}:{line0}", parts[k0].path.display()),
-                second: format!("{}:{line}", path.display()),
-            });
-        }
-        report.results += 1;
-        report.nodes += record.nodes.unwrap_or(0);
-        report.millis += record.millis.unwrap_or(0.0);
-        match check_json_line(body, *line, &GoalSpec::Standard) {
-            Some(c) if c.passed() => report.passed += 1,
-            Some(c) => {
-                report.failed += 1;
-                on_failure(path, &c);
-            }
-            None => return Err(damaged("not a record").into()),
-        }
-        out.write_all(text.as_bytes()).map_err(MergeError::Write)?;
+        each(k, *line, &text, &record)?;
     }
-    out.flush().map_err(MergeError::Write)?;
-    Ok(report)
+    Ok(())
 }
 
 #[cfg(test)]
