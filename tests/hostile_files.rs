@@ -956,3 +956,89 @@ fn walk(d: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// Runs a binary with `args` (stdin closed), failing the test rather than hanging when
+/// it does not end within 30 seconds (a FIFO opened for reading waits for a writer).
+fn run_within(bin: &str, args: &[&str]) -> Out {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(bin)
+        .args(args)
+        .env_remove("FIFTEEN_TABLES")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("{bin} {args:?} did not end within 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().unwrap();
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// A table's name taken by a user's file, a damaged table or a FIFO: `build-pdb` does not
+/// say "the tables are there" (exit status 1, the file named and left as it was), `solve`
+/// and `tables list` refuse it without waiting on the FIFO; `--force` rebuilds.
+#[test]
+fn a_table_name_holding_a_users_file_a_damaged_table_or_a_fifo_is_never_trusted() {
+    const BUILD_PDB: &str = env!("CARGO_BIN_EXE_build-pdb");
+    const FIFTEEN: &str = env!("CARGO_BIN_EXE_fifteen");
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().to_str().unwrap();
+    let name = dir.path().join("3x3-b0-1.2.3.4.5.6.7.8.pdb");
+    let build = |extra: &[&str]| {
+        run_within(
+            BUILD_PDB,
+            &[&["--size", "3", "--out", tables, "-q"][..], extra].concat(),
+        )
+    };
+
+    std::fs::write(&name, "my notes\n").unwrap();
+    let out = build(&[]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("3x3-b0-1.2.3.4.5.6.7.8.pdb") && out.stderr.contains("left as it is"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&name).unwrap(), "my notes\n");
+
+    // Built, then one payload byte changed: the checksum catches it.
+    assert_eq!(build(&["--force"]).code, 0);
+    assert_eq!(build(&[]).code, 0, "sound tables are there");
+    let mut bytes = std::fs::read(&name).unwrap();
+    let at = bytes.len() - 1000;
+    bytes[at] ^= 0x11;
+    std::fs::write(&name, &bytes).unwrap();
+    let out = build(&[]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("checksum"), "{}", out.stderr);
+    assert_eq!(std::fs::read(&name).unwrap(), bytes);
+
+    std::fs::remove_file(&name).unwrap();
+    let fifo = std::ffi::CString::new(name.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    let out = run_within(FIFTEEN, &["solve", "--tables", tables, "--no-build", HARD]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("not a regular file"), "{}", out.stderr);
+    let out = run_within(FIFTEEN, &["tables", "list", "--tables", tables]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let out = build(&[]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("not a regular file"), "{}", out.stderr);
+
+    // Usage errors are usage errors: exit status 2, as clap's.
+    assert_eq!(build(&["--blank", "9"]).code, 2);
+    assert_eq!(build(&["--partition", "5-5"]).code, 2);
+}

@@ -78,12 +78,18 @@ struct Args {
     man: bool,
 }
 
+/// A usage error clap cannot see alone (a blank outside the board, a partition that is
+/// not one): exit status 2, as clap's own.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Usage(String);
+
 /// The options that ask for a build, which --completions and --man refuse beside them.
 const BUILD_OPTIONS: [&str; 6] = ["size", "blank", "partition", "force", "threads", "dual"];
 
-/// The `build-pdb` command: exit status 0 when the tables are there, 130 when Ctrl-C
-/// stopped the build and 143 when SIGTERM did (no partial table is left), 1 otherwise (with the error on one line,
-/// never a backtrace).
+/// The `build-pdb` command: exit status 0 when the tables are there, 2 for usage errors,
+/// 130 when Ctrl-C stopped the build and 143 when SIGTERM did (no partial table is left),
+/// 1 otherwise (with the error on one line, never a backtrace).
 pub fn main() -> ! {
     super::output::end_quietly_on_closed_pipes();
     let args = args::parse();
@@ -94,7 +100,8 @@ pub fn main() -> ! {
             std::process::exit(super::signals::status().unwrap_or(130));
         }
         note!("error: {e:#}");
-        std::process::exit(super::signals::status().unwrap_or(1));
+        let usage = e.downcast_ref::<Usage>().is_some();
+        std::process::exit(super::signals::status().unwrap_or(if usage { 2 } else { 1 }));
     }
     std::process::exit(0)
 }
@@ -109,11 +116,12 @@ fn run(args: Args) -> Result<()> {
     }
     let shape = args.size;
     if args.blank >= shape.cells() {
-        bail!(
+        return Err(Usage(format!(
             "--blank {} is not a cell of a {shape} board (give 0 to {})",
             args.blank,
             shape.cells() - 1
-        );
+        ))
+        .into());
     }
     let blank = pdb::canonical_blank(shape, args.blank);
     if blank as usize != args.blank {
@@ -123,6 +131,11 @@ fn run(args: Args) -> Result<()> {
         );
     }
     // Without --partition: every partition `solve` uses by default for this shape.
+    // A partition that is not one is a usage error; one too large to build is not (it
+    // is refused before any work, exit status 1, as other limits).
+    if let Some(text) = args.partition.as_deref() {
+        pdb::Partition::parse(shape, blank, text).map_err(|e| Usage(e.to_string()))?;
+    }
     let first = args::partition(shape, blank, args.partition.as_deref())?;
     let mut partitions = vec![first];
     if args.partition.is_none() {
@@ -157,7 +170,9 @@ fn build_dual(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result
         check_replaceable(dir, &specs)?;
         specs.clone()
     } else {
-        dir.missing_of(specs.clone())
+        let missing = dir.missing_of(specs.clone());
+        check_present(dir, &specs, &missing)?;
+        missing
     };
     let what = format!("{} partition's dual lookups", describe(partition));
     if missing.is_empty() {
@@ -174,6 +189,29 @@ fn build_dual(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result
     let built = build_tables_with_bar(dir, specs, force, true, &INTERRUPTED)?;
     inform!("done in {:.1} s", t0.elapsed().as_secs_f64());
     Ok(report(built))
+}
+
+/// Checks the tables already there (those of `specs` not `missing`) as `solve` would before
+/// searching (header, then the checksum unless a verification record vouches for the
+/// file): "the tables are there" is said, and exit status 0 given, only of sound tables. A
+/// bad one is left as it is, named, with the way to rebuild it.
+fn check_present(
+    dir: &TableDir,
+    specs: &[pdb::PatternSpec],
+    missing: &[pdb::PatternSpec],
+) -> Result<()> {
+    for spec in specs.iter().filter(|s| !missing.contains(s)) {
+        let path = dir.path(spec);
+        let checked = pdb::inspect(&path).and_then(|_| {
+            // SAFETY: table files are written once and replaced only by rename.
+            let t = unsafe { pdb::Table::map(&path, spec) }?;
+            t.ensure_verified(spec)
+        });
+        if let Err(e) = checked {
+            bail!("{e} (it is left as it is)");
+        }
+    }
+    Ok(())
 }
 
 /// Refuses, before any build, to rebuild a table whose name is taken by something a
@@ -200,7 +238,9 @@ fn build(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result<Stri
         check_replaceable(dir, &specs)?;
         specs.clone()
     } else {
-        dir.missing(partition)
+        let missing = dir.missing(partition);
+        check_present(dir, &specs, &missing)?;
+        missing
     };
     if missing.is_empty() {
         inform!(

@@ -246,6 +246,20 @@ fn read_header(path: &Path, file: &mut File, spec: &PatternSpec) -> Result<Heade
     Ok(h)
 }
 
+/// Opens a file for reading without waiting for a writer: a FIFO (or a device) named like a
+/// table would otherwise block the open forever; [`read_head`] then refuses it as not a
+/// regular file. On a regular file the flag changes nothing.
+pub(crate) fn open_nonblocking(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
 /// The first `PAYLOAD_OFFSET` bytes of a table file (fewer if it is shorter) and its
 /// length. Anything but a regular file is refused here, before any read.
 fn read_head(
@@ -288,7 +302,7 @@ impl Table {
     /// # Errors
     /// A missing, unreadable, damaged or mismatched file.
     pub unsafe fn map(path: &Path, spec: &PatternSpec) -> Result<Table, TableError> {
-        let mut file = File::open(path).map_err(io_error(path))?;
+        let mut file = open_nonblocking(path).map_err(io_error(path))?;
         let header = read_header(path, &mut file, spec)?;
         // SAFETY: the caller promises the file stays as it is (see above).
         // A lazy mapping, not populated: populating costs a single board 3x its CPU time and
@@ -320,7 +334,7 @@ impl Table {
     /// # Errors
     /// A missing, unreadable, damaged or mismatched file.
     pub fn read(path: &Path, spec: &PatternSpec) -> Result<Table, TableError> {
-        let mut file = File::open(path).map_err(io_error(path))?;
+        let mut file = open_nonblocking(path).map_err(io_error(path))?;
         let header = read_header(path, &mut file, spec)?;
         let mut bytes = vec![0u8; PAYLOAD_OFFSET as usize];
         let mut rest = Vec::new();
@@ -494,7 +508,7 @@ impl Table {
 /// # Errors
 /// A file that is unreadable, whose header is damaged, or whose name says another table.
 pub fn inspect(path: &Path) -> Result<(PatternSpec, Header), TableError> {
-    let mut file = File::open(path).map_err(io_error(path))?;
+    let mut file = open_nonblocking(path).map_err(io_error(path))?;
     let (head, len) = read_head(path, &mut file, || rebuild_for_name(path))?;
     inspect_header(path, &head, len)
 }

@@ -156,14 +156,14 @@ fn oversized_partitions_and_bad_build_options_are_refused_before_any_work() {
         ("build-pdb", vec!["--size", "5", "--partition", "7-6-6-5", "--out", dir], 1, "2422728000 entries"),
         ("build-pdb", vec!["--size", "4x8", "--partition", "16-15", "--out", dir], 1, limit),
         // The library's own checks come first, with their own message.
-        ("build-pdb", vec!["--partition", "9-9", "--out", dir], 1, "must add up to 15"),
+        ("build-pdb", vec!["--partition", "9-9", "--out", dir], 2, "must add up to 15"),
         ("build-pdb", vec!["--threads", "0", "--out", dir], 2, "from 1 to 1024"),
         ("build-pdb", vec!["--threads", "1025", "--out", dir], 2, "from 1 to 1024"),
         ("build-pdb", vec!["--threads", "-4", "--out", dir], 2, "from 1 to 1024"),
         ("build-pdb", vec!["--blank", "-1", "--out", dir], 2, "from 0 to 35"),
         ("build-pdb", vec!["--blank", "36", "--out", dir], 2, "from 0 to 35"),
         ("build-pdb", vec!["--blank", "x", "--out", dir], 2, "from 0 to 35"),
-        ("build-pdb", vec!["--size", "3", "--blank", "9", "--out", dir], 1, "not a cell of a 3x3 board (give 0 to 8)"),
+        ("build-pdb", vec!["--size", "3", "--blank", "9", "--out", dir], 2, "not a cell of a 3x3 board (give 0 to 8)"),
         ("build-pdb", vec!["--size", "1x9", "--out", dir], 2, "rows and columns at least 2"),
     ];
     for (bin, args, code, fragment) in rows {
