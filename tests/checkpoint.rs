@@ -164,6 +164,18 @@ fn a_checkpoint_of_another_search_is_refused() {
     };
     let out = run("8 6 7 2 5 4 3 0 1", &[]);
     assert!(out.status.success());
+    // Its notes (nodes spent, already solved) on stderr, and none with -q.
+    let noted = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(noted.contains("nodes"), "{noted}");
+    let again = run("8 6 7 2 5 4 3 0 1", &["-q"]);
+    assert!(again.status.success());
+    assert_eq!(String::from_utf8_lossy(&again.stderr), "", "-q");
+    let answer = |o: &std::process::Output| {
+        let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v.as_object_mut().unwrap().remove("millis");
+        v
+    };
+    assert_eq!(answer(&again), answer(&out));
     for (board, extra, what) in [
         ("8 6 7 2 5 4 3 1 0", &[][..], "board"),
         ("8 6 7 2 5 4 3 0 1", &["--goal", "blank-first"][..], "goal"),

@@ -62,6 +62,12 @@ fn course_files_round_trip() {
         let file = common::write(dir.path(), "again.txt", &again);
         let out2 = run(&["solve", "-i", &file, "--format", "report"], None);
         assert_eq!(out2.stdout, out.stdout, "{name}");
+        // Saved by an editor that starts with a byte-order mark and ends lines with CRLF:
+        // the same problem, the same report.
+        let edited = format!("\u{feff}{}", text.replace('\n', "\r\n"));
+        let file = common::write(dir.path(), "edited.txt", &edited);
+        let out3 = run(&["solve", "-i", &file, "--format", "report"], None);
+        assert_eq!(out3.stdout, out.stdout, "{name}: {}", out3.stderr);
         // And the text and JSON outputs say the same length and nodes.
         let json = run(&["solve", "-i", &path, "--format", "json"], None);
         let rec = &json_lines(&json.stdout)[0];

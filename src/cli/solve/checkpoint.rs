@@ -21,7 +21,7 @@ use super::report::{Failure, Outcome, Report};
 use super::{args, sources};
 use crate::board::{moves_to_string, parse_moves};
 use crate::check::vouch;
-use crate::cli::output::{emit, note};
+use crate::cli::output::{emit, inform, note};
 use crate::cluster::{Checkpoint, Identity};
 use crate::instances::Reader;
 use crate::search::{Books, Checkpointing, Limits, Search, StopReason, Weight};
@@ -225,7 +225,7 @@ pub fn run(
         ..search
     };
     let resuming = |r: Resumed| {
-        note!(
+        inform!(
             "{}: resuming at threshold {} ({} iterations and {} subtrees of this one done)",
             path.display(),
             r.threshold,
@@ -235,7 +235,7 @@ pub fn run(
     };
     let kept = solve_kept(&inst, &solver, search, &path, &resuming)?;
     if kept.from_file {
-        note!(
+        inform!(
             "{}: already solved; the answer is printed again without searching",
             path.display()
         );
@@ -250,7 +250,7 @@ pub fn run(
         );
     }
     let (now, total, runs) = kept.spent;
-    note!(
+    inform!(
         "{}: this run generated {now} nodes; {total} over {runs} runs",
         path.display(),
     );
@@ -260,13 +260,13 @@ pub fn run(
             if s.reason == StopReason::Interrupted && stop.load(Ordering::SeqCst) =>
         {
             if kept.save_failed.is_some() {
-                note!(
+                inform!(
                     "stopped: run the same command to resume from {}'s last save",
                     path.display()
                 );
             } else {
                 let (threshold, done) = kept.stopped_at;
-                note!(
+                inform!(
                     "stopped: {} holds the search at threshold {threshold} ({done} subtrees of it done); run the same command to resume",
                     path.display(),
                 );

@@ -148,6 +148,9 @@ pub fn problem_file(path: &str) -> Result<Option<Problem>> {
     let Ok(text) = std::str::from_utf8(&head) else {
         return Ok(None);
     };
+    // A byte-order mark, as some editors save text, is not part of the weight (the
+    // instance reader skips it too).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if !course::is_problem(text) {
         return Ok(None);
     }
