@@ -1042,3 +1042,61 @@ fn a_table_name_holding_a_users_file_a_damaged_table_or_a_fifo_is_never_trusted(
     assert_eq!(build(&["--blank", "9"]).code, 2);
     assert_eq!(build(&["--partition", "5-5"]).code, 2);
 }
+
+/// A `--checkpoints DIR` batch whose second instance's file is damaged stops there: the
+/// first answer, the second's failure line (`kind` "checkpoint"), nothing after, exit
+/// status 2, and the file left as it was.
+#[test]
+fn a_batch_stops_at_an_instance_whose_checkpoint_is_damaged() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("ids.txt");
+    std::fs::write(
+        &input,
+        format!(
+            "x ? {HARD}\na ? 1 2 3 4 5 6 7 0 8\ny ? 1 2 3 4 5 6 0 7 8\nz ? 1 2 3 4 0 6 7 5 8\n"
+        ),
+    )
+    .unwrap();
+    let kept = dir.path().join("kept");
+    let run = |threads: &str| {
+        fifteen(&[
+            "solve",
+            "-q",
+            "--threads",
+            threads,
+            "--heuristic",
+            "linear-conflict",
+            "--format",
+            "json",
+            "--checkpoints",
+            kept.to_str().unwrap(),
+            "-i",
+            input.to_str().unwrap(),
+        ])
+    };
+    assert_eq!(run("1").code, 0);
+    let damaged = std::fs::read_dir(&kept)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with("a-"))
+        .unwrap();
+    std::fs::write(&damaged, "junk\n").unwrap();
+    for threads in ["1", "2"] {
+        let out = run(threads);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        let lines: Vec<serde_json::Value> = out
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2, "{}", out.stdout);
+        assert_eq!(lines[0]["id"], "x");
+        assert_eq!(lines[0]["length"], 31);
+        assert_eq!(lines[1]["id"], "a");
+        assert_eq!(lines[1]["kind"], "checkpoint");
+        assert!(out
+            .stderr
+            .contains(damaged.file_name().unwrap().to_str().unwrap()));
+        assert_eq!(std::fs::read_to_string(&damaged).unwrap(), "junk\n");
+    }
+}

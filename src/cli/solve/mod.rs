@@ -414,7 +414,14 @@ fn run(
     let mut cut = false;
     // A `--checkpoints` file that cannot be used: said once below, exit status 2.
     let mut fatal_file: Option<String> = None;
+    // Set when the batch stops at an instance (its tables or its checkpoint unusable):
+    // the instances already started after it finish, and are not printed, so that the
+    // output stops where the batch did.
+    let mut halted = false;
     run_ordered(&pool, items, window, work, |_, o| {
+        if halted {
+            return false;
+        }
         if cut || o.interrupted {
             // Stopped by Ctrl-C: neither solved nor failed; nothing to print.
             cut = true;
@@ -422,12 +429,20 @@ fn run(
         }
         if let Err(f) = &o.result {
             if f.kind == FailureKind::Checkpoint {
-                // A file of ours that cannot be used: the batch stops, as for its tables.
+                // A file of ours that cannot be used: the batch stops, as for its tables,
+                // with the instance's failure line in JSON (`kind` "checkpoint").
                 fatal_file = Some(f.message.clone());
+                halted = true;
+                if report.json && results.is_none() {
+                    if let Err(e) = bar.suspend(|| emit(&mut out, &report.line(&o))) {
+                        lost = Some(e);
+                    }
+                }
                 return false;
             }
         }
         let tables = matches!(&o.result, Err(f) if f.kind == FailureKind::Tables);
+        halted = tables;
         if tables && (!report.json || results.is_some()) {
             // The batch stops; the error is said once, below. (Not in the results file:
             // the instance is solved when the rerun has its tables.)
