@@ -460,6 +460,86 @@ fn reduced_length(line: &str, start: &Board) -> Option<u32> {
         .map(|l| l as u32)
 }
 
+/// Part files that say what no search writes, signed as if they were ours: a next
+/// threshold not above the threshold (the driver would repeat the iteration for ever), node
+/// counts whose sum does not fit. Refused, exit status 2, nothing reduced.
+#[test]
+fn split_parts_with_impossible_counts_are_refused_even_when_signed() {
+    let dir = tempfile::tempdir().unwrap();
+    let frontier = dir.path().join("frontier.json");
+    let f = frontier.to_str().unwrap();
+    let out = fifteen(&[
+        "split",
+        "frontier",
+        HARD,
+        common::LC,
+        "--depth",
+        "4",
+        "-o",
+        f,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let parts: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            let p = dir.path().join(format!("part-{k}.json"));
+            let part = format!("{k}/2");
+            let out = fifteen(&[
+                "split",
+                "search",
+                f,
+                "--threshold",
+                "29",
+                "--part",
+                &part,
+                "-o",
+                p.to_str().unwrap(),
+            ]);
+            assert_eq!(out.code, 0, "{}", out.stderr);
+            p
+        })
+        .collect();
+    assert_eq!(reduce(&parts).code, 0);
+    let original: Vec<String> = parts
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    // `field` set to `value` in the part's text, the checksum recomputed.
+    let edit = |text: &str, field: &str, value: &str| {
+        let key = format!("\"{field}\":");
+        let at = text.find(&key).unwrap() + key.len();
+        let end = at + text[at..].find([',', '}']).unwrap();
+        resign(&format!("{}{value}{}", &text[..at], &text[end..]))
+    };
+    let cases: [(&str, &str, &[usize], &str); 3] = [
+        ("next", "29", &[0], "not above its threshold"),
+        ("next", "3", &[1], "not above its threshold"),
+        (
+            "nodes",
+            "18446744073709551615",
+            &[0, 1],
+            "more than any search could count",
+        ),
+    ];
+    for (field, value, which, message) in cases {
+        for (k, p) in parts.iter().enumerate() {
+            let text = if which.contains(&k) {
+                edit(&original[k], field, value)
+            } else {
+                original[k].clone()
+            };
+            std::fs::write(p, text).unwrap();
+        }
+        let out = reduce(&parts);
+        assert_eq!(out.code, 2, "{field} {value}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(message),
+            "{field} {value}: {}",
+            out.stderr
+        );
+        assert_eq!(out.stdout, "", "nothing reduced");
+    }
+}
+
 #[test]
 fn split_parts_and_frontiers_damaged_anywhere_are_refused_or_give_the_optimal_answer() {
     let dist = distances();

@@ -180,14 +180,14 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
     if isinstance(boards, np.ndarray) and boards.ndim in (2, 3) and boards.dtype.kind in "iu":
         arr = boards
     elif isinstance(boards, (list, tuple)) and any(isinstance(b, str) for b in boards):
-        parsed = [_board(b) for b in boards]
-        shapes = {(r, c) for _, r, c in parsed}
-        if len(shapes) > 1:
-            raise ValueError("the boards of one batch must all have the same shape")
-        (rows, cols), = shapes
-        return b"".join(t for t, _, _ in parsed), len(parsed), rows, cols
+        return _each(boards)
     else:
-        arr = np.asarray(boards)
+        try:
+            arr = np.asarray(boards)
+        except ValueError:
+            # Rows of different lengths (a board with a number too few): each board on its
+            # own, so that the error names the one at fault.
+            return _each(boards)
         if arr.ndim not in (2, 3) or arr.dtype.kind not in "iu":
             if arr.ndim == 1 and arr.size == 0:
                 arr = arr.reshape(0, 16)
@@ -215,6 +215,24 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
         raise ValueError(f"board {i}: the number {bad} is out of range (0 to {rows * cols - 1})")
     data = np.ascontiguousarray(arr, dtype=np.uint8).tobytes()
     return data, int(n), int(rows), int(cols)
+
+
+def _each(boards: Sequence[Any]) -> Tuple[bytes, int, int, int]:
+    """A batch given as a sequence of boards in any form, read one by one: an error names
+    the board's index."""
+    parsed = []
+    for i, b in enumerate(boards):
+        try:
+            parsed.append(_board(b))
+        except ValueError as e:
+            raise ValueError(f"board {i}: {e}") from None
+    shapes = {(r, c) for _, r, c in parsed}
+    if len(shapes) > 1:
+        raise ValueError("the boards of one batch must all have the same shape")
+    if not parsed:
+        raise ValueError("boards: an empty batch of unknown shape (give an (0, cells) array)")
+    (rows, cols), = shapes
+    return b"".join(t for t, _, _ in parsed), len(parsed), rows, cols
 
 
 def _grid(tiles: bytes, rows: int, cols: int) -> np.ndarray:
@@ -575,6 +593,10 @@ def distance(
     return solve_many(boards, goal, threads=threads, tables=tables, progress=progress)
 
 
+# The longest random walk, as `fifteen random --walk`: a million moves take milliseconds.
+_MAX_WALK = 1_000_000
+
+
 def random_boards(
     n: int,
     size: Union[int, str, Tuple[int, int]] = 4,
@@ -586,12 +608,16 @@ def random_boards(
     ``(n, cells)`` (``(n, rows, cols)`` when ``size`` is not square, e.g. ``"3x4"``).
 
     Uniform over all such boards, or, with ``moves=k``, ``k`` random moves from the goal
-    (never undoing the last one). The same ``seed`` gives the same boards as
-    ``fifteen random --count n --seed SEED --size SIZE`` (``--walk k``).
+    (never undoing the last one; ``k`` at most 1,000,000). The same ``seed`` gives the same
+    boards as ``fifteen random --count n --seed SEED --size SIZE`` (``--walk k``). Ctrl-C
+    stops a long batch (``KeyboardInterrupt``); a count too large for memory raises
+    ``MemoryError``.
     """
     rows, cols = _shape_of(size)
     if n < 0:
         raise ValueError("n: give a count of 0 or more")
+    if moves is not None and not 0 <= moves <= _MAX_WALK:
+        raise ValueError(f"moves: give a number from 0 to {_MAX_WALK:,} (longer walks add nothing)")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
     if not 0 <= seed < 2**64:

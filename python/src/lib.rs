@@ -20,7 +20,7 @@ use fifteen::search::{
     Geometry, Heuristic, Limits, LinearConflict, Search, StopReason, WalkingDistance, Weight, Wide,
 };
 use fifteen::{Board, BoardError, Goal, GoalSpec, HeuristicKind, Shape, SolveError, Solver};
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -262,18 +262,30 @@ fn random_boards(
 ) -> PyResult<Py<PyBytes>> {
     let g = goal(goal_tiles, rows, cols)?;
     let cells = g.shape().cells();
-    let out = py.allow_threads(|| {
-        let mut rng = Rng::new(seed);
-        let mut out = Vec::with_capacity(n * cells);
-        for _ in 0..n {
-            let b = match walk {
-                Some(k) => random_walk(&mut rng, &g, k),
-                None => random_board(&mut rng, &g),
-            };
-            out.extend_from_slice(b.tiles());
-        }
-        out
-    });
+    let too_many =
+        || PyMemoryError::new_err(format!("{n} boards of {cells} cells do not fit in memory"));
+    let total = n.checked_mul(cells).ok_or_else(too_many)?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(total).map_err(|_| too_many())?;
+    let mut rng = Rng::new(seed);
+    // In chunks of a few million moves' work, Ctrl-C checked between them: a long batch
+    // stops when asked (the boards are the same as drawn in one go).
+    let chunk = ((1usize << 22) / (walk.unwrap_or(0) + cells)).max(1);
+    let mut left = n;
+    while left > 0 {
+        let k = left.min(chunk);
+        py.allow_threads(|| {
+            for _ in 0..k {
+                let b = match walk {
+                    Some(moves) => random_walk(&mut rng, &g, moves),
+                    None => random_board(&mut rng, &g),
+                };
+                out.extend_from_slice(b.tiles());
+            }
+        });
+        py.check_signals()?;
+        left -= k;
+    }
     Ok(PyBytes::new(py, &out).unbind())
 }
 

@@ -162,3 +162,52 @@ def test_a_result_draws_itself():
     r = fifteen.search("1 2 3 0 4 6 7 5 8", heuristic="manhattan")
     assert r._repr_svg_().startswith("<svg")
     assert np.array_equal(r.boards[0], r.board)
+
+
+def _greedy(start, goal):
+    """Greedy best-first search as docs/teaching.md states its rules, written here without
+    the solver: Manhattan distance, the frontier ordered by the lowest h, then the highest
+    g, then the earliest inserted; a board met before is dropped (as breadth-first search
+    does); the goal test when a board is taken off the frontier; successors U, D, L, R."""
+    import heapq
+
+    where = {t: divmod(i, 3) for i, t in enumerate(goal)}
+
+    def h(b):
+        return sum(abs(i // 3 - where[t][0]) + abs(i % 3 - where[t][1])
+                   for i, t in enumerate(b) if t)
+
+    parent = {start: None}
+    frontier = [(h(start), 0, 0, start)]
+    expanded, generated, seq = 0, 1, 0
+    while frontier:
+        _, neg_g, _, b = heapq.heappop(frontier)
+        if b == goal:
+            moves = []
+            while parent[b]:
+                b, m = parent[b]
+                moves.append(m)
+            return "".join(reversed(moves)), expanded, generated
+        expanded += 1
+        z = b.index(0)
+        r, c = divmod(z, 3)
+        for m, dr, dc in (("U", -1, 0), ("D", 1, 0), ("L", 0, -1), ("R", 0, 1)):
+            if 0 <= r + dr < 3 and 0 <= c + dc < 3:
+                n = (r + dr) * 3 + c + dc
+                child = list(b)
+                child[z], child[n] = child[n], child[z]
+                child = tuple(child)
+                generated += 1
+                if child in parent:
+                    continue
+                parent[child] = (b, m)
+                seq += 1
+                heapq.heappush(frontier, (h(child), neg_g - 1, seq, child))
+    raise AssertionError("no path")
+
+
+def test_greedy_follows_its_documented_tie_breaking():
+    for board in SAMPLE[:12]:
+        r = fifteen.search(_text(board), algorithm="greedy", heuristic="manhattan")
+        moves, expanded, generated = _greedy(board, GOAL)
+        assert (r.moves, r.expanded, r.generated) == (moves, expanded, generated), board

@@ -56,6 +56,22 @@ def test_bad_batches_name_the_board():
         fifteen.distance(np.zeros((2, 10), dtype=np.uint8))
     with pytest.raises(ValueError, match="same shape"):
         fifteen.distance(["1 2 3 4 5 6 7 8 0", "1 2 3 0"])
+    # A list of boards, in any form: the bad one is named by its index too.
+    with pytest.raises(ValueError, match="board 2: the number 8 appears more than once"):
+        fifteen.distance(["1 2 3 0 4 6 7 5 8", "1 2 3 4 5 6 7 8 0", "1 2 3 4 5 6 7 8 8"])
+    with pytest.raises(ValueError, match="board 1: 'x' is not a number"):
+        fifteen.distance(["1 2 3 4 5 6 7 8 0", "1 2 3 x 5 6 7 8 0"])
+    with pytest.raises(ValueError, match="board 1: "):
+        fifteen.distance([[1, 2, 3, 4, 5, 6, 7, 8, 0], [1, 2, 3, 4, 5, 6, 7, 0]])
+
+
+def test_random_boards_refuses_what_it_cannot_do():
+    with pytest.raises(ValueError, match="moves: give a number from 0 to 1,000,000"):
+        fifteen.random_boards(1, size=3, moves=10**11)
+    with pytest.raises(ValueError, match="moves"):
+        fifteen.random_boards(1, size=3, moves=-1)
+    with pytest.raises(MemoryError):
+        fifteen.random_boards(2**62, size=4)
 
 
 def test_bad_options():
@@ -124,7 +140,7 @@ def test_limits_raise_search_stopped():
     assert lengths.tolist() == [-1, 1]
 
 
-@pytest.mark.parametrize("batch", [False, True])
+@pytest.mark.parametrize("batch", ["one", "batch", "random"])
 def test_ctrl_c_raises_keyboard_interrupt_within_a_second(batch):
     # One of the two 80-move 15-puzzles: hours with Manhattan distance.
     hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"
@@ -141,8 +157,11 @@ def test_ctrl_c_raises_keyboard_interrupt_within_a_second(batch):
     try:
         timer.start()
         with pytest.raises(KeyboardInterrupt):
-            if batch:
+            if batch == "batch":
                 fifteen.solve_many([hard] * 8, heuristic="manhattan", threads=2, timeout=10)
+            elif batch == "random":
+                # Ten thousand walks of a million moves: about two minutes uninterrupted.
+                fifteen.random_boards(10_000, size=3, moves=1_000_000)
             else:
                 fifteen.solve(hard, heuristic="manhattan", threads=2, timeout=20)
         assert sent and time.monotonic() - sent[0] < 1.0

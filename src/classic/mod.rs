@@ -22,7 +22,7 @@
 //!   and weight 1 that never happens to a closed board). Depth-first search drops a
 //!   successor already on the current path (no cycles); IDA* only the move back.
 //! - **Tie-breaking**: BFS is first in, first out. Greedy takes the lowest `h`, then the
-//!   earliest inserted. A* takes the lowest `f = g + W*h`, then the highest `g`, then the
+//!   highest `g`, then the earliest inserted (A*'s order with `f` replaced by `h`). A* takes the lowest `f = g + W*h`, then the highest `g`, then the
 //!   earliest inserted. DFS and IDA* go depth-first in successor order.
 //! - **Frontier**: the open list (BFS queue, priority queue, DFS stack; for IDA*, the
 //!   current path). *Peak frontier* is its largest size; for A*, entries superseded by a

@@ -368,7 +368,23 @@ impl PartFile {
     /// # Errors
     /// Unreadable, or not a part file.
     pub fn read(path: &Path) -> Result<PartFile, ClusterError> {
-        read_json(path, PART_FORMAT)
+        let part: PartFile = read_json(path, PART_FORMAT)?;
+        // What no search writes, even under a valid checksum: a next threshold that is not
+        // above this one would make the driver repeat the iteration for ever.
+        let bad = |reason: String| ClusterError::Format {
+            path: path.to_path_buf(),
+            kind: PART_FORMAT,
+            reason,
+        };
+        for (what, next) in [("next", part.next), ("top_next", part.top_next)] {
+            if let Some(n) = next.filter(|&n| n <= part.threshold) {
+                return Err(bad(format!(
+                    "its {what} threshold {n} is not above its threshold {}",
+                    part.threshold
+                )));
+            }
+        }
+        Ok(part)
     }
 
     /// Writes it (atomically).
@@ -464,7 +480,13 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
             });
         }
         *slot = Some(path);
-        nodes += p.nodes;
+        nodes = nodes
+            .checked_add(p.nodes)
+            .ok_or_else(|| ClusterError::Format {
+                path: path.clone(),
+                kind: PART_FORMAT,
+                reason: format!("{} nodes, more than any search could count", p.nodes),
+            })?;
         next = next.min(p.next.unwrap_or(u32::MAX));
         if moves.is_none() {
             moves = p.moves.clone();
