@@ -176,15 +176,11 @@ def test_progress_is_reported():
     assert seen and seen[-1] == (300, 300)
 
 
-def test_solve_on_a_solved_board_takes_under_a_millisecond():
-    solved = "1 2 3 4 5 6 7 8 0"
-    fifteen.solve(solved)
-    times = []
-    for _ in range(201):
-        t = time.perf_counter()
-        fifteen.solve(solved)
-        times.append(time.perf_counter() - t)
-    assert sorted(times)[100] < 1e-3
+def test_a_solved_board_is_answered_without_a_search():
+    # Its time per call is a benchmark's to show (benchmarks/latency.py), not a test's.
+    for board in ["1 2 3 4 5 6 7 8 0", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"]:
+        s = fifteen.solve(board)
+        assert (s.length, s.moves, s.optimal) == (0, "", True)
 
 
 def test_the_notice_matches_the_command_line(tmp_path, capfd):
