@@ -1,6 +1,8 @@
-"""The cost of one `fifteen.solve` call on a solved board (or --board), tables already open: the median
-and 90th percentile of many calls, in microseconds (a notebook solving boards one at a
-time pays this per board).
+"""The cost of one `fifteen.solve` call on a solved board (or `--board`), tables already
+open: the median and 90th percentile of many calls, in microseconds (a notebook solving
+boards one at a time pays this per board). Each call hands the search to a thread and
+waits for it, so on a machine whose cores are busy (even with lower-priority work) a call
+costs a scheduler tick, about 4 ms, instead of about 0.08 ms.
 
     python benchmarks/latency.py --calls 1001
 """
