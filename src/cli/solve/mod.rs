@@ -203,6 +203,7 @@ pub fn solve(a: SolveArgs) -> Result<i32> {
     if let Some(p) = &problem {
         plan.course_defaults(p);
     }
+    plan.classic_options_fit()?;
     if plan.classic_search() {
         if a.checkpoint.is_some()
             || plan.checkpoints.is_some()
@@ -230,8 +231,9 @@ pub fn solve(a: SolveArgs) -> Result<i32> {
 pub fn bench(a: BenchArgs) -> Result<i32> {
     let plan = Plan::new(a.opts);
     if plan.classic_search() {
-        bail!("bench runs the solver's own search (leave out --algorithm); compare the classic searches with `fifteen compare BOARD`");
+        bail!("bench runs the solver's own search (leave out --algorithm and --format report); compare the classic searches with `fifteen compare BOARD`, or run one with `fifteen solve --algorithm`");
     }
+    plan.classic_options_fit()?;
     run(vec![], Some(a.file), false, &plan, true)
 }
 

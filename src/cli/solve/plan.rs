@@ -139,6 +139,19 @@ impl Plan {
         self.algorithm_given || self.report || self.course
     }
 
+    /// Refuses the classic searches' own limits where they would be ignored: without
+    /// `--algorithm` (or a course file, or `--format report`) the solver's search has no
+    /// depth limit and holds no open list.
+    ///
+    /// # Errors
+    /// `--depth-limit` or `--max-memory` given to the solver's own search.
+    pub fn classic_options_fit(&self) -> anyhow::Result<()> {
+        if !self.classic_search() && (self.depth_limit.is_some() || self.max_memory.is_some()) {
+            anyhow::bail!("--depth-limit and --max-memory limit a classic search (--algorithm dfs; bfs, greedy, astar): the solver's own search takes --max-nodes and --timeout");
+        }
+        Ok(())
+    }
+
     /// The classic search of one instance started now.
     pub fn classic(&self) -> Classic<'static> {
         Classic {
