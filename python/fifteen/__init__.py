@@ -27,6 +27,7 @@ process.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -101,7 +102,16 @@ def _numbers(board: Any) -> Tuple[List[int], int, int]:
         if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
             arr = arr.astype(np.int64)
         else:
-            bad = next((x for x in arr.ravel().tolist() if not _is_int(x)), None)
+            values = arr.ravel().tolist()
+            if arr.dtype.kind == "f":
+                # Floats: the first that is not a whole number (NaN, 1.5), not the first float.
+                bad = next((x for x in values if not (math.isfinite(x) and x == round(x))), None)
+            else:
+                bad = next((x for x in values if not _is_int(x)), None)
+            if bad is None:
+                # Whole numbers too large for an array of integers (NumPy keeps them as objects).
+                big = next((x for x in values if _is_int(x) and not -2**63 <= x < 2**63), None)
+                raise ValueError(f"the number {str(big)[:24]} is out of range")
             raise ValueError(f"'{str(bad)[:20]}' is not a number")
     if arr.ndim == 2:
         rows, cols = arr.shape

@@ -36,7 +36,7 @@ fn board_error(e: BoardError) -> PyErr {
 fn shape(rows: usize, cols: usize) -> PyResult<Shape> {
     Shape::new(rows, cols).ok_or_else(|| {
         PyValueError::new_err(format!(
-            "{rows}x{cols} is not a board size (2 to 36 cells, at least 2 rows and columns)"
+            "{rows}x{cols} is not a board size (4 to 36 cells, at least 2 rows and columns)"
         ))
     })
 }

@@ -26,6 +26,8 @@ from conftest import release_binary
         ([1, 2, 3, 4, 5, 6, 7, 8, -1], "'-1' is not a number"),
         ([1, 2, 3, 4, 5, 6, 7, 8, 300], "the number 300 is out of range (0 to 8)"),
         ([1.5, 2, 3, 4, 5, 6, 7, 8, 0], "'1.5' is not a number"),
+        ([1.0, 2, 3, 4, 5, 6, 7, 8, float("nan")], "'nan' is not a number"),
+        ([1, 2, 3, 4, 5, 6, 7, 8, 2**70], f"the number {2**70} is out of range"),
     ],
 )
 def test_bad_boards(board, message):
