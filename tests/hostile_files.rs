@@ -408,9 +408,9 @@ fn resuming_after_the_goal_changed_is_refused() {
 // ---------------------------------------------------------------------------------------
 // Class 1: split frontiers and parts.
 
-/// A frontier of `HARD` at depth 4 and the parts of its last iteration (threshold 31,
-/// where the solution is found), as `fifteen split` writes them.
-fn split_files(dir: &Path) -> (PathBuf, Vec<PathBuf>) {
+/// A frontier of `HARD` at depth 4 and its two parts searched at `threshold` (31 is the
+/// last iteration, where the solution is found), as `fifteen split` writes them.
+fn split_files(dir: &Path, threshold: &str) -> (PathBuf, Vec<PathBuf>) {
     let frontier = dir.join("frontier.json");
     let f = frontier.to_str().unwrap();
     let out = fifteen(&[
@@ -434,7 +434,7 @@ fn split_files(dir: &Path) -> (PathBuf, Vec<PathBuf>) {
             "search",
             f,
             "--threshold",
-            "31",
+            threshold,
             "--part",
             &part,
             "-o",
@@ -466,38 +466,7 @@ fn reduced_length(line: &str, start: &Board) -> Option<u32> {
 #[test]
 fn split_parts_with_impossible_counts_are_refused_even_when_signed() {
     let dir = tempfile::tempdir().unwrap();
-    let frontier = dir.path().join("frontier.json");
-    let f = frontier.to_str().unwrap();
-    let out = fifteen(&[
-        "split",
-        "frontier",
-        HARD,
-        common::LC,
-        "--depth",
-        "4",
-        "-o",
-        f,
-    ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let parts: Vec<PathBuf> = (1..=2)
-        .map(|k| {
-            let p = dir.path().join(format!("part-{k}.json"));
-            let part = format!("{k}/2");
-            let out = fifteen(&[
-                "split",
-                "search",
-                f,
-                "--threshold",
-                "29",
-                "--part",
-                &part,
-                "-o",
-                p.to_str().unwrap(),
-            ]);
-            assert_eq!(out.code, 0, "{}", out.stderr);
-            p
-        })
-        .collect();
+    let (_, parts) = split_files(dir.path(), "29");
     assert_eq!(reduce(&parts).code, 0);
     let original: Vec<String> = parts
         .iter()
@@ -545,7 +514,7 @@ fn split_parts_and_frontiers_damaged_anywhere_are_refused_or_give_the_optimal_an
     let dist = distances();
     let start = board(HARD);
     let dir = tempfile::tempdir().unwrap();
-    let (frontier, parts) = split_files(dir.path());
+    let (frontier, parts) = split_files(dir.path(), "31");
     let good = reduce(&parts);
     assert_eq!(good.code, 0, "{}", good.stderr);
     assert_eq!(
@@ -702,7 +671,7 @@ fn an_output_that_is_an_input_is_refused() {
     assert_eq!(solve_to(&input, &input).code, 2);
     assert_eq!(std::fs::read(&input).unwrap(), before);
     // split search writing over its frontier, under another name (a hard link): refused.
-    let (frontier, _) = split_files(dir.path());
+    let (frontier, _) = split_files(dir.path(), "31");
     let link = dir.path().join("link.json");
     std::fs::hard_link(&frontier, &link).unwrap();
     let fbytes = std::fs::read(&frontier).unwrap();
@@ -806,7 +775,7 @@ fn merge_never_replaces_a_users_file_or_one_of_its_parts() {
 #[test]
 fn split_outputs_replace_only_their_own_files() {
     let dir = tempfile::tempdir().unwrap();
-    let (frontier, parts) = split_files(dir.path());
+    let (frontier, parts) = split_files(dir.path(), "31");
     let f = frontier.to_str().unwrap();
     // The same frontier again: its own file, replaced. Another board's onto it: refused.
     let again = fifteen(&[
