@@ -36,6 +36,9 @@ pub enum BoardError {
     /// an instance line. Holds the token, cut to 20 characters.
     #[error("'{0}' is not a number")]
     NotANumber(String),
+    /// The `LEN` of an instance line, a number too large for a length (2^32 or more).
+    #[error("the known length {0} is out of range (at most 4294967295; or ? for unknown)")]
+    LengthOutOfRange(u64),
     /// The board has the wrong permutation parity for its goal: no sequence of moves
     /// reaches it. Found before any search, by [`Goal::labels`](crate::board::Goal::labels).
     #[error("unsolvable: this board cannot reach the goal (the tile parity is wrong)")]

@@ -464,11 +464,15 @@ impl<R: BufRead> Reader<R> {
                 t => match t.parse::<u32>() {
                     Ok(v) => Some(v),
                     Err(_) => {
+                        let error = match t.parse::<u64>() {
+                            Ok(big) => BoardError::LengthOutOfRange(big),
+                            Err(_) => BoardError::NotANumber(t.chars().take(20).collect()),
+                        };
                         return Err(BadInstance {
                             id: id.to_string(),
                             line: line.no,
-                            error: BoardError::NotANumber(t.chars().take(20).collect()),
-                        })
+                            error,
+                        });
                     }
                 },
             };

@@ -304,6 +304,13 @@ fn a_checkpoint_that_cannot_be_saved_keeps_the_answer() {
     assert!(o.stderr.contains("warning"), "{}", o.stderr);
     assert!(o.stderr.contains("No space left on device"), "{}", o.stderr);
     assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
+    // No save ever worked: the warning must not point at a file that is not there.
+    assert!(!fs.path().join("ck.json").exists());
+    assert!(
+        o.stderr.contains("no save worked") && !o.stderr.contains("holds the last save"),
+        "{}",
+        o.stderr
+    );
 }
 
 /// `build-pdb --force` on a disk with no room for a second copy of a table fails with the

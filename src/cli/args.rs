@@ -66,6 +66,11 @@ pub fn goal(text: &str) -> Result<GoalSpec, String> {
 /// Parses the command line; `--help` and `--version` are written like any other output
 /// (clap alone would report success when they cannot be written, e.g. to a full disk).
 pub fn parse<T: clap::Parser>() -> T {
+    // `FIFTEEN_TABLES=` (set, but empty) means unset, as for XDG_DATA_HOME: clap would
+    // otherwise take it as `--tables` given without a value. Still one thread here.
+    if std::env::var_os(TABLES_ENV).is_some_and(|v| v.is_empty()) {
+        std::env::remove_var(TABLES_ENV);
+    }
     match T::try_parse() {
         Ok(t) => t,
         Err(e) if !e.use_stderr() => {

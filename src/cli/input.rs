@@ -13,6 +13,10 @@ pub fn open(path: &str) -> Result<Box<dyn BufRead + Send>> {
         return Ok(stdin_reader());
     }
     let f = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
+    // Opening a directory succeeds; reading it fails later with no name attached.
+    if f.metadata().is_ok_and(|m| m.is_dir()) {
+        anyhow::bail!("cannot read {path}: it is a directory (give an instance file, or - for standard input)");
+    }
     Ok(Box::new(std::io::BufReader::new(f)))
 }
 

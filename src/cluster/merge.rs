@@ -20,7 +20,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use crate::check::{check_json_line, LineCheck};
-use crate::cluster::results::{id_text, read_back, FileLine, Header, ResultsError};
+use crate::cluster::results::{id_text, read_back, FileLine, Header, ResultsError, HEADER_KEY};
 use crate::cluster::shard::Shard;
 use crate::instances::GoalSpec;
 
@@ -49,6 +49,12 @@ pub enum MergeError {
     /// `--output`, damaged, of another version).
     #[error(transparent)]
     Unreadable(#[from] ResultsError),
+    /// A file that is not a results file at all (its first line is no header): not a part.
+    #[error("{path} is not a shard's results file (its first line is not a {{\"{HEADER_KEY}\": ...}} header): merge the files that `solve --shard K/N -o FILE` wrote")]
+    NotAPart {
+        /// The file.
+        path: PathBuf,
+    },
     /// A file whose header names no valid shard.
     #[error("{path}: the header's shard {shard:?} is not K/N")]
     BadShard {
@@ -167,8 +173,11 @@ pub fn survey(path: &Path) -> Result<Part, MergeError> {
         error,
     };
     let mut file = File::open(path).map_err(io)?;
-    let read = read_back(path, &mut file, false)?;
-    let header = read.header.ok_or_else(|| ResultsError::NotOurs {
+    let read = read_back(path, &mut file, false).map_err(|e| match e {
+        ResultsError::NotOurs { path } => MergeError::NotAPart { path },
+        e => e.into(),
+    })?;
+    let header = read.header.ok_or_else(|| MergeError::NotAPart {
         path: path.to_path_buf(),
     })?;
     let shard: Shard = header.shard.parse().map_err(|_| MergeError::BadShard {

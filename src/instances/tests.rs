@@ -343,3 +343,19 @@ fn separators_and_line_ends_that_are_accepted() {
     let got = read(b"-1 2 3 4 5 6 7 0 8\n");
     assert_eq!(got, [err("1", 1, BoardError::NotANumber("-1".into()))]);
 }
+
+#[test]
+fn a_known_length_too_large_says_so_and_a_word_is_not_a_number() {
+    let got = read(b"a 4294967296 1 2 3 4 5 6 7 0 8\nb 4294967295 1 2 3 4 5 6 7 0 8\n");
+    assert_eq!(
+        got[0],
+        err("a", 1, BoardError::LengthOutOfRange(4_294_967_296))
+    );
+    assert!(
+        got[1].is_ok(),
+        "the largest length a u32 holds is read: {:?}",
+        got[1]
+    );
+    let got = read(b"c 1e3 1 2 3 4 5 6 7 0 8\n");
+    assert_eq!(got, [err("c", 1, BoardError::NotANumber("1e3".into()))]);
+}

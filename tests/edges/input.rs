@@ -522,3 +522,74 @@ fn random_two_by_two_boards_piped_to_solve_stay_separate() {
         }
     }
 }
+
+/// Paths and files that are not what the command reads: a directory given as the input, an
+/// input without boards (for `bench`, whose table header must not go out alone), a file that
+/// is not a shard's results given to `merge`, and `FIFTEEN_TABLES` set but empty (which
+/// means unset, as for `XDG_DATA_HOME`, not `--tables` without its value).
+#[test]
+fn a_directory_an_empty_input_a_foreign_part_and_an_empty_tables_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap().to_string();
+    let run = |args: &[&str]| {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let out = command("fifteen", &args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for args in [
+        vec!["solve", "--heuristic", "linear-conflict", "-i", &d],
+        vec!["bench", &d],
+        vec!["check", &d],
+    ] {
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        assert!(
+            stderr.contains(&format!("cannot read {d}: it is a directory")),
+            "{args:?}: {stderr}"
+        );
+    }
+
+    let empty = dir.path().join("comments.txt");
+    std::fs::write(&empty, "# no boards here\n\n").unwrap();
+    let (code, stdout, stderr) = run(&["bench", empty.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stdout, "", "a header without rows");
+    assert!(stderr.contains("no boards in the input"), "{stderr}");
+
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "my notes\n").unwrap();
+    let (code, stdout, stderr) = run(&["merge", notes.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains("notes.txt is not a shard's results file")
+            && stderr.contains("solve --shard K/N -o FILE"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+
+    // Empty: the per-user directory (here under a scratch XDG_DATA_HOME) is used.
+    let out = command(
+        "fifteen",
+        &["solve", "--size", "2x3", "--format", "json", "1 2 3 4 0 5"].map(String::from),
+    )
+    .env("FIFTEEN_TABLES", "")
+    .env("XDG_DATA_HOME", dir.path())
+    .output()
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("\"length\":1"),
+        "{stderr}"
+    );
+    let built = std::fs::read_dir(dir.path().join("fifteen"))
+        .unwrap()
+        .count();
+    assert!(built > 0, "no table in XDG_DATA_HOME/fifteen");
+}

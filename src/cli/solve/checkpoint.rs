@@ -48,6 +48,22 @@ pub(super) struct Kept {
     pub spent: (u64, u64, u32),
 }
 
+/// What a failed save (a full disk) leaves: the last save that worked, or, when none did,
+/// no file at all, and a rerun starts over.
+pub(super) fn save_failed(why: &str, path: &Path) -> String {
+    if path.exists() {
+        format!(
+            "the checkpoint could not be saved ({why}); {} holds the last save that worked",
+            path.display()
+        )
+    } else {
+        format!(
+            "the checkpoint could not be saved ({why}); no save worked, so {} was not written and a rerun starts over",
+            path.display()
+        )
+    }
+}
+
 /// Where a checkpoint's books resume a search.
 #[derive(Clone, Copy)]
 pub(super) struct Resumed {
@@ -244,10 +260,7 @@ pub fn run(
         }
     }
     if let Some(e) = &kept.save_failed {
-        note!(
-            "warning: the checkpoint could not be saved ({e}); {} holds the last save that worked",
-            path.display()
-        );
+        note!("warning: {}", save_failed(e, &path));
     }
     let (now, total, runs) = kept.spent;
     inform!(

@@ -406,9 +406,9 @@ fn run(
         ..Report::default()
     };
     let t0 = Instant::now();
-    if let Some(h) = report.header().filter(|_| results.is_none()) {
-        emit(&mut out, &h)?;
-    }
+    // The table's header goes out with its first row: an input without boards is an error
+    // with nothing on stdout.
+    let mut header = report.header().filter(|_| results.is_none());
     let mut lost: Option<anyhow::Error> = None;
     let window = if one_at_a_time { 1 } else { threads * 8 };
     // Set at the first instance stopped by Ctrl-C: nothing after it is printed, so the
@@ -452,7 +452,12 @@ fn run(
         }
         let written = match results.as_mut() {
             Some(file) => file.append(&report.record(&o)).map_err(anyhow::Error::from),
-            None => bar.suspend(|| emit(&mut out, &report.line(&o))),
+            None => bar.suspend(|| {
+                if let Some(h) = header.take() {
+                    emit(&mut out, &h)?;
+                }
+                emit(&mut out, &report.line(&o))
+            }),
         };
         if let Err(e) = written {
             // Output is lost: stop taking instances; the running ones stop too.
@@ -638,9 +643,9 @@ fn solve_kept_one(
     if let Some(e) = &kept.save_failed {
         bar.suspend(|| {
             note!(
-                "warning: instance {}: the checkpoint could not be saved ({e}); {} holds the last save that worked",
+                "warning: instance {}: {}",
                 inst.id,
-                path.display()
+                checkpoint::save_failed(e, &path)
             )
         });
     }
