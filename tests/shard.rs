@@ -474,20 +474,20 @@ fn a_10000_board_batch_killed_five_times_ends_with_every_id_once_and_valid() {
 }
 
 /// A merge refused for a repeated id writes nothing, to stdout either: the files are read
-/// through before the first record is written.
+/// through before the first record is written. (The shards read their input from stdin,
+/// which cannot be read twice: a file's repeated id is refused before the shard runs,
+/// below.)
 #[test]
 fn a_merge_refused_for_a_repeated_id_writes_nothing_to_stdout() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("dup.txt");
-    std::fs::write(&input, "a ? 8 6 7 2 5 4 3 0 1\na ? 1 2 3 4 5 6 0 7 8\n").unwrap();
+    let input = "a ? 8 6 7 2 5 4 3 0 1\na ? 1 2 3 4 5 6 0 7 8\n";
     let mut parts = Vec::new();
     for k in 1..=2 {
         let part = dir.path().join(format!("d{k}.jsonl"));
         let shard = format!("{k}/2");
         let args = [
             "solve",
-            "-i",
-            input.to_str().unwrap(),
+            "-",
             "--heuristic",
             "linear-conflict",
             "--shard",
@@ -495,11 +495,76 @@ fn a_merge_refused_for_a_repeated_id_writes_nothing_to_stdout() {
             "-o",
             part.to_str().unwrap(),
         ];
-        assert_eq!(run(&args, None).code, 0);
+        assert_eq!(run(&args, Some(input)).code, 0);
         parts.push(part.display().to_string());
     }
     let out = run(&[&["merge"][..], &parts_refs(&parts)].concat(), None);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("id a occurs twice"), "{}", out.stderr);
     assert_eq!(out.stdout, "", "nothing written");
+}
+
+/// A sharded batch whose input file gives one id to two instances (written ids, or a written
+/// id equal to an unnumbered line's number) is refused before any work, naming both, by
+/// every shard: the merge would refuse it only once all had run.
+#[test]
+fn a_sharded_input_file_with_a_repeated_id_is_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, id, first, second) in [
+        (
+            "a ? 8 6 7 2 5 4 3 0 1\nb ? 1 2 3 4 5 6 0 7 8\na ? 1 2 3 4 5 6 7 0 8\n",
+            "a",
+            1,
+            3,
+        ),
+        ("8 6 7 2 5 4 3 0 1\n1 ? 1 2 3 4 5 6 0 7 8\n", "1", 1, 2),
+        (
+            "# comment\nx ? 1 2 3 4 5 6 7 8 8\nx ? 1 2 3 4 5 6 0 7 8\n",
+            "x",
+            1,
+            2,
+        ),
+    ] {
+        let input = dir.path().join("dup.txt");
+        std::fs::write(&input, text).unwrap();
+        for shard in ["1/2", "2/2"] {
+            let part = dir.path().join("part.jsonl");
+            let out = run(
+                &[
+                    "solve",
+                    "-i",
+                    input.to_str().unwrap(),
+                    "--heuristic",
+                    "linear-conflict",
+                    "--shard",
+                    shard,
+                    "-o",
+                    part.to_str().unwrap(),
+                ],
+                None,
+            );
+            assert_eq!(out.code, 2, "{text:?} {shard}: {}", out.stderr);
+            let want = format!("instances {first} and {second} both have the id {id}");
+            assert!(out.stderr.contains(&want), "{text:?}: {}", out.stderr);
+            assert!(!part.exists(), "nothing written");
+            assert_eq!(out.stdout, "");
+        }
+    }
+    // Unsharded, a repeated id is no one's problem: both are solved, in order.
+    let input = dir.path().join("dup.txt");
+    std::fs::write(&input, "a ? 8 6 7 2 5 4 3 0 1\na ? 1 2 3 4 5 6 0 7 8\n").unwrap();
+    let out = run(
+        &[
+            "solve",
+            "-i",
+            input.to_str().unwrap(),
+            "--heuristic",
+            "linear-conflict",
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.lines().count(), 2);
 }

@@ -128,6 +128,37 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
+# The command line's ranges (`--threads`, `--max-nodes`).
+_MAX_THREADS = 1024
+_MAX_NODES = 10**18
+
+
+def _whole(name: str, value: Any, lo: int, hi: int) -> Optional[int]:
+    """An optional whole-number argument, checked here so that every bad value raises
+    ``TypeError`` (not a whole number) or ``ValueError`` (out of range), never the
+    extension's ``OverflowError``."""
+    if value is None:
+        return None
+    if not _is_int(value):
+        raise TypeError(f"{name}: give a whole number from {lo:,} to {hi:,}, not {type(value).__name__}")
+    if not lo <= int(value) <= hi:
+        raise ValueError(f"{name}: give a whole number from {lo:,} to {hi:,} (got {int(value):,})")
+    return int(value)
+
+
+def _seconds(value: Any) -> Optional[float]:
+    """A timeout in seconds: ``None`` or ``math.inf`` for none, else a number 0 or more."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"timeout: give a number of seconds, not {type(value).__name__}")
+    v = float(value)
+    if math.isnan(v) or v < 0:
+        raise ValueError("timeout: give a number of seconds, 0 or more (None or math.inf: no limit)")
+    # A century and beyond is no limit (and more than a Duration holds).
+    return None if v > 3.2e9 else v
+
+
 def _board(board: Board) -> Tuple[bytes, int, int]:
     """The board's tiles, rows and columns, checked as the command line checks them."""
     if isinstance(board, str):
@@ -399,9 +430,14 @@ class _Moves:
 
     def svg(self, step: Optional[int] = None, cell: int = 48) -> str:
         """The board as SVG: at ``step`` (0: the board, ``length``: the goal), or, by
-        default, animated through every move (no script: SVG animation)."""
+        default, animated through every move (no script: SVG animation); ``cell`` is a
+        cell's width in pixels (8 to 1000). A step outside 0 to ``length`` raises
+        ``ValueError``."""
         from ._svg import render
 
+        n = len(self.moves)
+        step = _whole("step", step, 0, n)
+        cell = _whole("cell", cell, 8, 1000)
         return render(self.boards, self.moves, step=step, cell=cell)
 
     def _repr_svg_(self) -> str:
@@ -495,8 +531,9 @@ def solve(
     tiles, rows, cols = _board(board)
     goal_tiles = _goal(goal, rows, cols)
     ok, moves, bound, nodes, millis, used, reason = _native.solve(
-        tiles, rows, cols, goal_tiles, float(weight), timeout, max_nodes, threads,
-        _path(tables), heuristic,
+        tiles, rows, cols, goal_tiles, float(weight), _seconds(timeout),
+        _whole("max_nodes", max_nodes, 1, _MAX_NODES),
+        _whole("threads", threads, 1, _MAX_THREADS), _path(tables), heuristic,
     )
     if not ok:
         raise SearchStopped(reason, nodes, bound)
@@ -544,6 +581,9 @@ def solve_many(
         OSError: tables that cannot be read or built.
         KeyboardInterrupt: Ctrl-C; the running searches stop within a fraction of a second.
     """
+    timeout = _seconds(timeout)
+    max_nodes = _whole("max_nodes", max_nodes, 1, _MAX_NODES)
+    threads = _whole("threads", threads, 1, _MAX_THREADS)
     data, n, rows, cols = _batch(boards)
     goal_tiles = _goal(goal, rows, cols)
     if n == 0:  # nothing to search: no tables opened (or built) for it
@@ -624,12 +664,18 @@ def random_boards(
     ``MemoryError``.
     """
     rows, cols = _shape_of(size)
+    if not _is_int(n):
+        raise TypeError(f"n: give a count of 0 or more, not {type(n).__name__}")
     if n < 0:
         raise ValueError("n: give a count of 0 or more")
+    if moves is not None and not _is_int(moves):
+        raise TypeError(f"moves: give a whole number from 0 to {_MAX_WALK:,}, not {type(moves).__name__}")
     if moves is not None and not 0 <= moves <= _MAX_WALK:
         raise ValueError(f"moves: give a number from 0 to {_MAX_WALK:,} (longer walks add nothing)")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
+    if not _is_int(seed):
+        raise TypeError(f"seed: give a whole number from 0 to 2^64 - 1, not {type(seed).__name__}")
     if not 0 <= seed < 2**64:
         raise ValueError("seed: give a number from 0 to 2^64 - 1")
     goal_tiles = _goal(goal, rows, cols)

@@ -24,7 +24,21 @@ from . import (
     _native,
     _path,
     _Moves,
+    _MAX_NODES,
+    _seconds,
+    _whole,
 )
+
+def _limits(max_nodes: Any, max_memory: Any, depth_limit: Any, timeout: Any) -> Tuple[Any, ...]:
+    """The limits of a classic search, in the command line's ranges (``--max-nodes``,
+    ``--max-memory`` from 1 KiB to 1024 TiB, ``--depth-limit`` to 10,000)."""
+    return (
+        _whole("max_nodes", max_nodes, 1, _MAX_NODES),
+        _whole("max_memory", max_memory, 1 << 10, 1 << 50),
+        _whole("depth_limit", depth_limit, 0, 10_000),
+        _seconds(timeout),
+    )
+
 
 #: The searches :func:`search` runs.
 ALGORITHMS = ("bfs", "dfs", "greedy", "astar", "ida")
@@ -131,6 +145,7 @@ def search(
     """
     tiles, rows, cols = _board(board)
     goal_tiles = _goal(goal, rows, cols)
+    max_nodes, max_memory, depth_limit, timeout = _limits(max_nodes, max_memory, depth_limit, timeout)
     raw = _native.search(
         tiles, rows, cols, goal_tiles, algorithm, heuristic, float(weight), max_nodes,
         max_memory, depth_limit, timeout, _path(tables),
@@ -189,6 +204,7 @@ def compare(
     """
     tiles, rows, cols = _board(board)
     goal_tiles = _goal(goal, rows, cols)
+    max_nodes, max_memory, depth_limit, timeout = _limits(max_nodes, max_memory, depth_limit, timeout)
     table = Comparison()
     for algorithm, heuristic in _native.comparison_rows():
         raw = _native.search(

@@ -87,6 +87,50 @@ def test_bad_options():
         fifteen.random_boards(1, size="big")
 
 
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8", threads=-1), ValueError, "threads: give a whole number from 1 to 1,024"),
+        (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8", threads=2**70), ValueError, "threads"),
+        (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8", threads=1.5), TypeError, "threads"),
+        (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8", max_nodes=-5), ValueError, "max_nodes: give a whole number from 1"),
+        (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8", max_nodes=0), ValueError, "max_nodes"),
+        (lambda: fifteen.solve_many([[1, 2, 3, 0, 4, 6, 7, 5, 8]], threads=-2), ValueError, "threads"),
+        (lambda: fifteen.solve_many([[1, 2, 3, 0, 4, 6, 7, 5, 8]], max_nodes="5"), TypeError, "max_nodes"),
+        (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8", timeout=-1), ValueError, "timeout"),
+        (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8", timeout=float("nan")), ValueError, "timeout"),
+        (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8", timeout="1"), TypeError, "timeout"),
+        (lambda: fifteen.search("1 2 3 0 4 6 7 5 8", max_memory=-1), ValueError, "max_memory"),
+        (lambda: fifteen.search("1 2 3 0 4 6 7 5 8", algorithm="dfs", depth_limit=-1), ValueError, "depth_limit"),
+        (lambda: fifteen.compare("1 2 3 0 4 6 7 5 8", max_nodes=-1), ValueError, "max_nodes"),
+        (lambda: fifteen.random_boards(2, size=3, seed=1.5), TypeError, "seed"),
+        (lambda: fifteen.random_boards(2, size=3, seed=-1), ValueError, "seed"),
+        (lambda: fifteen.random_boards(2.0, size=3), TypeError, "n: give a count"),
+        (lambda: fifteen.random_boards(2, size=3, moves=3.5), TypeError, "moves"),
+        (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8").svg(step=4), ValueError, "step: give a whole number from 0 to 3"),
+        (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8").svg(step=-1), ValueError, "step"),
+        (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8").svg(cell=-48), ValueError, "cell"),
+    ],
+)
+def test_numeric_arguments_out_of_range_or_not_whole_are_refused(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_an_infinite_or_huge_timeout_is_no_limit():
+    for t in (float("inf"), 1e300, np.float64(10.0), 10):
+        s = fifteen.solve("1 2 3 0 4 6 7 5 8", heuristic="manhattan", timeout=t)
+        assert s.moves == "RDR"
+    r = fifteen.search("1 2 3 0 4 6 7 5 8", algorithm="bfs", timeout=float("inf"))
+    assert r.length == 3
+    lengths = fifteen.solve_many([[1, 2, 3, 0, 4, 6, 7, 5, 8]], heuristic="manhattan",
+                                 timeout=float("inf"), threads=np.int64(1))
+    assert lengths.tolist() == [3]
+    # Steps 0 and `length` are the board and the goal.
+    s = fifteen.solve("1 2 3 0 4 6 7 5 8", heuristic="manhattan")
+    assert s.svg(step=0) != s.svg(step=3)
+
+
 def test_check_refuses_wrong_answers():
     assert fifteen.check("1 2 3 0 4 6 7 5 8", "rdr") == 3
     with pytest.raises(ValueError, match="do not reach the goal"):

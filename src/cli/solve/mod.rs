@@ -313,6 +313,11 @@ fn run(
     let from_terminal = (input.as_deref() == Some("-") || boards.iter().any(|b| b == "-"))
         && std::io::stdin().is_terminal();
     let file = input.clone().filter(|_| boards.is_empty());
+    if plan.shard.is_some() {
+        if let Some(path) = file.as_deref().filter(|p| *p != "-") {
+            unique_ids(path, plan)?;
+        }
+    }
     let (input, arguments_only) = sources(boards, input)?;
     let bar = BatchBar::new(
         !arguments_only && !from_terminal,
@@ -536,6 +541,28 @@ fn run(
 
 /// Solves one instance; a long search on all threads shows its iterations on a terminal
 /// (in the batch's progress line when there is one).
+/// Refuses a sharded batch whose input file gives one id to two instances, before any
+/// work: `merge` puts the shards' records together by id and refuses a repeat, which it
+/// would find only after every shard had run. (Read once more from the start; standard
+/// input cannot be, and is checked by the merge alone.)
+fn unique_ids(path: &str, plan: &Plan) -> Result<()> {
+    let reader = Reader::new(input::open(path)?, plan.goal.clone()).with_size(plan.size);
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, item) in reader.enumerate() {
+        let id = match item {
+            Ok(inst) => inst.id,
+            Err(bad) => bad.id,
+        };
+        if let Some(first) = seen.insert(id.clone(), i + 1) {
+            bail!(
+                "{path}: instances {first} and {} both have the id {id}: a sharded batch needs every id once (merge joins the shards by id); rename one",
+                i + 1
+            );
+        }
+    }
+    Ok(())
+}
+
 fn solve_one(inst: Instance, solver: &Solver, search: Search, bar: &BatchBar) -> Outcome {
     let started = Instant::now();
     let weight = search.weight;
