@@ -549,6 +549,9 @@ fn unique_ids(path: &str, plan: &Plan) -> Result<()> {
     let reader = Reader::new(input::open(path)?, plan.goal.clone()).with_size(plan.size);
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (i, item) in reader.enumerate() {
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            break; // the batch below stops at once, as for Ctrl-C anywhere
+        }
         let id = match item {
             Ok(inst) => inst.id,
             Err(bad) => bad.id,
