@@ -460,6 +460,93 @@ fn reduced_length(line: &str, start: &Board) -> Option<u32> {
         .map(|l| l as u32)
 }
 
+/// Thresholds no iteration has (below the frontier's first, or of the other parity) are
+/// refused by `split search`; a solution found under a threshold after the first is
+/// printed with a note that its optimality rests on the iterations before it, and under
+/// the first without one.
+#[test]
+fn split_thresholds_off_the_iterations_are_refused_and_late_solutions_are_qualified() {
+    let dir = tempfile::tempdir().unwrap();
+    let (frontier, _) = split_files(dir.path(), "23");
+    let f = frontier.to_str().unwrap();
+    for t in ["0", "21", "24", "30"] {
+        let p = dir.path().join(format!("bad-{t}.json"));
+        let out = fifteen(&[
+            "split",
+            "search",
+            f,
+            "--threshold",
+            t,
+            "--part",
+            "1/1",
+            "-o",
+            p.to_str().unwrap(),
+        ]);
+        assert_eq!(out.code, 2, "threshold {t}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("iterations have thresholds 23, 25, 27"),
+            "{}",
+            out.stderr
+        );
+        assert!(!p.exists());
+    }
+    // 41 is a threshold the search could reach (were 31 not solved): its solution is 41
+    // moves long and must not pass for optimal without the iterations before it.
+    let p = dir.path().join("late.json");
+    let out = fifteen(&[
+        "split",
+        "search",
+        f,
+        "--threshold",
+        "41",
+        "--part",
+        "1/1",
+        "-o",
+        p.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = reduce(&[p]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("solved length"), "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("optimal only if every iteration before this one (thresholds 23 to 39)"),
+        "{}",
+        out.stderr
+    );
+    // At the frontier's first threshold a solution needs no such note (a 3x3 board whose
+    // first threshold is its length).
+    let easy = dir.path().join("easy.json");
+    let out = fifteen(&[
+        "split",
+        "frontier",
+        "1 2 3 4 5 6 0 7 8",
+        common::LC,
+        "--depth",
+        "1",
+        "-o",
+        easy.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with("threshold 2 "), "{}", out.stdout);
+    let part = dir.path().join("easy-part.json");
+    let out = fifteen(&[
+        "split",
+        "search",
+        easy.to_str().unwrap(),
+        "--threshold",
+        "2",
+        "--part",
+        "1/1",
+        "-o",
+        part.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = reduce(&[part]);
+    assert!(out.stdout.contains("solved length 2"), "{}", out.stdout);
+    assert!(!out.stderr.contains("optimal only if"), "{}", out.stderr);
+}
+
 /// Part files that say what no search writes, signed as if they were ours: a next
 /// threshold not above the threshold (the driver would repeat the iteration for ever), node
 /// counts whose sum does not fit. Refused, exit status 2, nothing reduced.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 
 use super::args::{self, TablesArg};
-use super::output::emit;
+use super::output::{emit, note};
 use super::table_cache::TableCache;
 use super::target::{may_replace, not_an_input};
 use super::INTERRUPTED;
@@ -243,6 +243,18 @@ fn run_search(a: SearchArgs) -> Result<i32> {
     let t0 = Instant::now();
     not_an_input(&a.output, [a.frontier.as_path()])?;
     let f = FrontierFile::read(&a.frontier)?;
+    // Thresholds go up from the first by two (every solution's length has the board's
+    // parity): any other would search an iteration the serial search never runs, and a
+    // solution found under it would look optimal when a shorter one may exist.
+    if a.threshold < f.first_threshold || (a.threshold - f.first_threshold) % 2 != 0 {
+        bail!(
+            "--threshold {}: this frontier's iterations have thresholds {}, {}, {}, ... (its first, then each `split reduce` says the next)",
+            a.threshold,
+            f.first_threshold,
+            f.first_threshold + 2,
+            f.first_threshold + 4
+        );
+    }
     let entries = f.moves(&a.frontier)?;
     let (board, goal) = instance(&f.instance)?;
     let solver = solver(
@@ -281,6 +293,7 @@ fn run_search(a: SearchArgs) -> Result<i32> {
         parity: f.parity,
         digest: f.digest.clone(),
         threshold: a.threshold,
+        first_threshold: Some(f.first_threshold),
         part: a.part.index() as u32,
         parts: a.part.count() as u32,
         top_nodes: r.top_nodes,
@@ -347,5 +360,16 @@ fn run_reduce(a: ReduceArgs) -> Result<i32> {
         (None, None) => unreachable!("reduce gives a solution or a next threshold"),
     };
     emit(&mut std::io::stdout(), &line)?;
+    let first_threshold = parts.first().and_then(|(_, p)| p.first_threshold);
+    if r.moves.is_some() && first_threshold != Some(r.threshold) {
+        // The parts cannot show that the iterations below were searched to their end.
+        note!(
+            "note: this length is optimal only if every iteration before this one ({}) ended with no solution, as slurm/solve-split.sh runs them",
+            match first_threshold {
+                Some(f) => format!("thresholds {f} to {}", r.threshold - 2),
+                None => format!("thresholds below {}", r.threshold),
+            }
+        );
+    }
     Ok(0)
 }

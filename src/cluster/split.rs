@@ -339,6 +339,11 @@ pub struct PartFile {
     pub digest: String,
     /// The iteration's threshold.
     pub threshold: u32,
+    /// The frontier's first threshold (absent in files of earlier releases): a solution
+    /// found under it is optimal by itself; under a later one, only when every threshold
+    /// before was searched to its end, which the driver does and a part cannot show.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_threshold: Option<u32>,
     /// This part's number, from 1 (as shards count).
     pub part: u32,
     /// How many parts the iteration has.
