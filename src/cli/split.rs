@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 
 use super::args::{self, TablesArg};
-use super::output::{emit, note};
+use super::output::{emit, inform};
 use super::table_cache::TableCache;
 use super::target::{may_replace, not_an_input};
 use super::INTERRUPTED;
@@ -363,7 +363,7 @@ fn run_reduce(a: ReduceArgs) -> Result<i32> {
     let first_threshold = parts.first().and_then(|(_, p)| p.first_threshold);
     if r.moves.is_some() && first_threshold != Some(r.threshold) {
         // The parts cannot show that the iterations below were searched to their end.
-        note!(
+        inform!(
             "note: this length is optimal only if every iteration before this one ({}) ended with no solution, as slurm/solve-split.sh runs them",
             match first_threshold {
                 Some(f) => format!("thresholds {f} to {}", r.threshold - 2),
