@@ -1236,3 +1236,186 @@ fn a_batch_stops_at_an_instance_whose_checkpoint_is_damaged() {
         assert_eq!(std::fs::read_to_string(&damaged).unwrap(), "junk\n");
     }
 }
+
+/// Outputs that are no regular file (a FIFO, a directory, a symbolic link) are refused by
+/// every writer at once, `--force` or not, and left as they are: a rename would put a file
+/// where they were, and reading a FIFO to see whose it is would wait for ever. So are an
+/// output that is the input, stdin and a file given together, `--checkpoint` with batch
+/// options, a frontier too large to be one, and a user's file under a verification
+/// record's name.
+#[test]
+fn outputs_and_inputs_of_the_wrong_kind_are_refused_and_left_as_they_are() {
+    use std::os::unix::fs::FileTypeExt;
+    const FIFTEEN: &str = env!("CARGO_BIN_EXE_fifteen");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = d.join("in.txt");
+    std::fs::write(&input, format!("{HARD}\n1 2 3 4 5 6 7 0 8\n")).unwrap();
+    let inp = input.to_str().unwrap();
+    let mut parts = Vec::new();
+    for k in 1..=2 {
+        let p = d.join(format!("p{k}.jsonl"));
+        let shard = format!("{k}/2");
+        let out = fifteen(&[
+            "solve",
+            "-i",
+            inp,
+            common::LC,
+            "--shard",
+            &shard,
+            "-o",
+            p.to_str().unwrap(),
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        parts.push(p.to_str().unwrap().to_string());
+    }
+    let fifo = d.join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let sub = d.join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let link = d.join("link.json");
+    let target = d.join("target.json");
+    std::fs::write(&target, "mine\n").unwrap();
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    for (out_path, why) in [
+        (&fifo, "is not a regular file"),
+        (&sub, "is not a regular file"),
+        (&link, "is a symbolic link"),
+    ] {
+        let o = out_path.to_str().unwrap();
+        let runs: Vec<Vec<&str>> = vec![
+            vec!["merge", &parts[0], &parts[1], "-o", o, "--force"],
+            vec![
+                "split",
+                "frontier",
+                HARD,
+                common::LC,
+                "--depth",
+                "2",
+                "-o",
+                o,
+                "--force",
+            ],
+        ];
+        for args in runs {
+            let out = run_within(FIFTEEN, &args);
+            assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+            assert!(out.stderr.contains(why), "{args:?}: {}", out.stderr);
+        }
+        if out_path != &link {
+            let out = run_within(FIFTEEN, &["solve", "-i", inp, common::LC, "-o", o]);
+            assert_eq!(out.code, 2, "{}", out.stderr);
+            assert!(
+                out.stderr.contains("is not a regular file"),
+                "{}",
+                out.stderr
+            );
+        }
+    }
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "mine\n");
+
+    // The output is the input; stdin and a file at once; --checkpoint with batch options.
+    let own = d.join("own.txt");
+    std::fs::write(&own, "").unwrap();
+    let o = own.to_str().unwrap();
+    let out = fifteen(&["solve", "-i", o, common::LC, "-o", o]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("is also the input"), "{}", out.stderr);
+    assert_eq!(std::fs::read(&own).unwrap(), b"");
+    let out = common::run(
+        &["solve", "-", "-i", inp, common::LC],
+        Some("1 2 3 4 5 6 7 0 8\n"),
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("both - (standard input) and -i"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stdout, "");
+    let ck = d.join("ck.json");
+    for extra in [["-o", "r.jsonl"], ["--shard", "1/2"]] {
+        let mut args = vec!["solve", common::LC, "--checkpoint", ck.to_str().unwrap()];
+        args.extend(extra);
+        args.push(HARD);
+        let out = fifteen(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("--output and --shard are for batches"),
+            "{}",
+            out.stderr
+        );
+    }
+    assert!(!ck.exists());
+
+    // A file far larger than any frontier is refused without being read in.
+    let big = d.join("big.json");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(700 << 20)
+        .unwrap();
+    let x = d.join("x.json");
+    let out = run_within(
+        FIFTEEN,
+        &[
+            "split",
+            "search",
+            big.to_str().unwrap(),
+            "--threshold",
+            "23",
+            "--part",
+            "1/1",
+            "-o",
+            x.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("more than any file of this kind"),
+        "{}",
+        out.stderr
+    );
+
+    // A user's file named like a verification record is never replaced by one.
+    let tables = d.join("tables");
+    let t = tables.to_str().unwrap();
+    let out = run_within(FIFTEEN, &["solve", "--tables", t, "-q", HARD]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let table = std::fs::read_dir(&tables)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "pdb"))
+        .unwrap();
+    let record = fifteen::pdb::record_path(&table);
+    let _ = std::fs::remove_file(&record);
+    std::fs::write(&record, "my notes\n").unwrap();
+    // Records are written only for files unchanged for a few seconds.
+    std::thread::sleep(fifteen::pdb::RECORD_MARGIN + std::time::Duration::from_secs(1));
+    let out = run_within(FIFTEEN, &["tables", "verify", "--tables", t]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("a file of someone else's has its name"),
+        "{}",
+        out.stdout
+    );
+    let out = run_within(FIFTEEN, &["solve", "--tables", t, "-q", HARD]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), "my notes\n");
+    // Without it, the record is written as before.
+    std::fs::remove_file(&record).unwrap();
+    let out = run_within(FIFTEEN, &["tables", "verify", "--tables", t]);
+    assert!(out.stdout.contains("record written"), "{}", out.stdout);
+    assert!(std::fs::read_to_string(&record)
+        .unwrap()
+        .starts_with("fifteen verification record"));
+}

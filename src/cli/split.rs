@@ -246,7 +246,7 @@ fn run_search(a: SearchArgs) -> Result<i32> {
     // Thresholds go up from the first by two (every solution's length has the board's
     // parity): any other would search an iteration the serial search never runs, and a
     // solution found under it would look optimal when a shorter one may exist.
-    if a.threshold < f.first_threshold || (a.threshold - f.first_threshold) % 2 != 0 {
+    if a.threshold < f.first_threshold || !(a.threshold - f.first_threshold).is_multiple_of(2) {
         bail!(
             "--threshold {}: this frontier's iterations have thresholds {}, {}, {}, ... (its first, then each `split reduce` says the next)",
             a.threshold,

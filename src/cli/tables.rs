@@ -127,6 +127,9 @@ fn record_word(r: pdb::RecordOutcome) -> String {
         pdb::RecordOutcome::TooRecent => "not written (file changed too recently)".into(),
         pdb::RecordOutcome::NotWritten(kind) => format!("not written ({kind})"),
         pdb::RecordOutcome::Unsupported => "not supported here".into(),
+        pdb::RecordOutcome::Foreign => {
+            "not written (a file of someone else's has its name; it is left as it is)".into()
+        }
     }
 }
 

@@ -14,6 +14,14 @@ use anyhow::{bail, Result};
 /// # Errors
 /// The output names an input.
 pub fn not_an_input<'a>(output: &Path, inputs: impl IntoIterator<Item = &'a Path>) -> Result<()> {
+    // Comparing files opens them, and opening a FIFO waits for a writer: a target that is
+    // no regular file is refused first.
+    if std::fs::metadata(output).is_ok_and(|m| !m.is_file()) {
+        bail!(
+            "{} is not a regular file (a directory, a device or a FIFO): an output is written whole and renamed into place; give a file name",
+            output.display()
+        );
+    }
     for input in inputs {
         if same_file::is_same_file(output, input).unwrap_or(false) {
             bail!(
@@ -38,7 +46,25 @@ pub fn may_replace(
     what: &str,
     ours: impl FnOnce(&Path) -> bool,
 ) -> Result<()> {
-    if force || std::fs::symlink_metadata(output).is_err() || ours(output) {
+    let Ok(meta) = std::fs::symlink_metadata(output) else {
+        return Ok(()); // nothing there
+    };
+    // Files are written whole and renamed into place: a rename would put a regular file
+    // where a device, a FIFO or a link was (as root, `/dev/null` itself), and reading one
+    // to see whose it is can block for ever. Refused even with --force.
+    if meta.file_type().is_symlink() {
+        bail!(
+            "{} is a symbolic link: an output is written whole and renamed into place, which would replace the link; give the path of the file itself, or another name",
+            output.display()
+        );
+    }
+    if !meta.is_file() {
+        bail!(
+            "{} is not a regular file (a directory, a device or a FIFO): an output is written whole and renamed into place; give a file name",
+            output.display()
+        );
+    }
+    if force || ours(output) {
         return Ok(());
     }
     bail!(

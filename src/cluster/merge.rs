@@ -16,10 +16,10 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::check::{check_json_line, LineCheck};
+use crate::check::{check_json_line, LineCheck, MAX_RESULT_LINE_BYTES};
 use crate::cluster::results::{id_text, read_back, FileLine, Header, ResultsError, HEADER_KEY};
 use crate::cluster::shard::Shard;
 use crate::instances::GoalSpec;
@@ -329,9 +329,22 @@ impl Checked {
             return false;
         };
         let mut ids = self.ids.iter();
-        for line in BufReader::new(f).lines() {
-            let Ok(line) = line else { return false };
-            let Ok(FileLine::Record(record)) = FileLine::parse(&line) else {
+        let mut reader = BufReader::new(f);
+        let mut buf = Vec::new();
+        loop {
+            // Lines read to a result's longest: a huge file without newlines is no merge.
+            buf.clear();
+            let limit = MAX_RESULT_LINE_BYTES as u64 + 1;
+            match (&mut reader).take(limit).read_until(b'\n', &mut buf) {
+                Ok(0) => break,
+                Ok(n) if n as u64 == limit => return false,
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+            let Ok(line) = std::str::from_utf8(&buf) else {
+                return false;
+            };
+            let Ok(FileLine::Record(record)) = FileLine::parse(line.trim_end_matches('\n')) else {
                 return false;
             };
             if ids.next() != Some(&key(&record)) {

@@ -249,19 +249,49 @@ fn split_checksum(text: &[u8]) -> Option<(Vec<u8>, &[u8])> {
     Some((body, sum))
 }
 
+/// The largest frontier, part or checkpoint file read: a frontier of five million entries
+/// (deeper than any split needs) is about 150 MB.
+pub const MAX_JSON_FILE_BYTES: u64 = 256 << 20;
+
 pub(crate) fn read_json<T: DeserializeOwned>(
     path: &Path,
     kind: &'static str,
 ) -> Result<T, ClusterError> {
-    let text = std::fs::read(path).map_err(|error| ClusterError::Io {
+    let io = |error| ClusterError::Io {
         path: path.to_path_buf(),
         error,
-    })?;
+    };
     let format = |reason: String| ClusterError::Format {
         path: path.to_path_buf(),
         kind,
         reason,
     };
+    // Opened without blocking (a FIFO would wait for a writer for ever) and read to a
+    // bound: a device or a huge file of someone else's is refused, not read into memory.
+    let file = crate::pdb::open_nonblocking(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(format("not a regular file".into()));
+    }
+    if meta.len() > MAX_JSON_FILE_BYTES {
+        return Err(format(format!(
+            "{} bytes, more than any file of this kind ({} MiB at most)",
+            meta.len(),
+            MAX_JSON_FILE_BYTES >> 20
+        )));
+    }
+    let mut text = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(file, MAX_JSON_FILE_BYTES + 1),
+        &mut text,
+    )
+    .map_err(io)?;
+    if text.len() as u64 > MAX_JSON_FILE_BYTES {
+        return Err(format(format!(
+            "larger than {} MiB, more than any file of this kind",
+            MAX_JSON_FILE_BYTES >> 20
+        )));
+    }
     let value: serde_json::Value =
         serde_json::from_slice(&text).map_err(|e| format(e.to_string()))?;
     let serde_json::Value::Object(object) = value else {

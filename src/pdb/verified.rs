@@ -58,6 +58,9 @@ pub enum RecordOutcome {
     NotWritten(std::io::ErrorKind),
     /// Not written: this platform gives no inode and change time to key a record on.
     Unsupported,
+    /// Not written: a file under the record's name that is not a record (someone else's):
+    /// it is left as it is, and every open runs the full pass.
+    Foreign,
 }
 
 /// What identifies one state of a table file: if any of it differs, the file may have
@@ -163,6 +166,25 @@ pub(super) fn is_recorded(table: &Path, checksum: u64, now: &Stamp) -> bool {
     matches(&text, &table_name(table), checksum, now)
 }
 
+/// Whether a record may be written at `path`: nothing is there, or a record of ours (a
+/// stale or damaged one included: it starts with the magic line). Anything else is a file
+/// this program did not write.
+fn replaceable(path: &Path) -> bool {
+    let meta = match std::fs::symlink_metadata(path) {
+        Err(e) => return e.kind() == std::io::ErrorKind::NotFound,
+        Ok(m) => m,
+    };
+    if !meta.is_file() || meta.len() > MAX_RECORD {
+        return false;
+    }
+    let mut text = Vec::new();
+    // Empty: what a crash between the write and its reaching the disk can leave.
+    File::open(path)
+        .and_then(|f| f.take(MAX_RECORD + 1).read_to_end(&mut text))
+        .is_ok()
+        && (text.is_empty() || text.starts_with(format!("{MAGIC}\n").as_bytes()))
+}
+
 /// Records that the table at `table` passed the full pass, if its stamps before (`before`,
 /// taken before `start`, when the pass began) and after (`after`) the pass agree and its
 /// last change is old enough. Written to a temporary name and renamed, so that a reader
@@ -181,6 +203,9 @@ pub(super) fn record(
         return RecordOutcome::TooRecent;
     }
     let path = record_path(table);
+    if !replaceable(&path) {
+        return RecordOutcome::Foreign;
+    }
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(path.file_name().unwrap_or_default());
     tmp_name.push(format!(".{}.tmp", std::process::id()));

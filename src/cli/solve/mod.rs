@@ -222,6 +222,9 @@ pub fn solve(a: SolveArgs) -> Result<i32> {
         if plan.checkpoints.is_some() {
             bail!("--checkpoint FILE keeps one board's search, --checkpoints DIR each board's of a batch: give one of them");
         }
+        if plan.output.is_some() || plan.shard.is_some() {
+            bail!("--checkpoint FILE keeps one board's search and prints its answer; --output and --shard are for batches: give --checkpoints DIR with --shard, or leave them out");
+        }
         return checkpoint::run(a.boards, a.input, a.steps, &plan, file);
     }
     run(a.boards, a.input, a.steps, &plan, false)
@@ -245,8 +248,12 @@ fn sources(
 ) -> Result<(Box<dyn BufRead + Send>, bool)> {
     if let Some(i) = boards.iter().position(|b| b == "-") {
         boards.remove(i);
-        if input.is_none() {
-            input = Some("-".into());
+        match &input {
+            None => input = Some("-".into()),
+            Some(i) if i == "-" => {}
+            Some(file) => bail!(
+                "both - (standard input) and -i {file} given: one input at a time; give one of them"
+            ),
         }
     }
     let arguments_only = input.is_none() && !boards.is_empty();
@@ -333,6 +340,16 @@ fn run(
     // The results file, read back (and checked against these settings) before any work.
     let (mut results, resume) = match &plan.output {
         Some(path) => {
+            // (Comparing opens the output: a FIFO is refused by `slice::open` first.)
+            let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+            if let Some(read) = file.as_deref().filter(|f| *f != "-" && regular) {
+                if same_file::is_same_file(path, read).unwrap_or(false) {
+                    bail!(
+                        "the output {} is also the input ({read}): writing it would destroy what is read; give another output file",
+                        path.display()
+                    );
+                }
+            }
             let command = if bench { "bench" } else { "solve" };
             let shard = plan.shard.unwrap_or(Shard::WHOLE);
             let (file, resume) = slice::open(path, command, shard, slice::settings(plan))?;

@@ -52,6 +52,16 @@ pub fn open(
     shard: Shard,
     settings: Map<String, Value>,
 ) -> Result<(ResultsFile, Resume)> {
+    // A results file is read back, appended to and synced: a directory, a device or a
+    // FIFO can be none of that (and /dev/full would read as a damaged file).
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            anyhow::bail!(
+                "cannot use the output file: {} is not a regular file (a directory, a device or a FIFO); --output writes a results file it can resume: give a file name, or leave out -o to print the results (--format json)",
+                path.display()
+            );
+        }
+    }
     let header = Header::new(command, shard, settings);
     let (file, resume) = ResultsFile::open(path, &header).context("cannot use the output file")?;
     let cut = match resume.cut_bytes() {
