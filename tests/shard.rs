@@ -448,9 +448,10 @@ fn a_10000_board_batch_killed_five_times_ends_with_every_id_once_and_valid() {
     assert!(!torn);
     assert_eq!(lines.len(), 10_002, "header, 10,000 results, end line");
     assert!(lines[0].starts_with(r#"{"batch":"#));
-    assert_eq!(
-        lines[10_001],
-        r#"{"batch_end":{"items":10000,"results":10000}}"#
+    assert!(
+        lines[10_001].starts_with(r#"{"batch_end":{"items":10000,"results":10000,"input":"#),
+        "{}",
+        lines[10_001]
     );
     let goal = Goal::standard(Shape::new(3, 3).unwrap());
     let (_, dist, _) = common::bfs(&goal);
@@ -567,4 +568,46 @@ fn a_sharded_input_file_with_a_repeated_id_is_refused_before_any_work() {
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.stdout.lines().count(), 2);
+}
+
+/// Shards of two inputs of one length (an input file edited between two tasks, say) are
+/// refused by the merge, which would otherwise interleave the records of both: the end
+/// lines carry a digest of the whole input, the same in every shard of one input.
+#[test]
+fn shards_of_two_inputs_of_one_length_are_not_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = ok(&["random", "--size", "3", "--count", "6", "--seed", "100"]);
+    let b = ok(&["random", "--size", "3", "--count", "6", "--seed", "200"]);
+    let shard = |input: &str, k: u32| {
+        let name = if input == a { "a" } else { "b" };
+        let part = dir.path().join(format!("{name}-{k}.jsonl"));
+        let s = format!("{k}/2");
+        let out = run(
+            &[
+                "solve",
+                "-",
+                "--heuristic",
+                "linear-conflict",
+                "--shard",
+                &s,
+                "-o",
+                part.to_str().unwrap(),
+            ],
+            Some(input),
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        part.display().to_string()
+    };
+    let (a1, a2, b2) = (shard(&a, 1), shard(&a, 2), shard(&b, 2));
+    let out = run(&["merge", &a1, &b2], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("are shards of different inputs"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stdout, "");
+    let out = run(&["merge", &a1, &a2], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.lines().count(), 6);
 }

@@ -37,6 +37,8 @@ pub struct Part {
     pub items: u64,
     /// Records it holds.
     pub results: u64,
+    /// The digest of the whole input, from its end line (absent in earlier releases' files).
+    pub input: Option<u64>,
 }
 
 /// Why the files cannot be merged. Nothing merged is valid when one of these is returned.
@@ -54,6 +56,14 @@ pub enum MergeError {
     NotAPart {
         /// The file.
         path: PathBuf,
+    },
+    /// Shards of two inputs of the same length (their end lines' digests differ).
+    #[error("{first} and {second} are shards of different inputs (the same number of instances, but other ids, boards or goals): merge the shards of one input, rerunning any whose input changed")]
+    OtherInput {
+        /// One file.
+        first: PathBuf,
+        /// The other.
+        second: PathBuf,
     },
     /// A file whose header names no valid shard.
     #[error("{path}: the header's shard {shard:?} is not K/N")]
@@ -195,6 +205,7 @@ pub fn survey(path: &Path) -> Result<Part, MergeError> {
         header,
         shard,
         items: end.items,
+        input: end.input,
         results,
     })
 }
@@ -237,6 +248,14 @@ pub fn plan(mut parts: Vec<Part>) -> Result<Vec<Part>, MergeError> {
                 a: first.items,
                 b: p.items,
             });
+        }
+        if let (Some(a), Some(b)) = (first.input, p.input) {
+            if a != b {
+                return Err(MergeError::OtherInput {
+                    first: first.path.clone(),
+                    second: p.path.clone(),
+                });
+            }
         }
         if let Some(other) = by_shard.insert(p.shard.index(), p) {
             return Err(MergeError::DuplicateShard {
@@ -497,7 +516,7 @@ mod tests {
                     })
                     .unwrap();
                 }
-                f.finish(items).unwrap();
+                f.finish(items, None).unwrap();
                 path
             })
             .collect()
@@ -592,7 +611,7 @@ mod tests {
         })
         .unwrap();
         f.append(&Record::failure("3", "unsolvable")).unwrap();
-        f.finish(3).unwrap();
+        f.finish(3, None).unwrap();
         let mut bad = Vec::new();
         let report = merge(&[path], &mut Vec::new(), |_, c| bad.push(c.line)).unwrap();
         assert_eq!((report.passed, report.failed), (1, 2));

@@ -524,7 +524,7 @@ fn run(
             note!("error: {e}");
             return Ok(2);
         }
-        let end = file.finish(slice.items())?;
+        let end = file.finish(slice.items(), Some(slice.input_digest()))?;
         let shard = plan
             .shard
             .map_or(String::new(), |s| format!(" (shard {s})"));

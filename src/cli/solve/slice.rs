@@ -104,6 +104,8 @@ pub struct Slice {
     pub skipped: Skipped,
     /// Why the batch stopped: the file does not belong to this input.
     pub error: Option<ResultsError>,
+    /// Every item's id, board and goal, in input order, for the end line.
+    digest: xxhash_rust::xxh3::Xxh3,
 }
 
 impl Slice {
@@ -115,6 +117,7 @@ impl Slice {
             resume,
             skipped: Skipped::default(),
             error: None,
+            digest: xxhash_rust::xxh3::Xxh3::new(),
         }
     }
 
@@ -122,6 +125,22 @@ impl Slice {
     /// in the file). A mismatch with the file sets [`Slice::error`]; the batch must stop.
     pub fn take(&mut self, item: &Result<Instance, BadInstance>) -> bool {
         self.items += 1;
+        // Every shard reads every item: all of them digest the same input alike.
+        match item {
+            Ok(inst) => {
+                self.digest.update(&[1]);
+                self.digest.update(inst.id.as_bytes());
+                self.digest.update(&[0]);
+                self.digest.update(inst.board.tiles());
+                self.digest.update(inst.goal.board().tiles());
+            }
+            Err(bad) => {
+                self.digest.update(&[2]);
+                self.digest.update(bad.id.as_bytes());
+                self.digest.update(&[0]);
+                self.digest.update(&(bad.line as u64).to_le_bytes());
+            }
+        }
         if !self.shard.contains(self.items) {
             return false;
         }
@@ -154,6 +173,12 @@ impl Slice {
     /// Items of the whole input read so far.
     pub fn items(&self) -> u64 {
         self.items
+    }
+
+    /// The digest of the input read so far (the whole input, once it is read): 53 bits,
+    /// which every JSON reader holds exactly.
+    pub fn input_digest(&self) -> u64 {
+        self.digest.digest() & ((1 << 53) - 1)
     }
 
     /// After the whole input was read: checks the file held no results beyond it.

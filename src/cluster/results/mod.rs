@@ -142,6 +142,11 @@ pub struct End {
     pub items: u64,
     /// How many records this file holds.
     pub results: u64,
+    /// A digest of the whole input (every item's id, board and goal, in order; absent in
+    /// files of earlier releases), so that `merge` can tell shards of different inputs
+    /// of one length apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<u64>,
 }
 
 /// One line of a results file, as read back.
@@ -548,10 +553,11 @@ impl ResultsFile {
     ///
     /// # Errors
     /// A failed write or sync.
-    pub fn finish(&mut self, items: u64) -> Result<End, ResultsError> {
+    pub fn finish(&mut self, items: u64, input: Option<u64>) -> Result<End, ResultsError> {
         let end = End {
             items,
             results: self.results,
+            input,
         };
         if !self.complete {
             self.write_line(&serde_json::json!({ END_KEY: end }).to_string())?;

@@ -58,16 +58,20 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
     f.append(&record(2, &[2, 1])).unwrap();
     r.finish(2).unwrap();
     assert_eq!(
-        f.finish(2).unwrap(),
+        f.finish(2, Some(0xabc)).unwrap(),
         End {
             items: 2,
-            results: 2
+            results: 2,
+            input: Some(0xabc)
         }
     );
     drop(f);
     let l = lines(&path);
     assert_eq!(l.len(), 4);
-    assert_eq!(l[3], r#"{"batch_end":{"items":2,"results":2}}"#);
+    assert_eq!(
+        l[3],
+        r#"{"batch_end":{"items":2,"results":2,"input":2748}}"#
+    );
 
     // Complete: a rerun skips everything and writes nothing.
     let before = std::fs::read(&path).unwrap();
@@ -76,7 +80,8 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
         r.end(),
         Some(End {
             items: 2,
-            results: 2
+            results: 2,
+            input: Some(0xabc)
         })
     );
     assert!(r.skip("1", Some(&[1, 2, 0, 3])).unwrap().is_some());
@@ -85,7 +90,7 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
         r.skip("3", None),
         Err(ResultsError::Grown { items: 2, .. })
     ));
-    f.finish(2).unwrap();
+    f.finish(2, None).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
 
