@@ -135,7 +135,12 @@ impl Partition {
         let labels: Vec<u8> = order.into_iter().filter(|&l| l != blank).collect();
         // Checked: the sizes come from user text, and a sum that wraps could match.
         let total = sizes.iter().try_fold(0usize, |a, &s| a.checked_add(s));
-        if total != Some(labels.len()) || sizes.contains(&0) {
+        if sizes.contains(&0) {
+            return Err(TableError::Unsupported(format!(
+                "pattern sizes {sizes:?}: every pattern needs at least one tile"
+            )));
+        }
+        if total != Some(labels.len()) {
             return Err(TableError::Unsupported(format!(
                 "pattern sizes {:?} must add up to {} for a {} board",
                 sizes,

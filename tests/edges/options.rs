@@ -157,6 +157,8 @@ fn oversized_partitions_and_bad_build_options_are_refused_before_any_work() {
         ("build-pdb", vec!["--size", "4x8", "--partition", "16-15", "--out", dir], 1, limit),
         // The library's own checks come first, with their own message.
         ("build-pdb", vec!["--partition", "9-9", "--out", dir], 2, "must add up to 15"),
+        ("build-pdb", vec!["--size", "3x4", "--partition", "0-11", "--out", dir], 2, "every pattern needs at least one tile"),
+        ("build-pdb", vec!["--size", "3x4", "--partition", "6-5-0", "--out", dir], 2, "every pattern needs at least one tile"),
         ("build-pdb", vec!["--threads", "0", "--out", dir], 2, "from 1 to 1024"),
         ("build-pdb", vec!["--threads", "1025", "--out", dir], 2, "from 1 to 1024"),
         ("build-pdb", vec!["--threads", "-4", "--out", dir], 2, "from 1 to 1024"),

@@ -272,7 +272,12 @@ pub fn run(
         Err(SolveError::Stopped(s))
             if s.reason == StopReason::Interrupted && stop.load(Ordering::SeqCst) =>
         {
-            if kept.save_failed.is_some() {
+            if kept.save_failed.is_some() && !path.exists() {
+                inform!(
+                    "stopped: no save worked, so {} was not written: a rerun starts over",
+                    path.display()
+                );
+            } else if kept.save_failed.is_some() {
                 inform!(
                     "stopped: run the same command to resume from {}'s last save",
                     path.display()
