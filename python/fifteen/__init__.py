@@ -92,6 +92,11 @@ class SearchStopped(RuntimeError):
         self.lower_bound = lower_bound
         self.counts = counts
 
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # Rebuilt from its own arguments: pickling (multiprocessing) and copying would
+        # otherwise call __init__ with the message alone, and a Pool's result thread dies.
+        return (type(self), (self.reason, self.nodes, self.lower_bound, self.counts))
+
 
 # --- boards and goals -------------------------------------------------------------------
 

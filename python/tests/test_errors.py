@@ -246,3 +246,17 @@ def test_the_notice_matches_the_command_line(tmp_path, capfd):
                 if line.startswith("building the pattern databases")]
 
     assert notices(err, cli_dir) and notices(mine, py_dir) == notices(err, cli_dir)
+
+
+def test_search_stopped_survives_pickling_and_copying():
+    import copy
+    import pickle
+
+    with pytest.raises(fifteen.SearchStopped) as info:
+        fifteen.search("8 6 7 2 5 4 3 0 1", algorithm="bfs", max_nodes=100)
+    e = info.value
+    for again in (pickle.loads(pickle.dumps(e)), copy.copy(e), copy.deepcopy(e)):
+        assert type(again) is fifteen.SearchStopped
+        assert (again.reason, again.nodes, again.lower_bound, again.counts) == (
+            e.reason, e.nodes, e.lower_bound, e.counts)
+        assert str(again) == str(e)
