@@ -322,7 +322,7 @@ fn run(
     let file = input.clone().filter(|_| boards.is_empty());
     if plan.shard.is_some() {
         if let Some(path) = file.as_deref().filter(|p| *p != "-") {
-            unique_ids(path, plan)?;
+            slice::unique_ids(path, plan)?;
         }
     }
     let (input, arguments_only) = sources(boards, input)?;
@@ -558,31 +558,6 @@ fn run(
 
 /// Solves one instance; a long search on all threads shows its iterations on a terminal
 /// (in the batch's progress line when there is one).
-/// Refuses a sharded batch whose input file gives one id to two instances, before any
-/// work: `merge` puts the shards' records together by id and refuses a repeat, which it
-/// would find only after every shard had run. (Read once more from the start; standard
-/// input cannot be, and is checked by the merge alone.)
-fn unique_ids(path: &str, plan: &Plan) -> Result<()> {
-    let reader = Reader::new(input::open(path)?, plan.goal.clone()).with_size(plan.size);
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for (i, item) in reader.enumerate() {
-        if INTERRUPTED.load(Ordering::Relaxed) {
-            break; // the batch below stops at once, as for Ctrl-C anywhere
-        }
-        let id = match item {
-            Ok(inst) => inst.id,
-            Err(bad) => bad.id,
-        };
-        if let Some(first) = seen.insert(id.clone(), i + 1) {
-            bail!(
-                "{path}: instances {first} and {} both have the id {id}: a sharded batch needs every id once (merge joins the shards by id); rename one",
-                i + 1
-            );
-        }
-    }
-    Ok(())
-}
-
 fn solve_one(inst: Instance, solver: &Solver, search: Search, bar: &BatchBar) -> Outcome {
     let started = Instant::now();
     let weight = search.weight;

@@ -189,3 +189,29 @@ impl Slice {
         }
     }
 }
+
+/// Refuses a sharded batch whose input file gives one id to two instances, before any
+/// work: `merge` puts the shards' records together by id and refuses a repeat, which it
+/// would find only after every shard had run. (Read once more from the start; standard
+/// input cannot be, and is checked by the merge alone.)
+pub fn unique_ids(path: &str, plan: &Plan) -> Result<()> {
+    let reader = crate::instances::Reader::new(super::super::input::open(path)?, plan.goal.clone())
+        .with_size(plan.size);
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, item) in reader.enumerate() {
+        if super::super::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+            break; // the batch below stops at once, as for Ctrl-C anywhere
+        }
+        let id = match item {
+            Ok(inst) => inst.id,
+            Err(bad) => bad.id,
+        };
+        if let Some(first) = seen.insert(id.clone(), i + 1) {
+            anyhow::bail!(
+                "{path}: instances {first} and {} both have the id {id}: a sharded batch needs every id once (merge joins the shards by id); rename one",
+                i + 1
+            );
+        }
+    }
+    Ok(())
+}
