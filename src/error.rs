@@ -36,9 +36,10 @@ pub enum BoardError {
     /// an instance line. Holds the token, cut to 20 characters.
     #[error("'{0}' is not a number")]
     NotANumber(String),
-    /// The `LEN` of an instance line, a number too large for a length (2^32 or more).
+    /// The `LEN` of an instance line, a number too large for a length (2^32 or more): its
+    /// digits, cut as [`NotANumber`](Self::NotANumber)'s token is when very long.
     #[error("the known length {0} is out of range (at most 4294967295; or ? for unknown)")]
-    LengthOutOfRange(u64),
+    LengthOutOfRange(String),
     /// The board has the wrong permutation parity for its goal: no sequence of moves
     /// reaches it. Found before any search, by [`Goal::labels`](crate::board::Goal::labels).
     #[error("unsolvable: this board cannot reach the goal (the tile parity is wrong)")]
@@ -146,6 +147,18 @@ pub enum TableError {
         reason: String,
         /// The `build-pdb` command line that writes the table wanted.
         rebuild: String,
+    },
+    /// A `.pdb` file in a tables directory that is no table this program can read and
+    /// whose name is no table's: nothing can rebuild it, so it is to be moved away.
+    #[error(
+        "{path}: {reason}; its name is no table's, so no build writes it: move it out of \
+         the tables directory"
+    )]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it, for people.
+        reason: String,
     },
     /// A request no table can serve, before any file is touched: a partition that does not
     /// split the tiles, a pattern too large to build, or too many patterns. Holds the whole

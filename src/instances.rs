@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 use std::io::BufRead;
 
-use crate::board::{Board, Goal, Shape};
+use crate::board::{quoted, Board, Goal, Shape};
 use crate::error::BoardError;
 
 pub(crate) mod lines;
@@ -464,9 +464,10 @@ impl<R: BufRead> Reader<R> {
                 t => match t.parse::<u32>() {
                     Ok(v) => Some(v),
                     Err(_) => {
-                        let error = match t.parse::<u64>() {
-                            Ok(big) => BoardError::LengthOutOfRange(big),
-                            Err(_) => BoardError::NotANumber(t.chars().take(20).collect()),
+                        let error = if t.bytes().all(|b| b.is_ascii_digit()) {
+                            BoardError::LengthOutOfRange(quoted(t))
+                        } else {
+                            BoardError::NotANumber(quoted(t))
                         };
                         return Err(BadInstance {
                             id: id.to_string(),

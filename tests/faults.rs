@@ -681,3 +681,41 @@ fn full_disk_during_a_build_is_a_clear_error_with_nothing_half_written() {
         .collect();
     assert_eq!(left, vec![specs[0].file_name()], "left behind: {left:?}");
 }
+
+/// A `.pdb` file whose name is no table's and whose bytes are no table (a user's file left
+/// in the tables directory) is reported by `tables list` and `tables verify` as something
+/// to move away, not with a `build-pdb` command: none writes that name. The sound tables
+/// beside it are still listed as sound.
+#[test]
+fn a_foreign_file_in_the_tables_directory_is_to_be_moved_not_rebuilt() {
+    let (tmp, _, _) = fresh();
+    let dir = tmp.path().to_str().unwrap();
+    let foreign = tmp.path().join("notes.pdb");
+    std::fs::write(&foreign, b"my own notes, not a table\n").unwrap();
+    for verb in ["list", "verify"] {
+        let o = fifteen(&["tables", verb, "--tables", dir]);
+        assert_eq!(o.code, 1, "tables {verb}: {}{}", o.stdout, o.stderr);
+        let line = o
+            .stdout
+            .lines()
+            .find(|l| l.contains("notes.pdb"))
+            .unwrap_or_else(|| panic!("tables {verb} did not list it: {}", o.stdout));
+        assert!(line.contains("BAD"), "tables {verb}: {line}");
+        assert!(
+            line.contains("move it out of the tables directory"),
+            "tables {verb}: {line}"
+        );
+        assert!(!line.contains("build-pdb"), "tables {verb}: {line}");
+        assert_eq!(
+            o.stdout.lines().filter(|l| l.contains(" ok")).count(),
+            1,
+            "tables {verb}: the sound table: {}",
+            o.stdout
+        );
+    }
+    assert_eq!(
+        std::fs::read(&foreign).unwrap(),
+        b"my own notes, not a table\n",
+        "the user's file was changed"
+    );
+}

@@ -246,7 +246,7 @@ fn read_numbers(text: &str) -> Result<(Vec<u64>, Vec<usize>), BoardError> {
             }
             let v: u64 = tok
                 .parse()
-                .map_err(|_| BoardError::NotANumber(truncate(tok)))?;
+                .map_err(|_| BoardError::NotANumber(quoted(tok)))?;
             values.push(v);
         }
         if values.len() > before {
@@ -259,8 +259,17 @@ fn read_numbers(text: &str) -> Result<(Vec<u64>, Vec<usize>), BoardError> {
     Ok((values, row_lengths))
 }
 
-fn truncate(tok: &str) -> String {
-    tok.chars().take(20).collect()
+/// A token as an error message quotes it: whole up to 40 characters, else its first 40
+/// and an ellipsis, so that a cut number is never mistaken for the one the user wrote.
+pub(crate) fn quoted(tok: &str) -> String {
+    const MAX: usize = 40;
+    if tok.chars().count() <= MAX {
+        tok.to_string()
+    } else {
+        let mut cut: String = tok.chars().take(MAX).collect();
+        cut.push('…');
+        cut
+    }
 }
 
 fn shape_for(count: usize, row_lengths: &[usize]) -> Result<Shape, BoardError> {

@@ -349,7 +349,7 @@ fn a_known_length_too_large_says_so_and_a_word_is_not_a_number() {
     let got = read(b"a 4294967296 1 2 3 4 5 6 7 0 8\nb 4294967295 1 2 3 4 5 6 7 0 8\n");
     assert_eq!(
         got[0],
-        err("a", 1, BoardError::LengthOutOfRange(4_294_967_296))
+        err("a", 1, BoardError::LengthOutOfRange("4294967296".into()))
     );
     assert!(
         got[1].is_ok(),
@@ -358,4 +358,25 @@ fn a_known_length_too_large_says_so_and_a_word_is_not_a_number() {
     );
     let got = read(b"c 1e3 1 2 3 4 5 6 7 0 8\n");
     assert_eq!(got, [err("c", 1, BoardError::NotANumber("1e3".into()))]);
+    // Beyond a u64 too, quoted whole: a cut number would read as another number.
+    let got = read(b"d 12345678901234567890123 1 2 3 4 5 6 7 0 8\n");
+    assert_eq!(
+        got,
+        [err(
+            "d",
+            1,
+            BoardError::LengthOutOfRange("12345678901234567890123".into())
+        )]
+    );
+    // A very long token is cut, and the cut is shown.
+    let long = "9".repeat(60);
+    let got = read(format!("e {long}x 1 2 3 4 5 6 7 0 8\n").as_bytes());
+    assert_eq!(
+        got,
+        [err(
+            "e",
+            1,
+            BoardError::NotANumber(format!("{}…", &long[..40]))
+        )]
+    );
 }

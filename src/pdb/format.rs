@@ -113,6 +113,15 @@ pub(super) enum Fault {
 }
 
 impl Fault {
+    /// The error for a file whose name is no table's: nothing can rebuild it.
+    pub(super) fn into_foreign(self, path: &Path) -> TableError {
+        let (Fault::Corrupt(reason) | Fault::Mismatch(reason)) = self;
+        TableError::Foreign {
+            path: path.to_path_buf(),
+            reason,
+        }
+    }
+
     pub(super) fn into_error(self, path: &Path, rebuild: String) -> TableError {
         let path = path.to_path_buf();
         match self {

@@ -240,7 +240,7 @@ fn out_of_memory(e: std::io::Error, bytes: u64, verb: &str) -> std::io::Error {
 /// Reads the header of an open table file and checks it against `spec`.
 fn read_header(path: &Path, file: &mut File, spec: &PatternSpec) -> Result<Header, TableError> {
     let rebuild = || rebuild_at(spec, path);
-    let (head, len) = read_head(path, file, rebuild)?;
+    let (head, len) = read_head(path, file, |f| f.into_error(path, rebuild()))?;
     let h = decode_header(&head).map_err(|f| f.into_error(path, rebuild()))?;
     check_header(&h, len, spec).map_err(|f| f.into_error(path, rebuild()))?;
     Ok(h)
@@ -265,16 +265,16 @@ pub(crate) fn open_nonblocking(path: &Path) -> std::io::Result<File> {
 fn read_head(
     path: &Path,
     file: &mut File,
-    rebuild: impl Fn() -> String,
+    fail: impl Fn(Fault) -> TableError,
 ) -> Result<(Vec<u8>, u64), TableError> {
     let io = io_error(path);
     let meta = file.metadata().map_err(&io)?;
     if meta.is_dir() {
         let f = Fault::Corrupt("not a regular file but a directory (move it away)".into());
-        return Err(f.into_error(path, rebuild()));
+        return Err(fail(f));
     }
     if !meta.is_file() {
-        return Err(Fault::Corrupt("not a regular file".into()).into_error(path, rebuild()));
+        return Err(fail(Fault::Corrupt("not a regular file".into())));
     }
     let mut head = vec![0u8; PAYLOAD_OFFSET as usize];
     let mut got = 0;
@@ -509,8 +509,21 @@ impl Table {
 /// A file that is unreadable, whose header is damaged, or whose name says another table.
 pub fn inspect(path: &Path) -> Result<(PatternSpec, Header), TableError> {
     let mut file = open_nonblocking(path).map_err(io_error(path))?;
-    let (head, len) = read_head(path, &mut file, || rebuild_for_name(path))?;
+    let (head, len) = read_head(path, &mut file, |f| inspected_fault(path, f))?;
     inspect_header(path, &head, len)
+}
+
+/// A fault of a file met by name: with the command that rebuilds it when the name is a
+/// table's, else [`TableError::Foreign`] (no command rebuilds a file we never named).
+fn inspected_fault(path: &Path, f: Fault) -> TableError {
+    let named = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(PatternSpec::from_file_name);
+    match named {
+        Some(_) => f.into_error(path, rebuild_for_name(path)),
+        None => f.into_foreign(path),
+    }
 }
 
 /// [`inspect`] on a file's first bytes (`PAYLOAD_OFFSET` of them, or all of a shorter
@@ -524,7 +537,7 @@ pub fn inspect_header(
     head: &[u8],
     file_len: u64,
 ) -> Result<(PatternSpec, Header), TableError> {
-    let fail = |f: Fault| f.into_error(path, rebuild_for_name(path));
+    let fail = |f: Fault| inspected_fault(path, f);
     let h = decode_header(head).map_err(fail)?;
     let spec = spec_of_header(&h).map_err(fail)?;
     check_header(&h, file_len, &spec).map_err(fail)?;
