@@ -560,6 +560,35 @@ fn a_directory_an_empty_input_a_foreign_part_and_an_empty_tables_variable() {
     assert_eq!(code, Some(2), "{stderr}");
     assert_eq!(stdout, "", "a header without rows");
     assert!(stderr.contains("no boards in the input"), "{stderr}");
+    // With -o: no results file is left holding only a header (as if a run had started);
+    // one that was there before, complete, is left as it was.
+    for (command, out) in [("solve", "fresh.jsonl"), ("bench", "fresh-bench.jsonl")] {
+        let out = dir.path().join(out);
+        let mut args = vec![command, "--heuristic", "linear-conflict"];
+        if command == "solve" {
+            args.push("-i");
+        }
+        args.extend([empty.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        let (code, _, stderr) = run(&args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("no boards in the input"), "{stderr}");
+        assert!(!out.exists(), "{args:?} left {}", out.display());
+    }
+    let one = dir.path().join("one.txt");
+    std::fs::write(&one, "1 2 3 4 5 6 7 0 8\n").unwrap();
+    let kept = dir.path().join("kept.jsonl");
+    let kept_s = kept.to_str().unwrap();
+    let solve = ["solve", "--heuristic", "linear-conflict", "-i"];
+    let (code, _, stderr) = run(&[&solve[..], &[one.to_str().unwrap(), "-o", kept_s]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+    let before = std::fs::read(&kept).unwrap();
+    let (code, _, stderr) = run(&[&solve[..], &[empty.to_str().unwrap(), "-o", kept_s]].concat());
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(
+        std::fs::read(&kept).unwrap(),
+        before,
+        "a finished results file"
+    );
 
     let notes = dir.path().join("notes.txt");
     std::fs::write(&notes, "my notes\n").unwrap();

@@ -338,6 +338,8 @@ fn run(
     let split = one_at_a_time && threads > 1;
     let mut reader = Reader::new(input, plan.goal.clone()).with_size(plan.size);
     // The results file, read back (and checked against these settings) before any work.
+    // Whether this run made it: one left holding only its header by an error is removed.
+    let mut created = false;
     let (mut results, resume) = match &plan.output {
         Some(path) => {
             // (Comparing opens the output: a FIFO is refused by `slice::open` first.)
@@ -352,6 +354,7 @@ fn run(
             }
             let command = if bench { "bench" } else { "solve" };
             let shard = plan.shard.unwrap_or(Shard::WHOLE);
+            created = std::fs::symlink_metadata(path).is_err();
             let (file, resume) = slice::open(path, command, shard, slice::settings(plan))?;
             (Some(file), Some(resume))
         }
@@ -512,6 +515,13 @@ fn run(
         });
     if let Some(msg) = problem {
         note!("error: {msg}");
+        if let (true, Some(file), Some(path)) = (created, &results, &plan.output) {
+            if file.results() == 0 {
+                // Only the header this run wrote: no file is better than an empty one
+                // that looks like the start of a run.
+                let _ = std::fs::remove_file(path);
+            }
+        }
         return Ok(2);
     }
     if let Some(e) = lost {
