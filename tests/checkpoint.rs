@@ -193,7 +193,21 @@ fn a_checkpoint_of_another_search_is_refused() {
             stderr.contains("was written for another search") && stderr.contains(what),
             "{stderr}"
         );
+        assert!(stderr.contains("delete it to start over"), "{stderr}");
     }
+    // Cut short (a disk that filled, a copy that stopped): refused with what to do, and
+    // left as it is.
+    let whole = std::fs::read(&cp).unwrap();
+    let cut = &whole[..whole.len() / 2];
+    std::fs::write(&cp, cut).unwrap();
+    let out = run("8 6 7 2 5 4 3 0 1", &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot be resumed: delete it to start the search over"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&cp).unwrap(), cut, "left as it was");
 }
 
 /// A checkpoint of an older format version (whose subtree numbers follow another child

@@ -22,7 +22,7 @@ use super::{args, sources};
 use crate::board::{moves_to_string, parse_moves};
 use crate::check::vouch;
 use crate::cli::output::{emit, inform, note};
-use crate::cluster::{Checkpoint, Identity};
+use crate::cluster::{Checkpoint, ClusterError, Identity};
 use crate::instances::Reader;
 use crate::search::{Books, Checkpointing, Limits, Search, StopReason, Weight};
 use crate::{Instance, Solution, SolveError};
@@ -103,7 +103,23 @@ pub(super) fn solve_kept(
         frame.partition.clone(),
         weight,
     );
-    let saved = Checkpoint::load(path, &identity)?;
+    let saved = Checkpoint::load(path, &identity).map_err(|e| {
+        // What to do about it: the file is never replaced unasked (it may be a
+        // checkpoint of another search, or someone's file).
+        let advice = match e {
+            ClusterError::Mismatch { .. } => {
+                "keep it and give this search another checkpoint file, or delete it to start over"
+            }
+            ClusterError::Format { .. } => {
+                "it cannot be resumed: delete it to start the search over"
+            }
+            _ => "",
+        };
+        match advice {
+            "" => anyhow::Error::from(e),
+            advice => anyhow::anyhow!("{e}; {advice}"),
+        }
+    })?;
     let t0 = Instant::now();
     if let Some(c) = saved.as_ref().filter(|c| c.moves.is_some()) {
         let moves = parse_moves(c.moves.as_deref().unwrap_or_default())?;
