@@ -379,3 +379,40 @@ fn a_batch_with_checkpoints_resumes_each_stopped_instance() {
     assert!(stderr.contains("give one of them"), "{stderr}");
     assert!(!dir.path().join("r.jsonl").exists());
 }
+
+/// `--checkpoints DIR` where no file can be written (here `/proc/self`, which exists and
+/// takes no new files, even as root) is refused before any instance is searched, once,
+/// rather than with a warning for each instance of the batch.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_checkpoint_directory_that_takes_no_files_is_refused_before_the_batch() {
+    let boards = "1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 0 7 8\n1 2 3 4 0 5 7 8 6\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args([
+            "solve",
+            "--heuristic",
+            "linear-conflict",
+            "--checkpoints",
+            "/proc/self",
+            "-",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        // Refused before reading: the pipe may be closed already.
+        let _ = child.stdin.take().unwrap().write_all(boards.as_bytes());
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "", "nothing solved");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("--checkpoints /proc/self: cannot write a file in it"),
+        "{stderr}"
+    );
+}

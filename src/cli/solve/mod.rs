@@ -313,6 +313,13 @@ fn run(
         }
         std::fs::create_dir_all(dir)
             .with_context(|| format!("--checkpoints {}: cannot create it", dir.display()))?;
+        // Tried once now, not found out by a warning for every instance of the batch.
+        tempfile::NamedTempFile::new_in(dir).with_context(|| {
+            format!(
+                "--checkpoints {}: cannot write a file in it; give a directory you can write to",
+                dir.display()
+            )
+        })?;
     }
     let threads = plan.threads;
     let pool = args::pool(threads)?;
