@@ -103,21 +103,27 @@ class SearchStopped(RuntimeError):
 
 def _numbers(board: Any) -> Tuple[List[int], int, int]:
     arr = np.asarray(board)
-    if arr.dtype == object or arr.dtype.kind not in "iub":
-        if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
-            arr = arr.astype(np.int64)
-        else:
-            values = arr.ravel().tolist()
-            if arr.dtype.kind == "f":
-                # Floats: the first that is not a whole number (NaN, 1.5), not the first float.
-                bad = next((x for x in values if not (math.isfinite(x) and x == round(x))), None)
-            else:
-                bad = next((x for x in values if not _is_int(x)), None)
-            if bad is None:
-                # Whole numbers too large for an array of integers (NumPy keeps them as objects).
-                big = next((x for x in values if _is_int(x) and not -2**63 <= x < 2**63), None)
-                raise ValueError(f"the number {str(big)[:24]} is out of range")
-            raise ValueError(f"'{str(bad)[:20]}' is not a number")
+    if arr.ndim == 0:
+        raise TypeError(
+            f"a board is text, a sequence of numbers or a 2-D array of rows, not "
+            f"{type(board).__name__}"
+        )
+    if arr.dtype.kind not in "iub":
+        # Floats, objects (None, text, NumPy keeping huge ints as objects): each cell must
+        # be a whole number; a float that is one (2.0) counts as one.
+        values = arr.ravel().tolist()
+        for x in values:
+            if _is_int(x):
+                continue
+            if isinstance(x, (float, np.floating)):
+                if math.isfinite(x) and x == round(x):
+                    continue
+                raise ValueError(f"'{str(x)[:20]}' is not a number")
+            raise TypeError(f"a board cell must be a whole number; got {_what(x)}")
+        big = next((x for x in values if _is_int(x) and not -2**63 <= x < 2**63), None)
+        if big is not None:
+            raise ValueError(f"the number {str(big)[:24]} is out of range")
+        arr = np.array([int(x) for x in values], dtype=np.int64).reshape(arr.shape)
     if arr.ndim == 2:
         rows, cols = arr.shape
         return [int(x) for x in arr.ravel()], int(rows), int(cols)
@@ -127,6 +133,13 @@ def _numbers(board: Any) -> Tuple[List[int], int, int]:
         f"a board is a sequence of numbers or a 2-D array of rows, not an array of "
         f"{arr.ndim} dimensions"
     )
+
+
+def _what(x: Any) -> str:
+    """A value that is no number, as an error names it: ``None``, ``str '7'``."""
+    if x is None:
+        return "None"
+    return f"{type(x).__name__} {str(x)[:20]!r}"
 
 
 def _is_int(x: Any) -> bool:
@@ -270,8 +283,8 @@ def _each(boards: Sequence[Any]) -> Tuple[bytes, int, int, int]:
     for i, b in enumerate(boards):
         try:
             parsed.append(_board(b))
-        except ValueError as e:
-            raise ValueError(f"board {i}: {e}") from None
+        except (ValueError, TypeError) as e:
+            raise type(e)(f"board {i}: {e}") from None
     shapes = {(r, c) for _, r, c in parsed}
     if len(shapes) > 1:
         raise ValueError("the boards of one batch must all have the same shape")
@@ -529,6 +542,8 @@ def solve(
     Raises:
         ValueError: a malformed board or goal, a board of another shape than its goal, or
             an unsolvable one (with the command line's message).
+        TypeError: a board cell that is not a number (``None``, text in a list), or an
+            argument of the wrong type.
         OSError: tables that cannot be read or built.
         SearchStopped: the timeout or node limit came first.
         KeyboardInterrupt: Ctrl-C (the search stops within a fraction of a second).

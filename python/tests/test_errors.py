@@ -36,6 +36,29 @@ def test_bad_boards(board, message):
     assert message in str(e.value)
 
 
+@pytest.mark.parametrize(
+    "board, message",
+    [
+        ([1, 2, 3, 4, 5, 6, 7, 8, None], "a board cell must be a whole number; got None"),
+        (np.array([1, 2, 3, 4, 5, 6, 7, 8, None], dtype=object), "whole number; got None"),
+        (np.array([[1, 2, 3], [4, 5, 6], [7, 8, None]], dtype=object), "got None"),
+        ([1, 2, 3, 4, 5, 6, 7, "8", 0], "whole number; got str '1'"),
+        (None, "a board is text, a sequence of numbers or a 2-D array of rows, not NoneType"),
+    ],
+)
+def test_cells_that_are_not_numbers_raise_type_error(board, message):
+    with pytest.raises(TypeError) as e:
+        fifteen.solve(board)
+    assert message in str(e.value)
+
+
+def test_object_arrays_of_whole_numbers_are_boards():
+    board = np.array([1, 2, 3, 0, 4, 6, 7, 5, 8], dtype=object)
+    assert fifteen.solve(board, heuristic="manhattan").moves == "RDR"
+    with pytest.raises(TypeError, match="board 1: a board cell must be a whole number; got None"):
+        fifteen.distance(["1 2 3 0 4 6 7 5 8", [1, 2, 3, 4, 5, 6, 7, 8, None]])
+
+
 def test_bad_goals():
     with pytest.raises(ValueError, match="the goal has 16 cells but the board has 9"):
         fifteen.solve("1 2 3 0 4 6 7 5 8", goal=list(range(16)))
