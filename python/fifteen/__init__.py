@@ -201,6 +201,8 @@ def _goal(goal: Goal, rows: int, cols: int) -> bytes:
             r, c = rows, cols
         tiles, r, c = _native.make_board(numbers, r, c)
     if (r, c) != (rows, cols):
+        if r * c == rows * cols:  # as many cells, another shape: the counts would not say
+            raise ValueError(f"the goal is {r}x{c} but the board is {rows}x{cols}")
         raise ValueError(f"the goal has {r * c} cells but the board has {rows * cols}")
     return tiles
 

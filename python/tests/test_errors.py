@@ -62,6 +62,11 @@ def test_object_arrays_of_whole_numbers_are_boards():
 def test_bad_goals():
     with pytest.raises(ValueError, match="the goal has 16 cells but the board has 9"):
         fifteen.solve("1 2 3 0 4 6 7 5 8", goal=list(range(16)))
+    # As many cells in another shape: the shapes are named, not the counts.
+    with pytest.raises(ValueError, match="the goal is 3x2 but the board is 2x3"):
+        fifteen.solve(np.array([[1, 2, 3], [4, 0, 5]]), goal=np.array([[1, 2], [3, 4], [5, 0]]))
+    with pytest.raises(ValueError, match="the goal is 3x4 but the board is 4x3"):
+        fifteen.distance(fifteen.random_boards(2, size="4x3", seed=1), goal="1 2 3 4\n5 6 7 8\n9 10 11 0")
     with pytest.raises(ValueError, match="unknown goal 'diagonal'"):
         fifteen.solve("1 2 3 0 4 6 7 5 8", goal="diagonal")
     with pytest.raises(ValueError, match="unsolvable"):
