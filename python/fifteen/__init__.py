@@ -108,8 +108,8 @@ def _numbers(board: Any) -> Tuple[List[int], int, int]:
             f"a board is text, a sequence of numbers or a 2-D array of rows, not "
             f"{type(board).__name__}"
         )
-    if arr.dtype.kind not in "iub":
-        # Floats, objects (None, text, NumPy keeping huge ints as objects): each cell must
+    if arr.dtype.kind not in "iu":
+        # Floats, bools, objects (None, text, NumPy keeping huge ints as objects): each cell must
         # be a whole number; a float that is one (2.0) counts as one.
         values = arr.ravel().tolist()
         for x in values:
@@ -238,10 +238,10 @@ def _shape_of(size: Union[int, str, Tuple[int, int]]) -> Tuple[int, int]:
 def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
     """``(data, n, rows, cols)`` for a batch: an ``(N, cells)`` array of square boards, an
     ``(N, rows, cols)`` array, or a sequence of boards in any form :func:`solve` takes."""
-    if isinstance(boards, np.ndarray) and boards.ndim in (2, 3) and boards.dtype.kind in "iu":
-        arr = boards
-    elif isinstance(boards, (list, tuple)) and any(isinstance(b, str) for b in boards):
+    if isinstance(boards, (list, tuple)) and any(isinstance(b, str) for b in boards):
         return _each(boards)
+    if isinstance(boards, np.ndarray):
+        arr = boards
     else:
         try:
             arr = np.asarray(boards)
@@ -249,14 +249,21 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
             # Rows of different lengths (a board with a number too few): each board on its
             # own, so that the error names the one at fault.
             return _each(boards)
-        if arr.ndim not in (2, 3) or arr.dtype.kind not in "iu":
-            if arr.ndim == 1 and arr.size == 0:
-                arr = arr.reshape(0, 16)
-            else:
-                raise ValueError(
-                    "boards: give an (N, cells) array of square boards, an (N, rows, cols) "
-                    "array, or a list of boards"
-                )
+        if arr.ndim in (2, 3) and arr.dtype.kind not in "iu":
+            # A list of boards holding floats, None, ...: each read as `solve` reads it
+            # (2.0 is a number), an error naming the board.
+            return _each(boards)
+    if arr.ndim == 1 and arr.size == 0:
+        arr = np.zeros((0, 16), dtype=np.uint8)
+    if arr.ndim not in (2, 3):
+        raise ValueError(
+            "boards: give an (N, cells) array of square boards, an (N, rows, cols) "
+            "array, or a list of boards"
+        )
+    if arr.dtype == object and arr.size:
+        return _each(list(arr))
+    if arr.dtype.kind not in "iu" and arr.size:
+        raise TypeError(f"boards must be whole numbers; got an array of {arr.dtype}")
     if arr.ndim == 3:
         n, rows, cols = arr.shape
     else:
@@ -600,6 +607,7 @@ def solve_many(
 
     Raises:
         ValueError: a malformed or unsolvable board (named by its index), or a bad goal.
+        TypeError: an array of floats or bools (its type named), a cell that is no number.
         OSError: tables that cannot be read or built.
         KeyboardInterrupt: Ctrl-C; the running searches stop within a fraction of a second.
     """

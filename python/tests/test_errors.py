@@ -95,6 +95,31 @@ def test_bad_batches_name_the_board():
         fifteen.distance([[1, 2, 3, 4, 5, 6, 7, 8, 0], [1, 2, 3, 4, 5, 6, 7, 0]])
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32", "bool"])
+def test_a_batch_of_another_dtype_is_named(dtype):
+    boards = fifteen.random_boards(3, size=3, seed=1).astype(dtype)
+    message = f"boards must be whole numbers; got an array of {dtype}"
+    with pytest.raises(TypeError, match=message):
+        fifteen.distance(boards)
+    with pytest.raises(TypeError, match=message):
+        fifteen.heuristic(boards)
+    with pytest.raises(TypeError, match=message):
+        fifteen.solve_many(boards.reshape(3, 3, 3))
+
+
+def test_a_list_batch_is_read_board_by_board_as_solve_reads_boards():
+    # Whole floats are numbers in one board, so in a list of boards too; the rest is named.
+    assert fifteen.distance([[1.0, 2, 3, 0, 4, 6, 7, 5, 8]]).tolist() == [3]
+    with pytest.raises(ValueError, match="board 1: '1.5' is not a number"):
+        fifteen.distance([[1, 2, 3, 0, 4, 6, 7, 5, 8], [1.5, 2, 3, 0, 4, 6, 7, 5, 8]])
+    with pytest.raises(TypeError, match="board 0: a board cell must be a whole number; got bool"):
+        fifteen.distance([[True] * 9])
+    objects = np.array([[1, 2, 3, 0, 4, 6, 7, 5, 8], [1, 2, 3, 4, 5, 6, 7, 8, None]], dtype=object)
+    with pytest.raises(TypeError, match="board 1: a board cell must be a whole number; got None"):
+        fifteen.distance(objects)
+    assert fifteen.distance(objects[:1]).tolist() == [3]
+
+
 def test_random_boards_refuses_what_it_cannot_do():
     with pytest.raises(ValueError, match="moves: give a number from 0 to 1,000,000"):
         fifteen.random_boards(1, size=3, moves=10**11)
