@@ -208,14 +208,24 @@ def _goal(goal: Goal, rows: int, cols: int) -> bytes:
 
 
 def _single(boards: Any) -> bool:
-    """Whether ``boards`` is one board rather than a batch."""
+    """Whether ``boards`` is one board rather than a batch: text, a sequence of numbers, or
+    a 2-D array (or list) of rows. A 2-D array is told from an ``(N, cells)`` batch by its
+    numbers: a board's rows hold a number as large as their length (the 3x3 board's rows
+    hold 8), a batch's rows are boards and hold only smaller ones."""
     if isinstance(boards, str):
         return True
-    if isinstance(boards, np.ndarray):
-        return boards.ndim == 1
     if isinstance(boards, (list, tuple)):
-        return all(_is_int(b) for b in boards)
-    return np.asarray(boards).ndim == 1
+        if all(_is_int(b) for b in boards):
+            return True
+        if any(isinstance(b, str) for b in boards):
+            return False
+    try:
+        arr = np.asarray(boards)
+    except ValueError:
+        return False  # rows of different lengths: a list of boards
+    if arr.ndim == 2 and arr.size and arr.dtype.kind in "iuf":
+        return bool(arr.max() >= arr.shape[1])
+    return arr.ndim == 1
 
 
 def _shape_of(size: Union[int, str, Tuple[int, int]]) -> Tuple[int, int]:
@@ -749,8 +759,12 @@ def heuristic(
     - ``"solve"``: what :func:`solve` starts from: the tables and every estimate max'd
       with them.
 
-    ``boards``: one board (text or a 1-D sequence: returns an ``int``) or a batch (a 2-D
-    ``(N, cells)`` or 3-D array, or a list of boards: returns an ``int32`` array).
+    ``boards``: one board, as :func:`solve` takes it (text, a sequence of numbers, or a
+    2-D array or list of rows: returns an ``int``), or a batch, as :func:`distance` takes
+    it (an ``(N, cells)`` or ``(N, rows, cols)`` array, or a list of boards: returns an
+    ``int32`` array). A 2-D array is one board when it holds a number as large as its row
+    length, as the rows of every board do (a 3x3 board's hold 8); otherwise its rows are
+    the boards of a batch, which hold only smaller numbers.
     """
     name = kind.strip().lower().replace("_", "-").replace(" ", "-")
     single = _single(boards)

@@ -221,3 +221,21 @@ def test_empty_batches():
     lengths, moves = fifteen.solve_many([], moves=True)
     assert lengths.shape == (0,) and moves == []
     assert fifteen.random_boards(0, size=3).shape == (0, 9)
+
+
+def test_heuristic_takes_one_board_as_rows_as_solve_does():
+    rows = [[1, 2, 3], [0, 4, 6], [7, 5, 8]]
+    for board in (rows, np.array(rows), np.array(rows, dtype=np.uint8), np.array(rows, dtype=float)):
+        assert fifteen.heuristic(board, "manhattan") == 3
+    # A 4x4 board's rows: not four 2x2 boards (those hold only 0 to 3).
+    korf1 = np.array([[14, 13, 15, 7], [11, 12, 9, 5], [6, 0, 2, 1], [4, 8, 10, 3]])
+    assert fifteen.heuristic(korf1, "manhattan", goal="blank-first") == fifteen.heuristic(
+        korf1.ravel(), "manhattan", goal="blank-first")
+    # Non-square, as solve reads it.
+    assert fifteen.heuristic(np.array([[1, 2, 3], [4, 0, 5]]), "manhattan") == 1
+    # An (N, cells) array stays a batch, each row a board, even N = 1 and 2x2 boards.
+    batch = fifteen.random_boards(4, size=3, seed=5)
+    h = fifteen.heuristic(batch, "manhattan")
+    assert isinstance(h, np.ndarray) and h.tolist() == [fifteen.heuristic(b, "manhattan") for b in batch]
+    assert fifteen.heuristic(batch[:1], "manhattan").tolist() == h[:1].tolist()
+    assert fifteen.heuristic(np.array([[1, 2, 3, 0], [1, 2, 0, 3]]), "hamming").tolist() == [0, 1]
