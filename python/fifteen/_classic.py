@@ -245,7 +245,7 @@ class Problem(NamedTuple):
 
 def read_problem(path: Union[str, os.PathLike]) -> Problem:
     """Reads a course problem file (a weight ``W``, a blank line, the start grid, a blank
-    line, the goal grid; docs/teaching.md).
+    line, the goal grid; docs/teaching.md). A UTF-8 byte order mark at its start is skipped.
 
     Raises:
         ValueError: the file does not read as one, with its name and the line.
@@ -260,6 +260,8 @@ def read_problem(path: Union[str, os.PathLike]) -> Problem:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ValueError(f"{name}: not UTF-8 text (byte {e.start})") from None
+    # A byte order mark (Windows editors write one) is no part of the weight.
+    text = text[1:] if text.startswith("\ufeff") else text
     w_text, w, start, goal, rows, cols = _native.parse_problem(text, name)
     return Problem(w, w_text, _grid(start, rows, cols), _grid(goal, rows, cols))
 

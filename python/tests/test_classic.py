@@ -151,6 +151,17 @@ def test_a_damaged_problem_file_names_its_line(tmp_path):
         fifteen.read_problem(bad)
 
 
+def test_a_problem_file_may_start_with_a_byte_order_mark(tmp_path):
+    text = "1.2\n\n1 2 3\n4 0 6\n7 5 8\n\n1 2 3\n4 5 6\n7 8 0\n"
+    plain, marked = tmp_path / "plain.txt", tmp_path / "marked.txt"
+    plain.write_text(text, encoding="utf-8")
+    marked.write_text(text, encoding="utf-8-sig")
+    assert marked.read_bytes().startswith(b"\xef\xbb\xbf")
+    a, b = fifteen.read_problem(plain), fifteen.read_problem(marked)
+    assert (b.weight, b.weight_text) == (a.weight, a.weight_text) == (1.2, "1.2")
+    assert (b.board == a.board).all() and (b.goal == a.goal).all()
+
+
 def test_a_report_of_another_board_is_refused():
     p = fifteen.read_problem(ROOT / "data" / "course" / "input1.txt")
     other = fifteen.search("1 2 3 4 5 6 7 0 8", heuristic="manhattan")
