@@ -228,21 +228,32 @@ def _single(boards: Any) -> bool:
     return arr.ndim == 1
 
 
+# A side of a board: at least 2, and at most 18 (2x18 is 36 cells, the most there are).
+_MAX_SIDE = 18
+
+
 def _shape_of(size: Union[int, str, Tuple[int, int]]) -> Tuple[int, int]:
-    if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
-        return int(size), int(size)
     if isinstance(size, str):
         text = size.strip().lower()
         if "x" in text:
             r, _, c = text.partition("x")
             if r.strip().isdigit() and c.strip().isdigit():
-                return int(r), int(c)
+                rows, cols = int(r), int(c)
+            else:
+                raise ValueError(f"bad size '{size[:30]}' (use RxC such as 3x4, N for NxN)")
         elif text.isdigit():
-            return int(text), int(text)
-        raise ValueError(f"bad size '{size[:30]}' (use RxC such as 3x4, N for NxN)")
-    if isinstance(size, tuple) and len(size) == 2:
-        return int(size[0]), int(size[1])
-    raise ValueError(f"bad size {size!r} (use RxC such as 3x4, N for NxN)")
+            rows = cols = int(text)
+        else:
+            raise ValueError(f"bad size '{size[:30]}' (use RxC such as 3x4, N for NxN)")
+    elif isinstance(size, tuple) and len(size) == 2:
+        rows, cols = size
+    elif isinstance(size, (int, float, np.integer, np.floating)):
+        rows = cols = size
+    else:
+        raise ValueError(f"bad size {size!r:.30} (use RxC such as 3x4, N for NxN)")
+    # As the other numeric arguments: TypeError for 3.7 (never cut to 3), ValueError for
+    # -3; the cell count (4 to 36) is the native half's to check, with its message.
+    return _whole("size", rows, 2, _MAX_SIDE), _whole("size", cols, 2, _MAX_SIDE)  # type: ignore[return-value]
 
 
 def _batch(boards: Any) -> Tuple[bytes, int, int, int]:

@@ -163,6 +163,12 @@ def test_bad_options():
         (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8").svg(step=4), ValueError, "step: give a whole number from 0 to 3"),
         (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8").svg(step=-1), ValueError, "step"),
         (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8").svg(cell=-48), ValueError, "cell"),
+        # A size is whole numbers of rows and columns: 3.7 is refused, never cut to 3.
+        (lambda: fifteen.random_boards(1, size=(3.7, 3)), TypeError, "size: give a whole number from 2 to 18, not float"),
+        (lambda: fifteen.random_boards(1, size=3.0), TypeError, "size"),
+        (lambda: fifteen.load_tables(size=(3, 2.5)), TypeError, "size"),
+        (lambda: fifteen.random_boards(1, size=(-3, 3)), ValueError, r"size: give a whole number from 2 to 18 \(got -3\)"),
+        (lambda: fifteen.random_boards(1, size="3x99999999999999999999"), ValueError, "size"),
     ],
 )
 def test_numeric_arguments_out_of_range_or_not_whole_are_refused(call, error, message):
