@@ -9,6 +9,7 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -75,21 +76,56 @@ fn threads(asked: Option<usize>) -> PyResult<usize> {
     }
 }
 
-/// One Rayon pool per thread count, kept for the process (a pool is not free to start, and
-/// `solve` on an easy board must take well under a millisecond).
-fn pool(n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
-    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
-    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, p)) = pools.iter().find(|(k, _)| *k == n) {
-        return Ok(p.clone());
+/// The Rayon pool for `n` threads. The last one built is kept (a pool is not free to start,
+/// and `solve` on an easy board must take well under a millisecond) and replaced when
+/// another count is asked for, so that calls with many counts leave no idle threads
+/// behind (a replaced pool's threads end once no running call holds it). A pool starts
+/// on a thread of its own with the GIL released, Ctrl-C checked while it does: a thousand
+/// threads take seconds to start on a busy machine.
+fn pool(py: Python<'_>, n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
+    static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+    fn slot() -> std::sync::MutexGuard<'static, Option<(usize, Arc<rayon::ThreadPool>)>> {
+        POOL.lock().unwrap_or_else(|e| e.into_inner())
     }
-    let p = rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .build()
-        .map_err(|e| PyOSError::new_err(format!("cannot start worker threads: {e}")))?;
-    let p = Arc::new(p);
-    pools.push((n, p.clone()));
-    Ok(p)
+    if let Some((k, p)) = &*slot() {
+        if *k == n {
+            return Ok(p.clone());
+        }
+    }
+    let cannot = |e: String| PyOSError::new_err(format!("cannot start worker threads: {e}"));
+    let (tx, rx) = channel();
+    std::thread::Builder::new()
+        .spawn(move || {
+            // The old pool first, so that its threads and the new ones do not add up; the
+            // lock is not held while the new one starts (another call may look meanwhile).
+            drop(slot().take());
+            let p = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map(Arc::new)
+                .map_err(|e| e.to_string());
+            if let Ok(p) = &p {
+                *slot() = Some((n, p.clone()));
+            }
+            let _ = tx.send(p);
+        })
+        .map_err(|e| cannot(e.to_string()))?;
+    // In a mutex: a receiver may not be shared with the thread that waits without the GIL.
+    let rx = Mutex::new(rx);
+    loop {
+        let got = py.allow_threads(|| {
+            rx.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .recv_timeout(report::TICK)
+        });
+        match got {
+            Ok(p) => return p.map_err(cannot),
+            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(cannot("the thread starting them ended".to_string()))
+            }
+        }
+    }
 }
 
 fn timeout(t: Option<f64>) -> PyResult<Option<Duration>> {
@@ -386,7 +422,7 @@ fn solve(
         g.blank(),
         kind(heuristic)?,
     )?;
-    let pool = if n > 1 { Some(pool(n)?) } else { None };
+    let pool = if n > 1 { Some(pool(py, n)?) } else { None };
     let stop = AtomicBool::new(false);
     let deadline = limit.map(|t| Instant::now() + t);
     let r = report::blocking(
@@ -450,7 +486,7 @@ fn solve_many(
         g.blank(),
         kind(heuristic)?,
     )?;
-    let pool = pool(n)?;
+    let pool = pool(py, n)?;
     let total = boards.len();
     let stop = AtomicBool::new(false);
     let done = AtomicUsize::new(0);

@@ -20,7 +20,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 /// How often the waiting thread looks at signals and progress.
-const TICK: Duration = Duration::from_millis(50);
+pub const TICK: Duration = Duration::from_millis(50);
 
 static REPORTER: Mutex<Option<PyObject>> = Mutex::new(None);
 
