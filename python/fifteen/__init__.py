@@ -630,7 +630,8 @@ def solve_many(
         ValueError: a malformed or unsolvable board (named by its index), or a bad goal.
         TypeError: an array of floats or bools (its type named), a cell that is no number.
         OSError: tables that cannot be read or built.
-        KeyboardInterrupt: Ctrl-C; the running searches stop within a fraction of a second.
+        KeyboardInterrupt: Ctrl-C; the running searches stop within a fraction of a second
+            (as does the check of the boards before them, on a batch of millions).
     """
     timeout = _seconds(timeout)
     max_nodes = _whole("max_nodes", max_nodes, 1, _MAX_NODES)
@@ -775,7 +776,8 @@ def heuristic(
     it (an ``(N, cells)`` or ``(N, rows, cols)`` array, or a list of boards: returns an
     ``int32`` array). A 2-D array is one board when it holds a number as large as its row
     length, as the rows of every board do (a 3x3 board's hold 8); otherwise its rows are
-    the boards of a batch, which hold only smaller numbers.
+    the boards of a batch, which hold only smaller numbers. Ctrl-C stops a long batch
+    (``KeyboardInterrupt``, nothing returned).
     """
     name = kind.strip().lower().replace("_", "-").replace(" ", "-")
     single = _single(boards)

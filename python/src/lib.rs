@@ -20,7 +20,9 @@ use fifteen::random::{random_board, random_walk, Rng};
 use fifteen::search::{
     Geometry, Heuristic, Limits, LinearConflict, Search, StopReason, WalkingDistance, Weight, Wide,
 };
-use fifteen::{Board, BoardError, Goal, GoalSpec, HeuristicKind, Shape, SolveError, Solver};
+use fifteen::{
+    Board, BoardError, Goal, GoalSpec, HeuristicKind, Labels, Shape, SolveError, Solver,
+};
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -136,12 +138,18 @@ fn timeout(t: Option<f64>) -> PyResult<Option<Duration>> {
     .transpose()
 }
 
+/// Boards at a time between two looks at Ctrl-C in a pass over a batch: a few
+/// hundredths of a second's work.
+const CHUNK: usize = 1 << 16;
+
 /// The boards packed in `data` (whole boards of `s`'s cells), each checked and turned into
-/// a `T` by `each`; the first that fails is named by its row.
-fn checked<T>(
+/// a `T` by `each`; the first that fails is named by its row. In chunks with the GIL
+/// released and Ctrl-C checked between them: tens of millions of boards take seconds.
+fn checked<T: Send>(
+    py: Python<'_>,
     data: &[u8],
     s: Shape,
-    each: impl Fn(Board) -> Result<T, BoardError>,
+    each: impl Fn(Board) -> Result<T, BoardError> + Sync,
 ) -> PyResult<Vec<T>> {
     let cells = s.cells();
     if !data.len().is_multiple_of(cells) {
@@ -150,14 +158,38 @@ fn checked<T>(
             data.len()
         )));
     }
-    data.chunks(cells)
-        .enumerate()
-        .map(|(i, t)| {
-            Board::new(s, t)
-                .and_then(&each)
-                .map_err(|e| PyValueError::new_err(format!("board {i}: {e}")))
+    let mut out = Vec::with_capacity(data.len() / cells);
+    for (k, chunk) in data.chunks(cells * CHUNK).enumerate() {
+        py.allow_threads(|| -> Result<(), String> {
+            for (i, t) in chunk.chunks(cells).enumerate() {
+                let x = Board::new(s, t)
+                    .and_then(&each)
+                    .map_err(|e| format!("board {}: {e}", k * CHUNK + i))?;
+                out.push(x);
+            }
+            Ok(())
         })
-        .collect()
+        .map_err(PyValueError::new_err)?;
+        py.check_signals()?;
+    }
+    Ok(out)
+}
+
+/// `f` of every board of a checked batch (its tiles and labels), in chunks with the GIL
+/// released and Ctrl-C checked between them, as [`checked`] goes.
+fn estimates(
+    py: Python<'_>,
+    data: &[u8],
+    cells: usize,
+    labels: &[Labels],
+    f: impl Fn(&[u8], &Labels) -> u32 + Sync,
+) -> PyResult<Vec<u32>> {
+    let mut out = Vec::with_capacity(labels.len());
+    for (tiles, labels) in data.chunks(cells * CHUNK).zip(labels.chunks(CHUNK)) {
+        py.allow_threads(|| out.extend(tiles.chunks(cells).zip(labels).map(|(t, l)| f(t, l))));
+        py.check_signals()?;
+    }
+    Ok(out)
 }
 
 fn reason(r: StopReason) -> &'static str {
@@ -475,7 +507,7 @@ fn solve_many(
     let s = shape(rows, cols)?;
     let g = goal(goal_tiles, rows, cols)?;
     // Every board is checked before any search: a bad one is named by its row.
-    let boards: Vec<Board> = checked(data, s, |b| g.labels(&b).map(|_| b))?;
+    let boards: Vec<Board> = checked(py, data, s, |b| g.labels(&b).map(|_| b))?;
     let w = weight(weight_factor)?;
     let limit = timeout(timeout_secs)?;
     let n = threads(n_threads)?;
@@ -578,29 +610,20 @@ fn heuristic(
     let s = shape(rows, cols)?;
     let g = goal(goal_tiles, rows, cols)?;
     let cells = s.cells();
-    let labels = checked(data, s, |b| g.labels(&b))?;
+    let labels = checked(py, data, s, |b| g.labels(&b))?;
     let geo = Geometry::new(s, pdb_blank_label(&g));
-    let out: Vec<u32> = match which {
-        "hamming" => labels
-            .iter()
-            .map(|l| {
-                (0..cells)
-                    .filter(|&c| l.cells[c] != l.blank_label && l.cells[c] as usize != c)
-                    .count() as u32
-            })
-            .collect(),
-        "manhattan" => py.allow_threads(|| {
-            labels
-                .iter()
-                .map(|l| geo.manhattan(&geo.load::<Wide>(l)))
-                .collect()
-        }),
-        "linear-conflict" => py.allow_threads(|| {
-            labels
-                .iter()
-                .map(|l| LinearConflict.h(&mut LinearConflict.root(&geo, &geo.load::<Wide>(l))))
-                .collect()
-        }),
+    let out = match which {
+        "hamming" => estimates(py, data, cells, &labels, |_, l| {
+            (0..cells)
+                .filter(|&c| l.cells[c] != l.blank_label && l.cells[c] as usize != c)
+                .count() as u32
+        })?,
+        "manhattan" => estimates(py, data, cells, &labels, |_, l| {
+            geo.manhattan(&geo.load::<Wide>(l))
+        })?,
+        "linear-conflict" => estimates(py, data, cells, &labels, |_, l| {
+            LinearConflict.h(&mut LinearConflict.root(&geo, &geo.load::<Wide>(l)))
+        })?,
         "walking-distance" => {
             let wd = py
                 .allow_threads(|| WalkingDistance::new(&geo))
@@ -609,12 +632,9 @@ fn heuristic(
                         "walking distance is not available for {s} boards (too many states)"
                     ))
                 })?;
-            py.allow_threads(|| {
-                labels
-                    .iter()
-                    .map(|l| wd.h(&mut wd.root(&geo, &geo.load::<Wide>(l))))
-                    .collect()
-            })
+            estimates(py, data, cells, &labels, |_, l| {
+                wd.h(&mut wd.root(&geo, &geo.load::<Wide>(l)))
+            })?
         }
         "pdb" | "solve" => {
             let dir = tables::directory(tables);
@@ -629,11 +649,9 @@ fn heuristic(
             } else {
                 Solver::with_pdb(set.first).with_extras(set.extras)
             };
-            let boards: Vec<Board> = data
-                .chunks(cells)
-                .map(|t| Board::new(s, t).expect("checked above"))
-                .collect();
-            py.allow_threads(|| boards.iter().map(|b| solver.estimate(b, &g)).collect())
+            estimates(py, data, cells, &labels, |t, _| {
+                solver.estimate(&Board::new(s, t).expect("checked above"), &g)
+            })?
         }
         other => {
             return Err(PyValueError::new_err(format!(
