@@ -205,12 +205,47 @@ fn reason(r: StopReason) -> &'static str {
 /// line does: returns its tiles, rows and columns.
 #[pyfunction]
 fn parse_board(py: Python<'_>, text: &str) -> PyResult<(Py<PyBytes>, usize, usize)> {
-    let b = Board::parse(text).map_err(board_error)?;
+    let b = Board::parse(text);
+    // Rows of different lengths are a mistake, not a square board: the library would read
+    // "1 2 3 / 4 5 / 6 7 8 0" as 3x3. (Its own errors, a word that is no number, come first.)
+    if !matches!(b, Err(BoardError::NotANumber(_) | BoardError::Empty)) {
+        ragged(text)?;
+    }
+    let b = b.map_err(board_error)?;
     Ok((
         PyBytes::new(py, b.tiles()).unbind(),
         b.shape().rows as usize,
         b.shape().cols as usize,
     ))
+}
+
+/// Refuses a board given as rows on lines (numbers separated as `Board::parse` separates
+/// them; lines without numbers skipped) that are not all as long as the first, naming the
+/// first row that is not.
+fn ragged(text: &str) -> PyResult<()> {
+    let lengths = text
+        .lines()
+        .map(|line| {
+            line.split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .count()
+        })
+        .filter(|&n| n > 0);
+    let mut first = None;
+    for (i, n) in lengths.enumerate() {
+        match first {
+            None => first = Some(n),
+            Some(f) if f != n => {
+                return Err(PyValueError::new_err(format!(
+                    "row {} has {n} numbers but row 1 has {f} (a board's rows must all be \
+                     the same length)",
+                    i + 1
+                )))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Checks numbers as a board of `rows` x `cols` (0: a square board from the count): returns

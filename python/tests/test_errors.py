@@ -23,6 +23,10 @@ from conftest import release_binary
         ("1 2 3 4 5 6 7 8 9", "the number 9 is out of range (0 to 8)"),
         ("1 2 x 4 5 6 7 8 0", "'x' is not a number"),
         ("", "no numbers given"),
+        # Rows of different lengths are refused, not read as a square board.
+        ("1 2 3\n4 5\n6 7 8 0", "row 2 has 2 numbers but row 1 has 3"),
+        ("1 2 3 4\n5 6 7 8 0", "row 2 has 5 numbers but row 1 has 4"),
+        ("1 2 3\n\n4 0 6\n7 5 8 9", "row 3 has 4 numbers but row 1 has 3"),
         ([1, 2, 3, 4, 5, 6, 7, 8, -1], "'-1' is not a number"),
         ([1, 2, 3, 4, 5, 6, 7, 8, 300], "the number 300 is out of range (0 to 8)"),
         ([1.5, 2, 3, 4, 5, 6, 7, 8, 0], "'1.5' is not a number"),
@@ -57,6 +61,13 @@ def test_object_arrays_of_whole_numbers_are_boards():
     assert fifteen.solve(board, heuristic="manhattan").moves == "RDR"
     with pytest.raises(TypeError, match="board 1: a board cell must be a whole number; got None"):
         fifteen.distance(["1 2 3 0 4 6 7 5 8", [1, 2, 3, 4, 5, 6, 7, 8, None]])
+
+
+def test_rows_of_one_length_and_blank_lines_read_as_before():
+    assert fifteen.solve("1 2 3\n0 4 6\n\n7 5 8\n", heuristic="manhattan").moves == "RDR"
+    assert fifteen.solve("1,2,3\n0,4,6\n7,5,8", heuristic="manhattan").moves == "RDR"
+    with pytest.raises(ValueError, match="row 2 has 2 numbers but row 1 has 3"):
+        fifteen.solve("1 2 3 0 4 6 7 5 8", goal="1 2 3\n4 5\n6 7 8 0")
 
 
 def test_bad_goals():
