@@ -416,3 +416,53 @@ fn a_checkpoint_directory_that_takes_no_files_is_refused_before_the_batch() {
         "{stderr}"
     );
 }
+
+/// `--timeout` with `--checkpoints DIR` is per instance: every instance of a batch gets its
+/// own second, not only the last one. (The first ones used to be stopped after a few nodes:
+/// their one-thread search pool was waited for by a worker of the batch's pool, which ran
+/// the next instances meanwhile while the first one's clock went on.) With Manhattan
+/// distance these Korf 100 boards (62 to 66 moves) are far from solved in a second; a second of
+/// search is tens of millions of nodes, so 100,000 is a floor no working run falls under.
+#[test]
+fn a_time_limit_with_checkpoints_gives_every_instance_its_own_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("three.txt");
+    std::fs::write(
+        &input,
+        "goal: blank-first\n\
+         82 62 14 10 2 1 13 9 8 11 7 3 6 12 15 5 4 0\n\
+         17 66 15 14 0 4 11 1 6 13 7 5 8 9 3 2 10 12\n\
+         60 66 11 14 13 1 2 3 12 4 15 7 9 5 10 6 8 0\n",
+    )
+    .unwrap();
+    for threads in ["1", "2"] {
+        let cps = dir.path().join(format!("cps{threads}"));
+        let out = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+            .args([
+                "solve",
+                "-q",
+                "--heuristic",
+                "manhattan",
+                "--format",
+                "json",
+            ])
+            .args(["--threads", threads, "--timeout", "1", "-i"])
+            .arg(&input)
+            .arg("--checkpoints")
+            .arg(&cps)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        let lines: Vec<serde_json::Value> = stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 3, "{stdout}");
+        for v in &lines {
+            assert_eq!(v["kind"], "limit", "{v}");
+            let nodes = v["nodes"].as_u64().unwrap();
+            assert!(nodes > 100_000, "--threads {threads}: {v}");
+        }
+    }
+}

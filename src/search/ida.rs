@@ -149,7 +149,15 @@ pub fn ida_star<H: Heuristic, T: Tiles>(
                 .num_threads(1)
                 .build()
                 .expect("a one-thread pool");
-            parallel::run(geo, h, start, search, &one, c)
+            // Waited for from a thread of no pool: a worker of another pool (a batch's)
+            // that waits on this one takes that pool's jobs meanwhile, and this search's
+            // clock ran on while the worker solved other instances (`--checkpoints` with
+            // `--timeout` gave the first instances of a batch a few nodes each).
+            std::thread::scope(|s| {
+                s.spawn(|| parallel::run(geo, h, start, search, &one, c))
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
         }
         _ => serial(geo, h, start, search).map_err(SearchError::Stopped),
     }
