@@ -96,6 +96,48 @@ fn a_bad_problem_file_is_refused_with_its_line() {
     assert!(out.stderr.contains("line 5"), "{}", out.stderr);
 }
 
+/// A problem file whose start cannot reach its goal fails as any instance does: a record
+/// of kind `unsolvable` with `--format json` (it printed nothing there before), a line on
+/// stderr naming the instance otherwise; exit status 1, and no table built for it.
+#[test]
+fn an_unsolvable_problem_file_fails_as_an_instance() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::write(
+        dir.path(),
+        "unsolvable.txt",
+        "1\n\n7 2 0\n1 6 5\n4 3 8\n\n1 2 3\n8 0 4\n6 7 5\n",
+    );
+    let out = run(&["solve", "-i", &file, "--format", "json"], None);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let lines = json_lines(&out.stdout);
+    assert_eq!(lines.len(), 1, "{}", out.stdout);
+    assert_eq!(lines[0]["kind"], "unsolvable", "{}", out.stdout);
+    assert_eq!(lines[0]["id"], 1, "{}", out.stdout);
+    let tables = dir.path().join("tables");
+    let out = run(
+        &[
+            "solve",
+            "-i",
+            &file,
+            "--heuristic",
+            "pdb",
+            "--tables",
+            tables.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("instance 1: astar: unsolvable"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !tables.exists(),
+        "tables were built for an unsolvable board"
+    );
+}
+
 /// Each algorithm from the command line, with its counts in JSON; a limit is a failure
 /// with the counts so far.
 #[test]

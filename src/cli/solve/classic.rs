@@ -11,7 +11,7 @@ use super::plan::{NoSolver, Plan};
 use super::{input, sources};
 use crate::board::moves_to_string;
 use crate::classic::course::{self, Problem};
-use crate::classic::{classic_solve, Answer, ClassicError};
+use crate::classic::{classic_solve, Algorithm, Answer, ClassicError};
 use crate::cli::output::{emit, note};
 use crate::instances::Reader;
 use crate::record::{id_value, FailureKind, Record};
@@ -116,13 +116,16 @@ pub fn course_file(problem: &Problem, plan: &Plan) -> Result<i32> {
         board: problem.start,
         goal: Goal::from_board(problem.goal),
     };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    // Before any table is built for it; said as any instance's error (a record with
+    // --format json).
     if let Err(e) = inst.goal.labels(&inst.board) {
-        note!("error: {e}");
+        let algorithm = plan.classic().algorithm;
+        failure(&inst, algorithm, ClassicError::Board(e), plan, &mut out)?;
         return Ok(1);
     }
     let mut solvers = plan.solvers()?;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     let ok = one(&inst, Some(problem), plan, &mut solvers, &mut out)?;
     Ok(if ok { 0 } else { 1 })
 }
@@ -210,34 +213,42 @@ fn one(
             emit(out, &text)?;
             Ok(true)
         }
-        Err(e) => {
-            let message = format!("instance {}: {algorithm}: {e}", inst.id);
-            if plan.json {
-                let kind = match &e {
-                    ClassicError::Board(b) => b.into(),
-                    ClassicError::Stopped { .. } | ClassicError::DepthLimit { .. } => {
-                        FailureKind::Limit
-                    }
-                };
-                let mut r = Record::failed(&inst.id, kind, message, None);
-                r.algorithm = Some(algorithm.name().into());
-                if let Some(c) = e.counts() {
-                    counts_into(&mut r, c);
-                }
-                emit(out, &(r.to_line() + "\n"))?;
-            } else {
-                let extra = e.counts().map_or(String::new(), |c| {
-                    format!(
-                        "; peak frontier {}, memory {}",
-                        c.peak_frontier,
-                        human_bytes(c.memory)
-                    )
-                });
-                note!("error: {message}{extra}");
-            }
-            Ok(false)
-        }
+        Err(e) => failure(inst, algorithm, e, plan, out),
     }
+}
+
+/// Says why `inst` has no answer: a record with `--format json`, else a line on stderr.
+/// Returns `false` (the instance failed) unless the output is lost.
+fn failure(
+    inst: &Instance,
+    algorithm: Algorithm,
+    e: ClassicError,
+    plan: &Plan,
+    out: &mut impl Write,
+) -> Result<bool> {
+    let message = format!("instance {}: {algorithm}: {e}", inst.id);
+    if plan.json {
+        let kind = match &e {
+            ClassicError::Board(b) => b.into(),
+            ClassicError::Stopped { .. } | ClassicError::DepthLimit { .. } => FailureKind::Limit,
+        };
+        let mut r = Record::failed(&inst.id, kind, message, None);
+        r.algorithm = Some(algorithm.name().into());
+        if let Some(c) = e.counts() {
+            counts_into(&mut r, c);
+        }
+        emit(out, &(r.to_line() + "\n"))?;
+    } else {
+        let extra = e.counts().map_or(String::new(), |c| {
+            format!(
+                "; peak frontier {}, memory {}",
+                c.peak_frontier,
+                human_bytes(c.memory)
+            )
+        });
+        note!("error: {message}{extra}");
+    }
+    Ok(false)
 }
 
 /// A record of `inst` with its id, size, board and goal, for the rest to be filled in.
