@@ -367,6 +367,15 @@ fn input_cases() -> Vec<InputCase> {
         ),
         InputCase {
             via: Via::File,
+            ..json_case(
+                "a file that starts with a BOM and a goal line",
+                b"\xEF\xBB\xBFgoal: blank-first\n1 0 2 3 4 5 6 7 8\n",
+                0,
+                &[BLANK_FIRST],
+            )
+        },
+        InputCase {
+            via: Via::File,
             args: vec![
                 "solve",
                 "--heuristic",
@@ -376,10 +385,10 @@ fn input_cases() -> Vec<InputCase> {
                 "1 2 3 4 5 6 0 7 8",
             ],
             ..json_case(
-                "boards as arguments, then a file that starts with a BOM and a goal line",
-                b"\xEF\xBB\xBFgoal: blank-first\n1 0 2 3 4 5 6 7 8\n",
-                0,
-                &[r#""length":2,"#, BLANK_FIRST],
+                "boards as arguments beside a file: one input at a time",
+                b"1 0 2 3 4 5 6 7 8\n",
+                2,
+                &[],
             )
         },
         json_case(
@@ -588,6 +597,17 @@ fn a_directory_an_empty_input_a_foreign_part_and_an_empty_tables_variable() {
         std::fs::read(&kept).unwrap(),
         before,
         "a finished results file"
+    );
+
+    // Board arguments beside an input file: one input at a time (merged, the file's ids
+    // and line numbers were shifted by the arguments').
+    let (code, stdout, stderr) =
+        run(&[&solve[..], &[one.to_str().unwrap(), "1 2 3 4 5 6 7 8 0"]].concat());
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains("both board arguments and -i") && stderr.contains("one input at a time"),
+        "{stderr}"
     );
 
     let notes = dir.path().join("notes.txt");

@@ -256,6 +256,14 @@ fn sources(
             ),
         }
     }
+    if let (Some(file), false) = (&input, boards.is_empty()) {
+        // Merged, the file's instances would get other ids and line numbers than its own.
+        let other = match file.as_str() {
+            "-" => "- (standard input)".to_string(),
+            file => format!("-i {file}"),
+        };
+        bail!("both board arguments and {other} given: one input at a time; put the boards in the input, or give them without it");
+    }
     let arguments_only = input.is_none() && !boards.is_empty();
     let mut sources: Vec<Box<dyn BufRead + Send>> = Vec::new();
     if !boards.is_empty() {
