@@ -115,6 +115,14 @@ fn run(args: Args) -> Result<()> {
         return super::docs::man::<Args>(None);
     }
     let shape = args.size;
+    if shape.cells() > pdb::MAX_TABLE_CELLS {
+        return Err(Usage(format!(
+            "pattern databases go up to {} cells, and a {shape} board has {}: `fifteen solve` takes such boards with linear conflict, no tables needed",
+            pdb::MAX_TABLE_CELLS,
+            shape.cells()
+        ))
+        .into());
+    }
     if args.blank >= shape.cells() {
         return Err(Usage(format!(
             "--blank {} is not a cell of a {shape} board (give 0 to {})",

@@ -167,6 +167,9 @@ fn oversized_partitions_and_bad_build_options_are_refused_before_any_work() {
         ("build-pdb", vec!["--blank", "x", "--out", dir], 2, "from 0 to 35"),
         ("build-pdb", vec!["--size", "3", "--blank", "9", "--out", dir], 2, "not a cell of a 3x3 board (give 0 to 8)"),
         ("build-pdb", vec!["--size", "1x9", "--out", dir], 2, "rows and columns at least 2"),
+        // Boards beyond the tables' 32 cells: no table at all, whatever the partition.
+        ("build-pdb", vec!["--size", "6", "--out", dir], 2, "pattern databases go up to 32 cells, and a 6x6 board has 36"),
+        ("build-pdb", vec!["--size", "6", "--partition", "4-4-4-4-4-4-4-4-3", "--out", dir], 2, "go up to 32 cells"),
         // A classic search's limits where no classic search runs; bench's classic searches.
         ("fifteen", vec!["solve", "--depth-limit", "5", NEAR], 2, "limit a classic search"),
         ("fifteen", vec!["bench", korf, "--max-memory", "1G"], 2, "limit a classic search"),

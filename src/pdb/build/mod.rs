@@ -151,7 +151,13 @@ fn build_with(
         }
         Ok(()) => {}
     }
-    if n > MAX_TABLE_CELLS || too_many_placements(n, k) {
+    if n > MAX_TABLE_CELLS {
+        return Err(TableError::Unsupported(format!(
+            "pattern databases go up to {MAX_TABLE_CELLS} cells; a {} board has {n}",
+            spec.shape
+        )));
+    }
+    if too_many_placements(n, k) {
         return Err(too_large());
     }
     let layout = Layout::new(&Grid::new(spec.shape), k, tabled);
@@ -246,7 +252,7 @@ mod tests {
         assert_eq!(refusal(3, 9, &[1]), "blank cell 9 is not on a 3x3 board");
         assert_eq!(
             refusal(6, 0, &[1]),
-            "pattern of 1 tiles on 36 cells is too large to build"
+            "pattern databases go up to 32 cells; a 6x6 board has 36"
         );
         let big: Vec<u8> = (1..15).collect();
         assert_eq!(
