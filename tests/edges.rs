@@ -376,6 +376,26 @@ fn an_unwritable_tables_directory_fails_at_once_with_its_path_and_a_hint() {
         assert!(!err.contains("building"), "{what}: nothing is built: {err}");
         assert!(t0.elapsed() < Duration::from_secs(5), "{what}: not at once");
     }
+    // The file itself named as the directory: said as such (it was "File exists"), and
+    // left as it was.
+    let file = tmp.path().join("a-file");
+    let file_s = file.to_str().unwrap().to_string();
+    for (bin, args, code) in [
+        ("fifteen", vec!["solve", "--tables", &file_s, NEAR4], 2),
+        ("build-pdb", vec!["--size", "3", "--out", &file_s], 1),
+    ] {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let out = command(bin, &args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{bin}: {err}");
+        assert!(
+            err.contains(&format!(
+                "cannot write tables to {file_s}: it is there, and not a directory"
+            )),
+            "{bin}: {err}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a directory");
 }
 
 #[test]

@@ -172,6 +172,16 @@ impl TableDir {
             let path = path.to_path_buf();
             move |error| TableError::Io { path, error }
         };
+        if let Ok(meta) = std::fs::metadata(&self.dir) {
+            if !meta.is_dir() {
+                // create_dir_all would say "File exists", which reads as the wrong problem.
+                let error = std::io::Error::new(
+                    std::io::ErrorKind::NotADirectory,
+                    "it is there, and not a directory",
+                );
+                return Err(fail(&self.dir)(error));
+            }
+        }
         std::fs::create_dir_all(&self.dir).map_err(fail(&self.dir))?;
         let probe = self
             .dir
