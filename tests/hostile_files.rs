@@ -1419,3 +1419,50 @@ fn outputs_and_inputs_of_the_wrong_kind_are_refused_and_left_as_they_are() {
         .unwrap()
         .starts_with("fifteen verification record"));
 }
+
+/// `split search --timeout` that runs out is a limit like `solve`'s (exit status 1), says
+/// why and what to do, and writes no part file: a part is whole or absent.
+#[test]
+fn a_split_part_out_of_time_says_so_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let frontier = dir.path().join("frontier.json");
+    let part = dir.path().join("part.json");
+    let f = frontier.to_str().unwrap();
+    // Korf 100 instance 17 (66 moves), far from solved in a millisecond with Manhattan
+    // distance.
+    let o = fifteen(&[
+        "split",
+        "frontier",
+        "-q",
+        "--goal",
+        "blank-first",
+        "--heuristic",
+        "manhattan",
+        "--depth",
+        "6",
+        "-o",
+        f,
+        "15 14 0 4 11 1 6 13 7 5 8 9 3 2 10 12",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let o = fifteen(&[
+        "split",
+        "search",
+        "--timeout",
+        "0.001",
+        "--threshold",
+        "66",
+        "--part",
+        "1/1",
+        "-o",
+        part.to_str().unwrap(),
+        f,
+    ]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("time limit reached") && o.stderr.contains("longer --timeout"),
+        "{}",
+        o.stderr
+    );
+    assert!(!part.exists(), "a part file was written");
+}

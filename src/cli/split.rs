@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 
 use super::args::{self, TablesArg};
-use super::output::{emit, inform};
+use super::output::{emit, inform, note};
 use super::table_cache::TableCache;
 use super::target::{may_replace, not_an_input};
 use super::INTERRUPTED;
@@ -283,6 +283,16 @@ fn run_search(a: SearchArgs) -> Result<i32> {
     let r = match result {
         Ok(r) => r,
         Err(SplitSearchError::Stopped(s)) if s.reason == StopReason::Interrupted => return Ok(130),
+        Err(SplitSearchError::Stopped(s)) => {
+            // --timeout, the one limit here; as for `solve`, exit status 1: the part is
+            // to be run again.
+            note!(
+                "error: part {}: search stopped (time limit reached) after {} nodes; nothing was written: run this part again with a longer --timeout, or without one",
+                a.part,
+                s.nodes
+            );
+            return Ok(1);
+        }
         Err(e) => bail!("part {}: {e}", a.part),
     };
     let some = |x: u32| (x != u32::MAX).then_some(x);
