@@ -172,16 +172,51 @@ impl Partition {
             ))
         };
         if text.contains('/') || text.contains(',') {
-            let patterns = text
-                .split('/')
-                .map(|group| group.split(',').map(|t| t.trim().parse::<u8>()).collect())
-                .collect::<Result<Vec<Vec<u8>>, _>>()
-                .map_err(|_| bad())?;
+            // Each mistake named: which label, and why it is none.
+            let why = |reason: String| {
+                TableError::Unsupported(format!(
+                    "bad partition '{text}': {reason} (use e.g. 7-8 or 1,2,3/4,5,6/7,8)"
+                ))
+            };
+            let n = shape.cells();
+            let mut seen = [false; MAX_CELLS];
+            let mut patterns = Vec::new();
+            for group in text.split('/') {
+                let mut pattern = Vec::new();
+                for token in group.split(',').map(str::trim) {
+                    let t = match token.parse::<u8>() {
+                        Ok(t) if (t as usize) < n => t,
+                        _ if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) => {
+                            return Err(why(format!(
+                                "there is no tile {token} on a {shape} board (its cells are 0 to {})",
+                                n - 1
+                            )))
+                        }
+                        _ if token.is_empty() => {
+                            return Err(why("a tile number is missing between its commas or slashes".into()))
+                        }
+                        _ => return Err(why(format!("'{token}' is not a tile number"))),
+                    };
+                    if t == blank {
+                        return Err(why(format!("{t} is the goal's blank, not a tile")));
+                    }
+                    if std::mem::replace(&mut seen[t as usize], true) {
+                        return Err(why(format!("tile {t} is named twice")));
+                    }
+                    pattern.push(t);
+                }
+                patterns.push(pattern);
+            }
             let tiles = patterns.concat();
             check_tiles(shape, blank, &tiles).map_err(|_| bad())?;
             if tiles.len() != shape.cells() - 1 {
+                let missing: Vec<String> = (0..n as u8)
+                    .filter(|&t| t != blank && !seen[t as usize])
+                    .map(|t| t.to_string())
+                    .collect();
                 return Err(TableError::Unsupported(format!(
-                    "partition '{text}' must name every tile except the blank once"
+                    "partition '{text}' must name every tile except the blank once; it leaves out {}",
+                    missing.join(", ")
                 )));
             }
             return Ok(Partition {
@@ -326,19 +361,28 @@ mod tests {
         let p = Partition::parse(s, 0, "1,2,3,4/5,6,7,8").unwrap();
         assert_eq!(p.patterns, vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]]);
         assert_eq!(p, Partition::parse(s, 0, "4-4").unwrap());
-        for text in [
-            "1,2,3,4/4,5,6,7,8",
-            "0,1,2,3/4,5,6,7,8",
-            "1,2,3/x",
-            "1,2,9/3,4,5,6,7,8",
+        // Each refusal names the label at fault and why.
+        for (text, why) in [
+            ("1,2,3,4/4,5,6,7,8", "tile 4 is named twice"),
+            ("0,1,2,3/4,5,6,7,8", "0 is the goal's blank, not a tile"),
+            ("1,2,3/x", "'x' is not a tile number"),
+            ("1,2,3/4,,5,6,7,8", "a tile number is missing"),
+            (
+                "1,2,9/3,4,5,6,7,8",
+                "there is no tile 9 on a 3x3 board (its cells are 0 to 8)",
+            ),
+            ("1,2,300/3,4,5,6,7,8", "there is no tile 300 on a 3x3 board"),
         ] {
             let e = Partition::parse(s, 0, text).unwrap_err().to_string();
-            assert!(e.starts_with(&format!("bad partition '{text}'")), "{e}");
+            assert!(
+                e.starts_with(&format!("bad partition '{text}': {why}")),
+                "{e}"
+            );
         }
         let e = Partition::parse(s, 0, "1,2/3").unwrap_err().to_string();
         assert_eq!(
             e,
-            "partition '1,2/3' must name every tile except the blank once"
+            "partition '1,2/3' must name every tile except the blank once; it leaves out 4, 5, 6, 7, 8"
         );
     }
 }
