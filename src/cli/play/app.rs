@@ -368,7 +368,11 @@ impl App {
         } else if g.moves() == 0 {
             format!("already solved!  {}", self.message)
         } else {
-            format!("SOLVED in {} moves!  {}", g.moves(), self.message)
+            let moves = match g.moves() {
+                1 => "1 move".to_string(),
+                n => format!("{n} moves"),
+            };
+            format!("SOLVED in {moves}!  {}", self.message)
         };
         lines.extend([
             String::new(),
