@@ -352,3 +352,25 @@ fn the_bench_rate_counts_stopped_searches() {
         o.stdout
     );
 }
+
+/// `bench`'s summary names its thread count in words a reader expects: "1 thread", "2
+/// threads".
+#[test]
+fn the_bench_summary_counts_its_threads_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "two.txt",
+        "a 2 1 2 3 4 5 6 0 7 8\nb 1 1 2 3 4 5 6 7 0 8\n",
+    );
+    for (threads, words) in [("1", ", 1 thread, "), ("2", ", 2 threads, ")] {
+        let o = run(&["bench", &file, LC, "--threads", threads], None);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        assert!(o.stdout.contains("2 solved, 0 failed"), "{}", o.stdout);
+        assert!(
+            o.stdout.contains(words),
+            "--threads {threads}: {}",
+            o.stdout
+        );
+    }
+}

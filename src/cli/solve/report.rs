@@ -214,9 +214,13 @@ impl Report {
         } else {
             String::new()
         };
+        let threads = match threads {
+            1 => "1 thread".to_string(),
+            n => format!("{n} threads"),
+        };
         let mut s = format!(
             "\n{solved} solved, {failed} failed, {mismatched} wrong lengths; total length {total_len}\n\
-             wall {wall:.3} s{built}, {total_nodes} nodes ({per} per instance), {:.1} M nodes/s, {threads} threads, heuristic {}\n",
+             wall {wall:.3} s{built}, {total_nodes} nodes ({per} per instance), {:.1} M nodes/s, {threads}, heuristic {}\n",
             nps / 1e6,
             kind.name(),
         );
