@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use signal_hook::consts::{SIGINT, SIGTERM};
 
 use super::plan::{NoSolver, Plan};
@@ -322,6 +322,24 @@ pub fn run(
         }
         Err(e) => bail!("{}: {e}", path.display()),
     }
+}
+
+/// Makes `--checkpoints DIR` if missing and writes a file there once, before the batch:
+/// a directory that takes no files is refused now, not found out by a warning for every
+/// instance.
+///
+/// # Errors
+/// A directory that cannot be made or written to.
+pub(super) fn prepare_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("--checkpoints {}: cannot create it", dir.display()))?;
+    tempfile::NamedTempFile::new_in(dir).with_context(|| {
+        format!(
+            "--checkpoints {}: cannot write a file in it; give a directory you can write to",
+            dir.display()
+        )
+    })?;
+    Ok(())
 }
 
 /// The file name of an instance's checkpoint in `--checkpoints DIR`: its id (made safe for

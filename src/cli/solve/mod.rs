@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::ValueEnum;
 
 use self::plan::{NoSolver, Plan};
@@ -319,15 +319,7 @@ fn run(
         if plan.output.is_some() {
             bail!("--checkpoints resumes stopped instances and --output skips every instance already in its file, stopped ones too: give one of them");
         }
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("--checkpoints {}: cannot create it", dir.display()))?;
-        // Tried once now, not found out by a warning for every instance of the batch.
-        tempfile::NamedTempFile::new_in(dir).with_context(|| {
-            format!(
-                "--checkpoints {}: cannot write a file in it; give a directory you can write to",
-                dir.display()
-            )
-        })?;
+        checkpoint::prepare_dir(dir)?;
     }
     let threads = plan.threads;
     let pool = args::pool(threads)?;
