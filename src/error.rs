@@ -13,6 +13,17 @@ pub enum BoardError {
     /// count.
     #[error("{0} numbers do not make a board (give 9, 16, 25 or 36 numbers for a square board; other shapes need --size RxC, or a `size: RxC` line in a file)")]
     BadCount(usize),
+    /// A board given as lines of different lengths: the lines say no shape, so it is not
+    /// read as a square even when the count would make one.
+    #[error("line {row} of the board has {count} numbers but line 1 has {first}: give every row the same count, or the whole board on one line")]
+    UnevenRows {
+        /// The first line (1-based, counting lines with numbers) whose length differs.
+        row: usize,
+        /// How many numbers that line holds.
+        count: usize,
+        /// How many the first line holds.
+        first: usize,
+    },
     /// A board of known shape got the wrong number of tiles.
     #[error("{count} numbers given, {expected} expected")]
     WrongCount {
@@ -33,7 +44,7 @@ pub enum BoardError {
         max: usize,
     },
     /// A token that is not a non-negative integer (below 2^64): in a board, or the `LEN` of
-    /// an instance line. Holds the token, cut to 20 characters.
+    /// an instance line. Holds the token, cut to 40 characters and an ellipsis.
     #[error("'{0}' is not a number")]
     NotANumber(String),
     /// The `LEN` of an instance line, a number too large for a length (2^32 or more): its

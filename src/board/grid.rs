@@ -70,6 +70,11 @@ impl Board {
     /// assert_eq!(Board::parse("1 2 3 4 5 6 7 8 8"), Err(BoardError::Repeated(8)));
     /// assert_eq!(Board::parse("1 2 3 4 5 6 7 0"), Err(BoardError::BadCount(8)));
     /// assert_eq!(
+    ///     Board::parse("1 2 3 4\n5 6 7\n8 0").unwrap_err().to_string(),
+    ///     "line 2 of the board has 3 numbers but line 1 has 4: give every row the same \
+    ///      count, or the whole board on one line"
+    /// );
+    /// assert_eq!(
     ///     Board::parse("1 2 3 4 5 6 7 8 9").unwrap_err().to_string(),
     ///     "the number 9 is out of range (0 to 8)"
     /// );
@@ -77,6 +82,7 @@ impl Board {
     /// ```
     pub fn parse(text: &str) -> Result<Board, BoardError> {
         let (values, row_lengths) = read_numbers(text)?;
+        even_rows(&row_lengths)?;
         let shape = shape_for(values.len(), &row_lengths)?;
         Board::from_values(shape, &values)
     }
@@ -84,7 +90,8 @@ impl Board {
     /// Parses a board of a known shape (needed for non-square boards given on one line):
     /// its numbers, separated by spaces, commas or newlines, row by row.
     pub fn parse_as(text: &str, shape: Shape) -> Result<Board, BoardError> {
-        let (values, _) = read_numbers(text)?;
+        let (values, row_lengths) = read_numbers(text)?;
+        even_rows(&row_lengths)?;
         Board::from_values(shape, &values)
     }
 
@@ -269,6 +276,21 @@ pub(crate) fn quoted(tok: &str) -> String {
         let mut cut: String = tok.chars().take(MAX).collect();
         cut.push('…');
         cut
+    }
+}
+
+/// Refuses a board given as lines of different lengths (`1 2 3 4` / `5 6 7` / `8 0`): the
+/// numbers might add up to a board, but the lines say no shape, and reading them as a square
+/// would solve a board the user may not have meant.
+fn even_rows(row_lengths: &[usize]) -> Result<(), BoardError> {
+    let first = row_lengths.first().copied().unwrap_or(0);
+    match row_lengths.iter().position(|&l| l != first) {
+        Some(i) => Err(BoardError::UnevenRows {
+            row: i + 1,
+            count: row_lengths[i],
+            first,
+        }),
+        None => Ok(()),
     }
 }
 

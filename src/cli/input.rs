@@ -3,9 +3,50 @@
 use std::io::BufRead;
 use std::sync::atomic::Ordering;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use super::INTERRUPTED;
+use crate::{BoardError, Shape};
+
+/// Board argument `n` (from 1) as one input line. A board given as rows in one argument
+/// must have rows of one length, and that length must be the shape's: joined on one line,
+/// rows of another length (or a `--size` that disagrees with the rows) would be read as
+/// another board than the one drawn.
+pub fn board_argument(n: usize, text: &str, size: Option<Shape>) -> Result<String> {
+    let tokens = |line: &str| -> Vec<String> {
+        line.split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let rows: Vec<Vec<String>> = text.lines().map(tokens).filter(|r| !r.is_empty()).collect();
+    let joined = rows.concat().join(" ");
+    let Some(first) = rows.first().map(Vec::len).filter(|_| rows.len() > 1) else {
+        return Ok(joined);
+    };
+    if let Some(i) = rows.iter().position(|r| r.len() != first) {
+        let error = BoardError::UnevenRows {
+            row: i + 1,
+            count: rows[i].len(),
+            first,
+        };
+        bail!("board argument {n}: {error}");
+    }
+    let drawn = format!("{} rows of {first}", rows.len());
+    match size {
+        Some(s) if (s.rows as usize, s.cols as usize) != (rows.len(), first) => bail!(
+            "board argument {n} is drawn as {drawn} but --size {s} is {} rows of {}: give --size {}x{first}, or draw the board as {s}",
+            s.rows,
+            s.cols,
+            rows.len()
+        ),
+        None if rows.len() != first => bail!(
+            "board argument {n} is drawn as {drawn}: give --size {}x{first} (only square boards follow from their count)",
+            rows.len()
+        ),
+        _ => Ok(joined),
+    }
+}
 
 /// A file, or standard input for `-`.
 pub fn open(path: &str) -> Result<Box<dyn BufRead + Send>> {

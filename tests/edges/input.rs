@@ -12,11 +12,13 @@ use std::time::Duration;
 
 use super::{command, common, wait};
 
-/// How a row's input reaches `fifteen`: piped to `-`, or written to a file for `-i`.
+/// How a row's input reaches `fifteen`: piped to `-`, written to a file for `-i`, or
+/// nowhere (the boards are arguments in the row's `args`; its `input` must be empty).
 #[derive(Clone, Copy, Debug)]
 enum Via {
     Stdin,
     File,
+    Arguments,
 }
 
 /// One adversarial input. `stdout`: a pattern for each line of standard output, in order
@@ -93,6 +95,12 @@ fn run_input(case: &InputCase, dir: &Path) -> (ExitStatus, String, String) {
             std::fs::write(&path, &case.input).unwrap();
             args.extend(["-i".to_string(), path.to_str().unwrap().to_string()]);
             command("fifteen", &args)
+        }
+        Via::Arguments => {
+            assert!(case.input.is_empty(), "{}: arguments only", case.what);
+            let mut cmd = command("fifteen", &args);
+            cmd.stdin(Stdio::null());
+            cmd
         }
     };
     let mut child = cmd
@@ -389,6 +397,55 @@ fn input_cases() -> Vec<InputCase> {
                 b"1 0 2 3 4 5 6 7 8\n",
                 2,
                 &[],
+            )
+        },
+        // A board drawn as rows in one argument: rows of one length, in the shape given.
+        InputCase {
+            via: Via::Arguments,
+            args: vec!["solve", "--heuristic", "linear-conflict", "1 2 3 4\n5 6 7\n8 0"],
+            stderr: "board argument 1: line 2 of the board has 3 numbers but line 1 has 4",
+            ..json_case("a board argument of uneven rows that add up to 3x3", b"", 2, &[])
+        },
+        InputCase {
+            via: Via::Arguments,
+            args: vec!["solve", "--heuristic", "linear-conflict", "1 2 3 4\n5 6 7 8\n9 10 0 11"],
+            stderr: "drawn as 3 rows of 4: give --size 3x4",
+            ..json_case("a 3x4 board argument drawn as rows, no --size", b"", 2, &[])
+        },
+        InputCase {
+            via: Via::Arguments,
+            args: vec![
+                "solve",
+                "--heuristic",
+                "linear-conflict",
+                "--size",
+                "4x3",
+                "1 2 3 4\n5 6 7 8\n9 10 0 11",
+            ],
+            stderr: "but --size 4x3 is 4 rows of 3",
+            ..json_case("a board argument drawn in another shape than --size", b"", 2, &[])
+        },
+        InputCase {
+            via: Via::Arguments,
+            args: vec![
+                "solve",
+                "--heuristic",
+                "linear-conflict",
+                "--format",
+                "json",
+                "--size",
+                "3x4",
+                "1 2 3 4\n5 6 7 8\n9 10 0 11",
+                "1 2 3 4 5 6 7 8 9 10 0 11",
+            ],
+            ..json_case(
+                "a 3x4 board argument drawn as rows with its --size, and one on one line",
+                b"",
+                0,
+                &[
+                    r#"{"id":1,"size":"3x4","tiles":[1,2,3,4,5,6,7,8,9,10,0,11],*"length":1,"#,
+                    r#"{"id":2,"size":"3x4","tiles":[1,2,3,4,5,6,7,8,9,10,0,11],*"length":1,"#,
+                ],
             )
         },
         json_case(

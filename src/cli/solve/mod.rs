@@ -245,6 +245,7 @@ pub fn bench(a: BenchArgs) -> Result<i32> {
 fn sources(
     mut boards: Vec<String>,
     mut input: Option<String>,
+    size: Option<Shape>,
 ) -> Result<(Box<dyn BufRead + Send>, bool)> {
     if let Some(i) = boards.iter().position(|b| b == "-") {
         boards.remove(i);
@@ -272,12 +273,10 @@ fn sources(
             boards.join(" ") + "\n"
         } else {
             // One board per argument; a grid argument becomes one line.
-            boards
-                .iter()
-                .map(|b| b.split_whitespace().collect::<Vec<_>>().join(" "))
-                .collect::<Vec<_>>()
-                .join("\n")
-                + "\n"
+            let lines: Result<Vec<String>> = (boards.iter().enumerate())
+                .map(|(i, b)| input::board_argument(i + 1, b, size))
+                .collect();
+            lines?.join("\n") + "\n"
         };
         sources.push(Box::new(std::io::Cursor::new(text)));
     }
@@ -332,7 +331,7 @@ fn run(
             slice::unique_ids(path, plan)?;
         }
     }
-    let (input, arguments_only) = sources(boards, input)?;
+    let (input, arguments_only) = sources(boards, input, plan.size)?;
     let bar = BatchBar::new(
         !arguments_only && !from_terminal,
         file.as_deref(),
