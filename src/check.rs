@@ -39,6 +39,10 @@ pub enum CheckError {
     /// column where it failed.
     #[error("not JSON: {0}")]
     NotJson(String),
+    /// A line that is no JSON but reads as an instance (a board, or `ID LEN` and a board),
+    /// as in the instance file given to `solve` instead of its output.
+    #[error("a board, not a result: check what `fifteen solve --format json` prints for it, or give one board with --moves")]
+    NotAResult,
     /// A results line whose bytes are not UTF-8 (the lines after it are still checked).
     #[error("not valid UTF-8")]
     NotUtf8,
@@ -225,6 +229,22 @@ impl LineCheck {
     }
 }
 
+/// Whether a line that is no JSON reads as an instance line: at least four numbers, or
+/// an id and then numbers (`ID LEN` may be `?`), separated by spaces or commas.
+fn looks_like_an_instance(text: &str) -> bool {
+    let tokens: Vec<&str> = (text.split(|c: char| c.is_whitespace() || c == ','))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let number = |t: &&str| t.parse::<u64>().is_ok();
+    let rest = match tokens.iter().position(|t| !number(t)) {
+        None => &tokens[..],
+        // `ID LEN tiles...`: any id, then a length or `?`.
+        Some(0) if tokens.get(1).is_some_and(|t| number(t) || *t == "?") => &tokens[2..],
+        Some(_) => return false,
+    };
+    rest.len() >= 4 && rest.iter().all(number)
+}
+
 /// Checks one line of `fifteen solve --format json` output (`id`, `tiles`, `goal`,
 /// `length`, `moves`; other fields are ignored). `default_goal` serves lines without a
 /// `goal`; a non-square board needs a `size` field ("3x4"), as 12 numbers do not say
@@ -247,6 +267,10 @@ pub fn check_json_line(text: &str, line: usize, default_goal: &GoalSpec) -> Opti
     let obj = match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(obj)) => obj,
         Ok(_) => return Some(out),
+        Err(_) if looks_like_an_instance(text) => {
+            out.result = Err(CheckError::NotAResult);
+            return Some(out);
+        }
         Err(e) => {
             // The position is within this one line, so only the column says anything.
             let full = e.to_string();
@@ -447,6 +471,33 @@ mod tests {
         assert_eq!(check_json_line(r#"{"summary":{"solved":1}}"#, 2, &g), None);
         assert_eq!(check_json_line(r#"{"batch":{"version":1}}"#, 1, &g), None);
         assert_eq!(check_json_line(r#"{"batch_end":{"items":3}}"#, 5, &g), None);
+    }
+
+    #[test]
+    fn instance_lines_are_told_apart_from_broken_results() {
+        let g = GoalSpec::Standard;
+        let result = |text: &str| check_json_line(text, 1, &g).unwrap().result;
+        for instance in [
+            "1 2 3 4 5 6 7 0 8",
+            "1,2,3,4,5,6,7,0,8",
+            "1 57 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+            "H18 69 15 11 7 3 14 10 0 2 13 9 6 5 12 8 4 1",
+            "a ? 1 2 3 0",
+        ] {
+            assert_eq!(result(instance), Err(CheckError::NotAResult), "{instance}");
+        }
+        for broken in [
+            r#"{"tiles":[1,2"#,
+            "1 2 3",
+            "x y 1 2 3 4",
+            "goal: blank-first",
+            "12 x",
+        ] {
+            assert!(
+                matches!(result(broken), Err(CheckError::NotJson(_))),
+                "{broken}"
+            );
+        }
     }
 
     #[test]

@@ -382,3 +382,31 @@ fn usage_errors_and_unreadable_input_exit_2() {
         assert!(o.stderr.contains(msg), "{args:?}: {}", o.stderr);
     }
 }
+
+/// The instance file itself given to `check` (a newcomer's first try) is named as boards,
+/// not as results that failed; a results file with a board line in it is still checked.
+#[test]
+fn an_instance_file_is_told_to_go_through_solve_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let instances = dir.path().join("boards.txt");
+    let text: String = boards().iter().map(|b| format!("{b}\n")).collect();
+    let with_ids = "# comment\ngoal: standard\nA1 ? 1 2 3 4 5 6 7 0 8\n7 1 1 2 3 4 5 6 0 7 8\n";
+    for body in [text.as_str(), with_ids] {
+        std::fs::write(&instances, body).unwrap();
+        let o = run(&["check", instances.to_str().unwrap()], None);
+        assert_eq!(o.code, 2, "{}", o.stderr);
+        assert!(
+            o.stderr.contains("holds boards, not results") && o.stderr.contains("fifteen solve -i"),
+            "{}",
+            o.stderr
+        );
+        assert!(o.stdout.contains("a board, not a result"), "{}", o.stdout);
+    }
+    let mixed = solved(&boards()[..2]) + "1 2 3 4 5 6 7 0 8\n";
+    let o = run(&["check", "-"], Some(&mixed));
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(o.stdout.contains("2 ok, 1 failed"), "{}", o.stdout);
+    let o = run(&["check", dir.path().to_str().unwrap()], None);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("give a results file"), "{}", o.stderr);
+}

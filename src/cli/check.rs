@@ -110,7 +110,7 @@ fn results_file(input: Option<String>, args: &[String], goal: GoalSpec, json: bo
         }
         _ => bail!("give one results file (or - for stdin); to check a board, add --moves"),
     };
-    let reader: Box<dyn BufRead> = match input::open(&path) {
+    let reader: Box<dyn BufRead> = match input::open(&path, "a results file") {
         Ok(r) => r,
         Err(e) if Board::parse(&path).is_ok() => {
             bail!("{e:#} (it looks like a board: add --moves)")
@@ -120,13 +120,20 @@ fn results_file(input: Option<String>, args: &[String], goal: GoalSpec, json: bo
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut lines = Lines::new(reader, goal);
-    let (mut passed, mut failed) = (0u64, 0u64);
+    // Lines that read as boards, and failures that are no parse error: a file of boards
+    // (comments and `goal:` lines are parse errors) was given instead of solve's output.
+    let (mut passed, mut failed, mut instances, mut checked) = (0u64, 0u64, 0u64, 0u64);
     let interrupted = || {
         note!("interrupted: the lines above were checked; the rest were not");
         Ok(130)
     };
     for c in lines.by_ref() {
         let (ok, why) = describe(&c.result, c.claimed);
+        match c.result {
+            Err(CheckError::NotAResult) => instances += 1,
+            Err(CheckError::NotJson(_)) => {}
+            _ => checked += 1,
+        }
         if ok {
             passed += 1;
         } else {
@@ -167,6 +174,10 @@ fn results_file(input: Option<String>, args: &[String], goal: GoalSpec, json: bo
     let total = passed + failed;
     if total == 0 {
         note!("error: no results in {path} (JSON Lines as `fifteen solve --format json` prints)");
+        return Ok(2);
+    }
+    if instances > 0 && checked == 0 {
+        note!("error: {path} holds boards, not results: solve them with `fifteen solve -i {path} --format json`, and check what that prints");
         return Ok(2);
     }
     if !json {

@@ -48,15 +48,18 @@ pub fn board_argument(n: usize, text: &str, size: Option<Shape>) -> Result<Strin
     }
 }
 
-/// A file, or standard input for `-`.
-pub fn open(path: &str) -> Result<Box<dyn BufRead + Send>> {
+/// A file, or standard input for `-`; `kind` names what the file should be ("an instance
+/// file"), for the message when it is a directory.
+pub fn open(path: &str, kind: &str) -> Result<Box<dyn BufRead + Send>> {
     if path == "-" {
         return Ok(stdin_reader());
     }
     let f = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
     // Opening a directory succeeds; reading it fails later with no name attached.
     if f.metadata().is_ok_and(|m| m.is_dir()) {
-        anyhow::bail!("cannot read {path}: it is a directory (give an instance file, or - for standard input)");
+        anyhow::bail!(
+            "cannot read {path}: it is a directory (give {kind}, or - for standard input)"
+        );
     }
     Ok(Box::new(std::io::BufReader::new(f)))
 }

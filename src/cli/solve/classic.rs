@@ -144,7 +144,10 @@ pub fn problem_file(path: &str) -> Result<Option<Problem>> {
     }
     let mut head = Vec::new();
     std::io::Read::read_to_end(
-        &mut std::io::Read::take(input::open(path)?, MAX_PROBLEM_BYTES + 1),
+        &mut std::io::Read::take(
+            input::open(path, "an instance file")?,
+            MAX_PROBLEM_BYTES + 1,
+        ),
         &mut head,
     )
     .map_err(|e| anyhow::anyhow!("{path}: {e}"))?;

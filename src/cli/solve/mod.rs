@@ -281,7 +281,7 @@ fn sources(
         sources.push(Box::new(std::io::Cursor::new(text)));
     }
     if let Some(path) = &input {
-        sources.push(input::open(path)?);
+        sources.push(input::open(path, "an instance file")?);
     }
     if sources.is_empty() {
         if std::io::stdin().is_terminal() {

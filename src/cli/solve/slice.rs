@@ -195,8 +195,11 @@ impl Slice {
 /// would find only after every shard had run. (Read once more from the start; standard
 /// input cannot be, and is checked by the merge alone.)
 pub fn unique_ids(path: &str, plan: &Plan) -> Result<()> {
-    let reader = crate::instances::Reader::new(super::super::input::open(path)?, plan.goal.clone())
-        .with_size(plan.size);
+    let reader = crate::instances::Reader::new(
+        super::super::input::open(path, "an instance file")?,
+        plan.goal.clone(),
+    )
+    .with_size(plan.size);
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (i, item) in reader.enumerate() {
         if super::super::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
