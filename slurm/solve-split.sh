@@ -37,7 +37,7 @@ check_opts=()
 common_opts=()
 board=""
 
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 need() { [ "$#" -ge 2 ] || { echo "error: $1 needs a value" >&2; exit 2; }; }
 
 # Every fifteen (or sbatch) this script starts runs in the background, its pid in $pids,
