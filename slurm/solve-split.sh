@@ -55,6 +55,7 @@ stop() {
     scancel "$jobid" 2> /dev/null || true
   fi
   wait || true
+  [ -z "$jobid_file" ] || rm -f -- "$jobid_file"
   echo "solve-split.sh: stopped by SIG$1${jobid:+ (job array $jobid cancelled)}; run the same command again to resume (what is done is kept)" >&2
   exit "$2"
 }
