@@ -21,7 +21,9 @@
 #
 # Prints a row per iteration (threshold, nodes), then the solution and the total nodes.
 # Exit status: 0 solved; 1 a part or the reducer failed (what failed is said on stderr);
-# 2 usage errors.
+# 2 usage errors; 130 after Ctrl-C (SIGINT), 143 after SIGTERM: the parts under way are
+# stopped first (with --local, the signal is passed on to them; under Slurm the job array
+# is cancelled), and a rerun resumes.
 set -euo pipefail
 
 parts=4
@@ -35,8 +37,47 @@ check_opts=()
 common_opts=()
 board=""
 
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 need() { [ "$#" -ge 2 ] || { echo "error: $1 needs a value" >&2; exit 2; }; }
+
+# Every fifteen (or sbatch) this script starts runs in the background, its pid in $pids,
+# and is waited for: so SIGTERM or Ctrl-C reaches the trap below at once (bash runs a trap
+# only once the command in the foreground is over), which passes the signal on to them,
+# cancels the job array under way, waits for them to stop and exits 143 or 130.
+pids=()
+jobid_file=""
+stop() {
+  trap '' INT TERM
+  local p jobid=""
+  for p in "${pids[@]}"; do kill -"$1" "$p" 2> /dev/null || true; done
+  if [ -n "$jobid_file" ] && [ -s "$jobid_file" ]; then
+    jobid=$(cut -d';' -f1 "$jobid_file")
+    scancel "$jobid" 2> /dev/null || true
+  fi
+  wait || true
+  [ -z "$jobid_file" ] || rm -f -- "$jobid_file"
+  echo "solve-split.sh: stopped by SIG$1${jobid:+ (job array $jobid cancelled)}; run the same command again to resume (what is done is kept)" >&2
+  exit "$2"
+}
+trap 'stop INT 130' INT
+trap 'stop TERM 143' TERM
+# run CMD...: CMD in the background, waited for; its exit status. A part stopped by a
+# signal (exit status 130 or 143) stops this script with the same status.
+run() {
+  local rc=0
+  "$@" &
+  pids=($!)
+  wait "$!" || rc=$?
+  pids=()
+  stopped "$rc"
+  return "$rc"
+}
+stopped() {
+  case "$1" in
+    130) echo "solve-split.sh: a step was stopped by Ctrl-C (SIGINT); run the same command again to resume" >&2; exit 130 ;;
+    143) echo "solve-split.sh: a step was stopped by SIGTERM; run the same command again to resume" >&2; exit 143 ;;
+  esac
+}
 
 while [ "$#" -gt 0 ]; do
   case "$1" in
@@ -69,8 +110,14 @@ options ${frontier_opts[*]}"
 if [ -z "$dir" ]; then
   dir=split-work/$(printf '%s\n' "$job" | cksum | cut -d' ' -f1)
 fi
-mkdir -p "$dir"
-dir=$(cd "$dir" && pwd)
+if [ -e "$dir" ] && [ ! -d "$dir" ]; then
+  echo "error: --dir $dir: it is not a directory; give a directory (it is made if missing)" >&2
+  exit 2
+fi
+mkdir -p -- "$dir" 2> /dev/null && dir=$(cd -- "$dir" && pwd) || {
+  echo "error: --dir $dir: cannot make or enter this directory (see its parents' permissions)" >&2
+  exit 2
+}
 if [ -e "$dir/job.txt" ]; then
   if [ "$(cat "$dir/job.txt")" != "$job" ]; then
     {
@@ -80,7 +127,7 @@ if [ -e "$dir/job.txt" ]; then
     } >&2
     exit 2
   fi
-elif [ -n "$(ls -A "$dir")" ]; then
+elif [ -n "$(ls -A -- "$dir")" ]; then
   echo "error: $dir is not empty and was not made by this script (no job.txt); give another --dir" >&2
   exit 2
 else
@@ -91,23 +138,42 @@ frontier=$dir/frontier.json
 
 # The frontier, once. frontier.txt (its first threshold) is written after it, by rename.
 if [ ! -s "$dir/frontier.txt" ]; then
-  "$fifteen" --quiet split frontier "$board" --depth "$depth" "${frontier_opts[@]}" \
-    "${common_opts[@]}" -o "$frontier" > "$dir/frontier.txt.tmp"
+  # Its exit status is this script's: 2 for a board or an option it refuses.
+  rc=0
+  run "$fifteen" --quiet split frontier "$board" --depth "$depth" "${frontier_opts[@]}" \
+    "${common_opts[@]}" -o "$frontier" > "$dir/frontier.txt.tmp" || rc=$?
+  if [ "$rc" != 0 ]; then
+    rm -f -- "$dir/frontier.txt.tmp"
+    exit "$rc"
+  fi
   mv "$dir/frontier.txt.tmp" "$dir/frontier.txt"
 fi
 threshold=$(awk '$1 == "threshold" { print $2 }' "$dir/frontier.txt")
 
 # The job array's script, for Slurm: part SLURM_ARRAY_TASK_ID of the iteration given.
+# Every value is pasted in quoted by printf %q, so that any path works. The task logs'
+# name is given to sbatch as an argument (--output), not on an #SBATCH line, which is not
+# shell; in a Slurm file name pattern % is written %% and a backslash turns the %A_%a of
+# each task's own log off, so such a directory is refused.
 if [ "$local" = 0 ]; then
   command -v sbatch > /dev/null || { echo "error: sbatch not found (use --local to run the parts here)" >&2; exit 2; }
-  cat > "$dir/part.sbatch" <<EOF
+  case "$dir" in
+    *\\*) echo "error: --dir $dir: Slurm cannot name the task logs in a directory whose path has a backslash; give another --dir (or use --local)" >&2; exit 2 ;;
+  esac
+  read -r -a sbatch_argv <<< "$sbatch_args"
+  line_buffered=()
+  if command -v stdbuf > /dev/null; then line_buffered=(stdbuf -oL); fi
+  cat > "$dir/part.sbatch.tmp" <<EOF
 #!/usr/bin/env bash
 #SBATCH --job-name=fifteen-split
-#SBATCH --output=$dir/slurm-%A_%a.out
 set -eu
+fifteen=$(printf %q "$fifteen")
+frontier=$(printf %q "$frontier")
+dir=$(printf %q "$dir")
 t=\$1
-exec "$fifteen" --quiet split search "$frontier" --threshold "\$t" --part "\$SLURM_ARRAY_TASK_ID/$parts" ${common_opts[*]:+$(printf '%q ' "${common_opts[@]}")}-o "$dir/t\$t/part-\$SLURM_ARRAY_TASK_ID.json"
+exec "\$fifteen" --quiet split search "\$frontier" --threshold "\$t" --part "\$SLURM_ARRAY_TASK_ID/$parts" ${common_opts[*]:+$(printf '%q ' "${common_opts[@]}")}-o "\$dir/t\$t/part-\$SLURM_ARRAY_TASK_ID.json"
 EOF
+  mv "$dir/part.sbatch.tmp" "$dir/part.sbatch"
 fi
 
 total=0
@@ -128,17 +194,39 @@ while :; do
             --part "$k/$parts" "${common_opts[@]}" -o "$it/part-$k.json" &
           pids+=($!)
         done
-        failed=0
-        for p in "${pids[@]}"; do wait "$p" || failed=1; done
+        # A part stopped by a signal sent to it alone (one sent to this script goes to the
+        # trap) stops the script as that signal does, once the other parts are over;
+        # any other failure is a failed part.
+        failed=0 signalled=0
+        for p in "${pids[@]}"; do
+          rc=0
+          wait "$p" || rc=$?
+          case "$rc" in 0) ;; 130|143) signalled=$rc ;; *) failed=1 ;; esac
+        done
+        pids=()
+        stopped "$signalled"
         [ "$failed" = 0 ] || { echo "error: a part of the iteration under threshold $threshold failed" >&2; exit 1; }
       else
         array=$(IFS=,; echo "${missing[*]}")
-        # shellcheck disable=SC2086
-        sbatch --wait --array="$array" $sbatch_args "$dir/part.sbatch" "$threshold" > /dev/null \
+        jobid_file=$it/jobid.tmp
+        rc=0
+        # The job id (printed at submission, before the wait) is for the trap's scancel.
+        run "${line_buffered[@]}" sbatch --parsable --wait --array="$array" \
+          --output="${dir//%/%%}/slurm-%A_%a.out" "${sbatch_argv[@]}" \
+          "$dir/part.sbatch" "$threshold" > "$jobid_file" || rc=$?
+        rm -f -- "$jobid_file"
+        jobid_file=""
+        [ "$rc" = 0 ] \
           || { echo "error: the job array of the iteration under threshold $threshold failed (see $dir/slurm-*.out)" >&2; exit 1; }
       fi
     fi
-    "$fifteen" --quiet split reduce "$it"/part-*.json > "$it/reduced.txt.tmp"
+    rc=0
+    run "$fifteen" --quiet split reduce "$it"/part-*.json > "$it/reduced.txt.tmp" || rc=$?
+    if [ "$rc" != 0 ]; then
+      rm -f -- "$it/reduced.txt.tmp"
+      echo "error: the reducer of the iteration under threshold $threshold failed (see above); a part file it names is damaged or not of this iteration: delete that file and run the same command again, which searches that part again" >&2
+      exit 1
+    fi
     mv "$it/reduced.txt.tmp" "$it/reduced.txt"
   fi
   read -r _ t _ nodes rest < "$it/reduced.txt"
@@ -150,7 +238,9 @@ while :; do
     [ "$moves" = - ] && moves=""
     # The answer comes from files: replayed from this board to this goal, and as long as
     # the threshold every shorter one was exhausted under, before it is printed.
-    if [ "$3" != "$t" ] || ! "$fifteen" --quiet check "$board" --moves "$moves" "${check_opts[@]}" > /dev/null; then
+    rc=0
+    [ "$3" = "$t" ] && run "$fifteen" --quiet check "$board" --moves "$moves" "${check_opts[@]}" > /dev/null || rc=1
+    if [ "$rc" != 0 ]; then
       echo "error: the solution in $it does not check against this board (length $3, threshold $t); delete $dir and run again" >&2
       exit 1
     fi

@@ -8,6 +8,7 @@
 
 mod common;
 
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Command;
 
@@ -236,4 +237,108 @@ fn the_iterative_driver_solves_a_korf_and_a_5x5_instance_with_four_slurm_tasks()
     let goal = Goal::standard(b.shape());
     let moves = fifteen::board::parse_moves(&moves).unwrap();
     assert_eq!(b.apply_all(&moves).as_ref(), Ok(goal.board()));
+}
+
+/// The driver under a real Slurm with a directory name full of shell and Slurm syntax
+/// (`$`, quotes, a backtick, `%`, a space): the tasks run (their logs are there, one per
+/// task: `%` reaches Slurm as `%%`), the answer is 31 moves and replays, nothing of the
+/// name is run. Then a long search stopped by SIGTERM while its job array runs: exit
+/// status 143, the array cancelled (the queue empties), no part left running.
+#[test]
+fn the_iterative_driver_takes_any_directory_and_cancels_its_array_on_sigterm() {
+    let Some(slurm) = Slurm::start_or_skip("the iterative driver's quoting and SIGTERM") else {
+        return;
+    };
+    let name = "odd $HOME \"q\" 100% `touch pwned`";
+    let (length, moves) = split_through_slurm(
+        &slurm,
+        name,
+        &["--heuristic", "linear-conflict"],
+        "8 6 7 2 5 4 3 0 1",
+    );
+    assert_eq!(length, 31);
+    let b = Board::parse("8 6 7 2 5 4 3 0 1").unwrap();
+    let moves = fifteen::board::parse_moves(&moves).unwrap();
+    assert_eq!(
+        b.apply_all(&moves).as_ref(),
+        Ok(Goal::standard(b.shape()).board())
+    );
+    assert!(!slurm.dir().join("pwned").exists());
+    let logs: Vec<String> = std::fs::read_dir(slurm.dir().join(name))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("slurm-"))
+        .collect();
+    assert!(logs.iter().any(|n| n.ends_with("_4.out")), "{logs:?}");
+
+    let work = slurm.dir().join("long");
+    let mut child = slurm
+        .command("bash")
+        .arg(repo("slurm/solve-split.sh"))
+        .args(["--parts", "2", "--depth", "6", "--heuristic", "manhattan"])
+        .args(["--goal", "blank-first", "--dir"])
+        .arg(&work)
+        .arg("15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4")
+        .env("FIFTEEN", FIFTEEN)
+        .env("XDG_DATA_HOME", slurm.dir().join("xdg"))
+        .current_dir(slurm.dir())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    // Marker: a task of an iteration running (its log there) and the array's id known.
+    let t0 = std::time::Instant::now();
+    let patience = std::time::Duration::from_secs(180);
+    loop {
+        let jobid = std::fs::read_dir(&work).ok().and_then(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.path().join("jobid.tmp"))
+                .find_map(|p| std::fs::read_to_string(p).ok())
+                .filter(|s| !s.trim().is_empty())
+        });
+        let running = slurm.run("squeue", &["-h", "-t", "R", "-o", "%i"]);
+        if jobid.is_some() && !running.stdout.is_empty() {
+            break;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the driver ended ({status}) before a job array ran");
+        }
+        assert!(
+            t0.elapsed() < patience,
+            "no job array running: {}",
+            slurm.logs()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let t0 = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > patience {
+            let _ = child.kill();
+            panic!("the driver still runs {patience:?} after SIGTERM");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143), "{}", Slurm::show(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cancelled"), "{}", Slurm::show(&out));
+    let t0 = std::time::Instant::now();
+    loop {
+        let queue = slurm.run("squeue", &["-h", "-o", "%i %T"]);
+        if queue.stdout.is_empty() {
+            break;
+        }
+        assert!(
+            t0.elapsed() < patience,
+            "still queued after SIGTERM: {}",
+            Slurm::show(&queue)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
 }
