@@ -100,6 +100,18 @@ fn the_shards_of_random_are_the_unsharded_sequence() {
         assert_eq!(out.code, 2, "{args:?}");
         assert!(out.stderr.contains("K goes from 1 to"), "{}", out.stderr);
     }
+    // Without a seed each shard would slice a sequence of its own clock's.
+    let out = run(
+        &["random", "--shard", "1/2", "--count", "4", "--size", "3"],
+        None,
+    );
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("--shard 1/2 needs --seed"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
     let out = run(&["solve", "--shard", "2", "1 2 3 4 5 6 7 0 8"], None);
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("'2' is not K/N"), "{}", out.stderr);

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::sync::atomic::Ordering;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use super::args;
 use super::output::emit;
@@ -33,7 +33,8 @@ pub struct RandomArgs {
     /// 1,000,000; a walk much longer than the board is wide gives nearly uniform boards).
     #[arg(long, value_name = "MOVES", value_parser = args::whole::<usize>(0, MAX_WALK), allow_negative_numbers = true)]
     walk: Option<usize>,
-    /// Print only shard K of N (K from 1 to N) of the very lines printed without it:
+    /// Print only shard K of N (K from 1 to N) of the very lines printed without it (needs
+    /// --seed, the same for every shard):
     /// board i (counted from 1) is shard ((i - 1) mod N) + 1's. Add --ids to number each
     /// board as in the whole sequence, so that the shards' results keep those ids.
     #[arg(long, value_name = "K/N", value_parser = args::shard)]
@@ -48,6 +49,10 @@ pub struct RandomArgs {
 pub fn run(a: RandomArgs) -> Result<i32> {
     let shape = a.size;
     let goal = a.goal.for_shape(shape).context("bad --goal")?;
+    if let (Some(shard), None) = (a.shard, a.seed) {
+        // Each shard would draw from its own clock seed: slices of different sequences.
+        bail!("--shard {shard} needs --seed: the shards are slices of one sequence only when every shard draws it from the same seed (give each the same --seed S)");
+    }
     let mut rng = Rng::new(a.seed.unwrap_or_else(args::clock_seed));
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
