@@ -623,3 +623,52 @@ fn shards_of_two_inputs_of_one_length_are_not_merged() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.stdout.lines().count(), 6);
 }
+
+/// A part that was edited, or that is no file (`-`, a pipe), is refused with advice for a
+/// merge's input: rerun the shard, give the files; never "give another output file".
+#[test]
+fn a_damaged_or_piped_part_is_refused_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = ok(&["random", "--count", "6", "--seed", "5", "--size", "3"]);
+    let mut parts = Vec::new();
+    for k in 1..=2 {
+        let part = dir.path().join(format!("p{k}.jsonl"));
+        let shard = format!("{k}/2");
+        let args = ["solve", "-", "-q", "--heuristic", "linear-conflict"];
+        let args = [
+            &args[..],
+            &["--shard", &shard, "-o", part.to_str().unwrap()],
+        ]
+        .concat();
+        assert_eq!(run(&args, Some(&input)).code, 0);
+        parts.push(part.display().to_string());
+    }
+    // A record removed from the middle of part 1.
+    let text = std::fs::read_to_string(&parts[0]).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.remove(1);
+    let edited = dir.path().join("edited.jsonl");
+    std::fs::write(&edited, lines.join("\n") + "\n").unwrap();
+    let out = run(&["merge", edited.to_str().unwrap(), &parts[1]], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("delete it, rerun its task") && !out.stderr.contains("output file"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stdout, "");
+    let out = run(&["merge", "-", &parts[1]], Some(&text));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("- is not a regular file"),
+        "{}",
+        out.stderr
+    );
+    let out = run(&["merge", "/dev/null", &parts[1]], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("merge reads each part twice"),
+        "{}",
+        out.stderr
+    );
+}

@@ -50,7 +50,25 @@ pub enum MergeError {
     /// A file that cannot be read back as a results file (unreadable, not written by
     /// `--output`, damaged, of another version).
     #[error(transparent)]
-    Unreadable(#[from] ResultsError),
+    Unreadable(ResultsError),
+    /// A part with a line that is not a results-file line before its end: changed by
+    /// something other than fifteen. Its task's rerun writes it afresh.
+    #[error("{path}, line {line}: {reason}; this shard's results file was changed by something other than fifteen: delete it, rerun its task (`solve --shard K/N -o FILE` writes it again), then merge again")]
+    DamagedPart {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with the line.
+        reason: String,
+    },
+    /// A path that is not a regular file (standard input, a pipe, a device): each part is
+    /// read twice, once to survey it and once to merge it.
+    #[error("{path} is not a regular file: merge reads each part twice, so give the shards' results files themselves (not standard input or a pipe)")]
+    NotAFile {
+        /// The path as given.
+        path: PathBuf,
+    },
     /// A file that is not a results file at all (its first line is no header): not a part.
     #[error("{path} is not a shard's results file (its first line is not a {{\"{HEADER_KEY}\": ...}} header): merge the files that `solve --shard K/N -o FILE` wrote")]
     NotAPart {
@@ -173,6 +191,20 @@ pub struct MergeReport {
     pub millis: f64,
 }
 
+impl From<ResultsError> for MergeError {
+    /// The advice for a part: a damaged or foreign input is rerun or left out, never
+    /// "given another output file" as when resuming.
+    fn from(e: ResultsError) -> MergeError {
+        match e {
+            ResultsError::Damaged { path, line, reason } => {
+                MergeError::DamagedPart { path, line, reason }
+            }
+            ResultsError::NotOurs { path } => MergeError::NotAPart { path },
+            e => MergeError::Unreadable(e),
+        }
+    }
+}
+
 /// Reads one results file back and checks it is complete.
 ///
 /// # Errors
@@ -182,11 +214,18 @@ pub fn survey(path: &Path) -> Result<Part, MergeError> {
         path: path.to_path_buf(),
         error,
     };
-    let mut file = File::open(path).map_err(io)?;
-    let read = read_back(path, &mut file, false).map_err(|e| match e {
-        ResultsError::NotOurs { path } => MergeError::NotAPart { path },
-        e => e.into(),
+    let mut file = File::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound if path == Path::new("-") => MergeError::NotAFile {
+            path: path.to_path_buf(),
+        },
+        _ => io(e).into(),
     })?;
+    if !file.metadata().map_err(io)?.is_file() {
+        return Err(MergeError::NotAFile {
+            path: path.to_path_buf(),
+        });
+    }
+    let read = read_back(path, &mut file, false)?;
     let header = read.header.ok_or_else(|| MergeError::NotAPart {
         path: path.to_path_buf(),
     })?;
