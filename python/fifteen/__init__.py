@@ -102,7 +102,12 @@ class SearchStopped(RuntimeError):
 
 
 def _numbers(board: Any) -> Tuple[List[int], int, int]:
-    arr = np.asarray(board)
+    _ragged(board)
+    try:
+        arr = np.asarray(board)
+    except ValueError:
+        # Rows within rows, of different lengths: no board at all.
+        raise TypeError("a board cell must be a whole number; got a sequence") from None
     if arr.ndim == 0:
         raise TypeError(
             f"a board is text, a sequence of numbers or a 2-D array of rows, not "
@@ -120,10 +125,13 @@ def _numbers(board: Any) -> Tuple[List[int], int, int]:
                     continue
                 raise ValueError(f"'{str(x)[:20]}' is not a number")
             raise TypeError(f"a board cell must be a whole number; got {_what(x)}")
-        big = next((x for x in values if _is_int(x) and not -2**63 <= x < 2**63), None)
+        # Whole floats too (1e20 is the number 100000000000000000000): out of range here,
+        # never int64's OverflowError.
+        ints = [int(x) for x in values]
+        big = next((x for x in ints if not -2**63 <= x < 2**63), None)
         if big is not None:
             raise ValueError(f"the number {str(big)[:24]} is out of range")
-        arr = np.array([int(x) for x in values], dtype=np.int64).reshape(arr.shape)
+        arr = np.array(ints, dtype=np.int64).reshape(arr.shape)
     if arr.ndim == 2:
         rows, cols = arr.shape
         return [int(x) for x in arr.ravel()], int(rows), int(cols)
@@ -133,6 +141,33 @@ def _numbers(board: Any) -> Tuple[List[int], int, int]:
         f"a board is a sequence of numbers or a 2-D array of rows, not an array of "
         f"{arr.ndim} dimensions"
     )
+
+
+def _is_row(x: Any) -> bool:
+    return isinstance(x, (list, tuple)) or (isinstance(x, np.ndarray) and x.ndim == 1)
+
+
+def _ragged(board: Any) -> None:
+    """Refuses a board given as a list of rows that are not all as long as the first, as
+    its text is refused (NumPy would say "inhomogeneous shape")."""
+    if not isinstance(board, (list, tuple)) or not any(_is_row(r) for r in board):
+        return
+    for i, r in enumerate(board):
+        if not _is_row(r):
+            if not _is_int(r) and not isinstance(r, (float, np.floating)):
+                raise TypeError(f"a board cell must be a whole number; got {_what(r)}")
+            first = next(j for j, x in enumerate(board) if _is_row(x))
+            raise ValueError(
+                f"row {i + 1} is one number ({str(r)[:20]}) but row {first + 1} is a row (a "
+                f"board's rows must all be the same length)"
+            )
+    first = len(board[0])
+    for i, r in enumerate(board):
+        if len(r) != first:
+            raise ValueError(
+                f"row {i + 1} has {len(r)} numbers but row 1 has {first} (a board's rows "
+                f"must all be the same length)"
+            )
 
 
 def _what(x: Any) -> str:
@@ -197,7 +232,10 @@ def _goal(goal: Goal, rows: int, cols: int) -> bytes:
         tiles, r, c = _native.parse_board(text)
     else:
         numbers, r, c = _numbers(goal)
-        if r == 0 and len(numbers) == rows * cols:
+        if r == 0:
+            # A flat goal: as many numbers as the board has cells, in the board's shape.
+            if len(numbers) != rows * cols:
+                raise ValueError(f"the goal has {len(numbers)} cells but the board has {rows * cols}")
             r, c = rows, cols
         tiles, r, c = _native.make_board(numbers, r, c)
     if (r, c) != (rows, cols):
@@ -292,7 +330,7 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
         side = int(round(cells ** 0.5))
         if side * side != cells:
             raise ValueError(
-                f"{cells} numbers do not make a board (give 9, 16, 25 or 36 numbers for a "
+                f"{cells} numbers do not make a board (give 4, 9, 16, 25 or 36 numbers for a "
                 f"square board; other shapes need an (N, rows, cols) array)"
             )
         rows = cols = side

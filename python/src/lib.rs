@@ -31,9 +31,18 @@ mod classic;
 mod report;
 mod tables;
 
-/// A board error as Python's `ValueError`, with the command line's message.
+/// A board error as Python's `ValueError`, with the command line's message, except where
+/// that gives the command line's advice (`--size RxC`): a count that makes no square board
+/// gets Python's.
 fn board_error(e: BoardError) -> PyErr {
-    PyValueError::new_err(e.to_string())
+    match e {
+        BoardError::BadCount(n) => PyValueError::new_err(format!(
+            "{n} numbers do not make a board (give 4, 9, 16, 25 or 36 numbers for a square \
+             board; other shapes need their rows: a 2-D array such as \
+             np.array([[1, 2, 3], [4, 0, 5]]), or text with a row a line)"
+        )),
+        e => PyValueError::new_err(e.to_string()),
+    }
 }
 
 fn shape(rows: usize, cols: usize) -> PyResult<Shape> {
