@@ -111,7 +111,7 @@ def _numbers(board: Any) -> Tuple[List[int], int, int]:
     if arr.ndim == 0:
         raise TypeError(
             f"a board is text, a sequence of numbers or a 2-D array of rows, not "
-            f"{type(board).__name__}"
+            f"{_typename(board)}"
         )
     if arr.dtype.kind not in "iu":
         # Floats, bools, objects (None, text, NumPy keeping huge ints as objects): each cell must
@@ -181,19 +181,45 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
+def _typename(x: Any) -> str:
+    """What an argument of the wrong type is, as an error names it: ``None``, ``str``."""
+    return "None" if x is None else type(x).__name__
+
+
+def _text(name: str, value: Any, what: str, optional: bool = False) -> Optional[str]:
+    """A text argument (a name: an algorithm, an estimate): ``TypeError`` naming the
+    argument and what it takes for anything else (``None`` too, unless ``optional``)."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"{name}: give {what}, not {_typename(value)}")
+    return value
+
+
+def _flag(name: str, value: Any) -> bool:
+    """A yes-or-no argument: ``True`` or ``False`` (NumPy's too), else ``TypeError``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}: give True or False, not {_typename(value)}")
+    return bool(value)
+
+
+def _real(x: Any) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+
+
 # The command line's ranges (`--threads`, `--max-nodes`).
 _MAX_THREADS = 1024
 _MAX_NODES = 10**18
 
 
-def _whole(name: str, value: Any, lo: int, hi: int) -> Optional[int]:
-    """An optional whole-number argument, checked here so that every bad value raises
-    ``TypeError`` (not a whole number) or ``ValueError`` (out of range), never the
-    extension's ``OverflowError``."""
-    if value is None:
+def _whole(name: str, value: Any, lo: int, hi: int, optional: bool = True) -> Optional[int]:
+    """A whole-number argument (``None`` allowed when ``optional``), checked here so that
+    every bad value raises ``TypeError`` (not a whole number) or ``ValueError`` (out of
+    range), never the extension's ``OverflowError``."""
+    if value is None and optional:
         return None
     if not _is_int(value):
-        raise TypeError(f"{name}: give a whole number from {lo:,} to {hi:,}, not {type(value).__name__}")
+        raise TypeError(f"{name}: give a whole number from {lo:,} to {hi:,}, not {_typename(value)}")
     if not lo <= int(value) <= hi:
         raise ValueError(f"{name}: give a whole number from {lo:,} to {hi:,} (got {int(value):,})")
     return int(value)
@@ -203,13 +229,26 @@ def _seconds(value: Any) -> Optional[float]:
     """A timeout in seconds: ``None`` or ``math.inf`` for none, else a number 0 or more."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"timeout: give a number of seconds, not {type(value).__name__}")
+    if not _real(value):
+        raise TypeError(f"timeout: give a number of seconds, not {_typename(value)}")
+    if _is_int(value) and value > 2**63:
+        return None  # more than a float holds, and no limit (as math.inf)
     v = float(value)
     if math.isnan(v) or v < 0:
         raise ValueError("timeout: give a number of seconds, 0 or more (None or math.inf: no limit)")
     # A century and beyond is no limit (and more than a Duration holds).
     return None if v > 3.2e9 else v
+
+
+def _weight(value: Any) -> float:
+    """The weight a search runs with: ``value`` rounded down to a multiple of 1/1000 (1.2345
+    runs as 1.234), as the command line's ``--weight`` is; ``TypeError`` for text (``"2"``)
+    and anything else that is not a number, ``ValueError`` outside 1 to 100."""
+    if not _real(value):
+        raise TypeError(f"weight: give a number from 1 to 100, not {_typename(value)}")
+    if _is_int(value) and not 1 <= value <= 100:
+        value = 0.0  # refused below, with its message (a float would not hold 10**400)
+    return _native.weight_factor(float(value))
 
 
 def _board(board: Board) -> Tuple[bytes, int, int]:
@@ -283,12 +322,14 @@ def _shape_of(size: Union[int, str, Tuple[int, int]]) -> Tuple[int, int]:
             rows = cols = int(text)
         else:
             raise ValueError(f"bad size '{size[:30]}' (use RxC such as 3x4, N for NxN)")
-    elif isinstance(size, tuple) and len(size) == 2:
+    elif isinstance(size, (tuple, list)) and len(size) == 2:
         rows, cols = size
-    elif isinstance(size, (int, float, np.integer, np.floating)):
+    elif isinstance(size, (tuple, list)):
+        raise ValueError(f"bad size {size!r:.30} (use RxC such as 3x4, N for NxN)")
+    elif _real(size):
         rows = cols = size
     else:
-        raise ValueError(f"bad size {size!r:.30} (use RxC such as 3x4, N for NxN)")
+        raise TypeError(f"size: give N, 'RxC' or (rows, cols), not {_typename(size)}")
     # As the other numeric arguments: TypeError for 3.7 (never cut to 3), ValueError for
     # -3; the cell count (4 to 36) is the native half's to check, with its message.
     return _whole("size", rows, 2, _MAX_SIDE), _whole("size", cols, 2, _MAX_SIDE)  # type: ignore[return-value]
@@ -523,7 +564,7 @@ class _Moves:
 
         n = len(self.moves)
         step = _whole("step", step, 0, n)
-        cell = _whole("cell", cell, 8, 1000)
+        cell = _whole("cell", cell, 8, 1000, optional=False)
         return render(self.boards, self.moves, step=step, cell=cell)
 
     def _repr_svg_(self) -> str:
@@ -540,7 +581,8 @@ class Solution(_Moves):
         length: the number of moves.
         optimal: whether the length is proven optimal (a weight of 1).
         lower_bound: no solution is shorter (the length itself when optimal).
-        weight: the search's weight (1.0: optimal).
+        weight: the weight the search ran with (1.0: optimal): the one asked for, rounded
+            down to a multiple of 1/1000 as the command line's ``--weight`` is.
         nodes: nodes generated, over all iterations (machine-independent effort).
         seconds: wall-clock time of the search.
         heuristic: the estimate used: ``pdb``, ``linear-conflict`` or ``manhattan``.
@@ -600,7 +642,8 @@ def solve(
         board: the board (text, numbers, or a 2-D array of rows).
         goal: ``None``/``"standard"``, ``"blank-first"``, or a goal board.
         weight: 1 for a proven optimal answer; ``w`` in (1, 100] for an answer at most
-            ``w`` times optimal, found faster.
+            ``w`` times optimal, found faster (rounded down to a multiple of 1/1000, as
+            ``--weight`` is: 1.0004 is 1, optimal).
         timeout: seconds before giving up (raises :class:`SearchStopped`).
         threads: worker threads (default: all cores).
         tables: the tables directory (default: ``FIFTEEN_TABLES``, else the per-user one).
@@ -618,18 +661,32 @@ def solve(
     """
     tiles, rows, cols = _board(board)
     goal_tiles = _goal(goal, rows, cols)
+    w = _weight(weight)
     ok, moves, bound, nodes, millis, used, reason = _native.solve(
         tiles, rows, cols, goal_tiles, float(weight), _seconds(timeout),
         _whole("max_nodes", max_nodes, 1, _MAX_NODES),
-        _whole("threads", threads, 1, _MAX_THREADS), _path(tables), heuristic,
+        _whole("threads", threads, 1, _MAX_THREADS), _path(tables), _estimate(heuristic),
     )
     if not ok:
         raise SearchStopped(reason, nodes, bound)
-    return Solution(tiles, rows, cols, goal_tiles, moves, bound, float(weight), nodes, millis, used)
+    return Solution(tiles, rows, cols, goal_tiles, moves, bound, w, nodes, millis, used)
+
+
+def _estimate(heuristic: Any) -> str:
+    """The estimate of :func:`solve` and :func:`solve_many`, by name."""
+    return _text("heuristic", heuristic, "pdb, linear-conflict or manhattan")  # type: ignore[return-value]
 
 
 def _path(tables: Union[str, os.PathLike, None]) -> Optional[str]:
-    return None if tables is None else os.fspath(tables)
+    return None if tables is None else _file("tables", tables, "a directory")
+
+
+def _file(name: str, path: Any, what: str) -> str:
+    """A path argument as text; ``TypeError`` naming the argument for anything else."""
+    try:
+        return os.fsdecode(os.fspath(path))
+    except TypeError:
+        raise TypeError(f"{name}: give {what} (str or os.PathLike), not {_typename(path)}") from None
 
 
 def solve_many(
@@ -674,6 +731,15 @@ def solve_many(
     timeout = _seconds(timeout)
     max_nodes = _whole("max_nodes", max_nodes, 1, _MAX_NODES)
     threads = _whole("threads", threads, 1, _MAX_THREADS)
+    _weight(weight)
+    heuristic = _estimate(heuristic)
+    tables = _path(tables)
+    moves, stats = _flag("moves", moves), _flag("stats", stats)
+    if not (progress is None or isinstance(progress, (bool, np.bool_)) or callable(progress)):
+        raise TypeError(
+            f"progress: give True, False or a callable progress(done, total), not "
+            f"{_typename(progress)}"
+        )
     data, n, rows, cols = _batch(boards)
     goal_tiles = _goal(goal, rows, cols)
     if n == 0:  # nothing to search: no tables opened (or built) for it
@@ -687,7 +753,7 @@ def solve_many(
     try:
         lengths, bounds, nodes, paths = _native.solve_many(
             data, rows, cols, goal_tiles, moves, float(weight), timeout, max_nodes, threads,
-            _path(tables), heuristic, tick,
+            tables, heuristic, tick,
         )
     finally:
         close()
@@ -755,17 +821,17 @@ def random_boards(
     """
     rows, cols = _shape_of(size)
     if not _is_int(n):
-        raise TypeError(f"n: give a count of 0 or more, not {type(n).__name__}")
+        raise TypeError(f"n: give a count of 0 or more, not {_typename(n)}")
     if n < 0:
         raise ValueError("n: give a count of 0 or more")
     if moves is not None and not _is_int(moves):
-        raise TypeError(f"moves: give a whole number from 0 to {_MAX_WALK:,}, not {type(moves).__name__}")
+        raise TypeError(f"moves: give a whole number from 0 to {_MAX_WALK:,}, not {_typename(moves)}")
     if moves is not None and not 0 <= moves <= _MAX_WALK:
         raise ValueError(f"moves: give a number from 0 to {_MAX_WALK:,} (longer walks add nothing)")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
     if not _is_int(seed):
-        raise TypeError(f"seed: give a whole number from 0 to 2^64 - 1, not {type(seed).__name__}")
+        raise TypeError(f"seed: give a whole number from 0 to 2^64 - 1, not {_typename(seed)}")
     if not 0 <= seed < 2**64:
         raise ValueError("seed: give a number from 0 to 2^64 - 1")
     goal_tiles = _goal(goal, rows, cols)
@@ -788,6 +854,7 @@ def check(board: Board, moves: str, goal: Goal = None) -> int:
     command line's message) when a move leaves the board or they end elsewhere. Any
     solver's answer can be checked this way."""
     tiles, rows, cols = _board(board)
+    moves = _text("moves", moves, "the blank's moves as text (U, D, L, R)")  # type: ignore[assignment]
     return _native.check(tiles, rows, cols, _goal(goal, rows, cols), moves)
 
 

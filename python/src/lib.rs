@@ -78,6 +78,14 @@ fn weight(w: f64) -> PyResult<Weight> {
     })
 }
 
+/// The weight a search asked for `w` runs with, as a number: `w` rounded down to a
+/// multiple of 1/1000 (`Weight::from_factor`, as the command line's `--weight`), so that
+/// what Python reports is what the search did.
+#[pyfunction]
+fn weight_factor(w: f64) -> PyResult<f64> {
+    Ok(weight(w)?.factor())
+}
+
 /// Worker threads: as asked, or all cores (as the command line's `--threads`).
 fn threads(asked: Option<usize>) -> PyResult<usize> {
     match asked {
@@ -741,6 +749,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(heuristic, m)?)?;
     m.add_function(wrap_pyfunction!(set_reporter, m)?)?;
+    m.add_function(wrap_pyfunction!(weight_factor, m)?)?;
     m.add_function(wrap_pyfunction!(classic::search, m)?)?;
     m.add_function(wrap_pyfunction!(classic::comparison_rows, m)?)?;
     m.add_function(wrap_pyfunction!(classic::parse_problem, m)?)?;
