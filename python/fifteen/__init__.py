@@ -286,23 +286,80 @@ def _goal(goal: Goal, rows: int, cols: int) -> bytes:
 
 def _single(boards: Any) -> bool:
     """Whether ``boards`` is one board rather than a batch: text, a sequence of numbers, or
-    a 2-D array (or list) of rows. A 2-D array is told from an ``(N, cells)`` batch by its
-    numbers: a board's rows hold a number as large as their length (the 3x3 board's rows
-    hold 8), a batch's rows are boards and hold only smaller ones."""
+    a 2-D array (or list) of rows that reads better as one board than as boards (see
+    :func:`_one_board`). Empty input is an empty batch, as :func:`distance` reads it."""
     if isinstance(boards, str):
         return True
+    if isinstance(boards, np.ndarray):
+        if boards.ndim == 2 and boards.size and boards.dtype.kind != "b":
+            return _one_board(boards)  # (bools are no board: a batch, named by its dtype)
+        return boards.ndim == 1 and boards.size > 0
     if isinstance(boards, (list, tuple)):
-        if all(_is_int(b) for b in boards):
-            return True
+        if not boards:
+            return False
         if any(isinstance(b, str) for b in boards):
             return False
+        if all(_is_row(r) for r in boards):
+            return _one_board(boards)
+        # Numbers (or cells that are none: one board's, refused by `solve`'s checks), or
+        # numbers and rows mixed, which no batch is.
+        return True
     try:
         arr = np.asarray(boards)
     except ValueError:
-        return False  # rows of different lengths: a list of boards
-    if arr.ndim == 2 and arr.size and arr.dtype.kind in "iuf":
-        return bool(arr.max() >= arr.shape[1])
-    return arr.ndim == 1
+        return False
+    return _single(arr) if arr.ndim in (1, 2) else False
+
+
+# The most cells a board has (6x6, 4x9, 2x18) and the cell counts of square boards, the
+# only ones an (N, cells) batch holds.
+_MAX_CELLS = 36
+_SQUARES = (4, 9, 16, 25, 36)
+
+
+def _one_board(rows: Any) -> bool:
+    """Whether rows of numbers (a 2-D array, or a list of rows of any lengths) are one
+    board's rows rather than a batch of boards, a board a row.
+
+    Rows of one length that no square board has (3 on a 3x3 board) are one board's; rows
+    that together are too many cells for a board (more than 36), or a single row, are a
+    batch. Otherwise the numbers decide: each reading is charged a number for every one
+    out of its range or repeated (one board: 0 to cells - 1 once each; a batch: every row
+    0 to its length - 1 once each), and the batch is taken only when it is charged fewer.
+    So a valid board is always one board, a valid batch always a batch, and a batch with a
+    bad number in one board is still the batch, its error naming that board."""
+    if isinstance(rows, np.ndarray):
+        count, longest = rows.shape
+        even, total = True, rows.size
+    else:
+        lengths = [len(r) for r in rows]
+        count, longest, total = len(lengths), max(lengths), sum(lengths)
+        even = min(lengths) == longest
+    if even and longest not in _SQUARES:
+        return True
+    if total > _MAX_CELLS or (even and count < 2):
+        return False
+    rows = [list(r) for r in rows]
+    if any(_is_row(x) for r in rows for x in r):
+        return False  # boards as rows: a batch of 2-D boards
+    board = _misfits([x for r in rows for x in r])
+    batch = sum(_misfits(r) for r in rows)
+    return board <= batch
+
+
+def _misfits(values: List[Any]) -> int:
+    """How many of ``values`` keep them from being a board's cells, each number from 0 to
+    ``len(values) - 1`` once: those out of that range, repeated, or no whole number."""
+    seen = set()
+    bad = 0
+    for x in values:
+        if isinstance(x, (float, np.floating)) and math.isfinite(x) and x == round(x):
+            x = int(x)
+        if _is_int(x) and 0 <= x < len(values) and int(x) not in seen:
+            seen.add(int(x))
+        else:
+            bad += 1
+    return bad
 
 
 # A side of a board: at least 2, and at most 18 (2x18 is 36 cells, the most there are).
@@ -879,12 +936,27 @@ def heuristic(
     ``boards``: one board, as :func:`solve` takes it (text, a sequence of numbers, or a
     2-D array or list of rows: returns an ``int``), or a batch, as :func:`distance` takes
     it (an ``(N, cells)`` or ``(N, rows, cols)`` array, or a list of boards: returns an
-    ``int32`` array). A 2-D array is one board when it holds a number as large as its row
-    length, as the rows of every board do (a 3x3 board's hold 8); otherwise its rows are
-    the boards of a batch, which hold only smaller numbers. Ctrl-C stops a long batch
-    (``KeyboardInterrupt``, nothing returned).
+    ``int32`` array). A 2-D array or list of rows is read as one board, or as a batch with
+    a board a row, whichever its numbers fit better: each reading is charged a number for
+    every one out of range or repeated (one board: 0 to cells - 1 once each; a batch: each
+    row 0 to its length - 1 once each), and the batch is taken only when charged fewer. So
+    a valid board is always one board (a 4x4 board's rows too, though 4 numbers long like
+    a 2x2 board), a valid batch always a batch, and a batch with a bad board is a batch,
+    its error naming that board. Rows of a length no square board has (3, on a 3x3 board)
+    are one board; more than 36 numbers in all, or a single row, a batch. An empty list
+    or array is an empty batch (an empty ``int32`` array, as :func:`distance` returns).
+    Ctrl-C stops a long batch (``KeyboardInterrupt``, nothing returned).
     """
-    name = kind.strip().lower().replace("_", "-").replace(" ", "-")
+    name = _text(
+        "kind", kind,
+        "an estimate's name (hamming, manhattan, linear-conflict, walking-distance, pdb or solve)",
+    ).strip().lower().replace("_", "-").replace(" ", "-")  # type: ignore[union-attr]
+    if name not in HEURISTICS:
+        raise ValueError(
+            f"unknown heuristic '{name}' (use hamming, manhattan, linear-conflict, "
+            f"walking-distance, pdb or solve)"
+        )
+    tables = _path(tables)
     single = _single(boards)
     if single:
         tiles, rows, cols = _board(boards)
@@ -892,7 +964,9 @@ def heuristic(
     else:
         data, n, rows, cols = _batch(boards)
     goal_tiles = _goal(goal, rows, cols)
-    raw = _native.heuristic(data, rows, cols, goal_tiles, name, _path(tables))
+    if n == 0:  # nothing to estimate: no tables opened (or built) for it
+        return np.zeros(0, dtype=np.int32)
+    raw = _native.heuristic(data, rows, cols, goal_tiles, name, tables)
     out = np.frombuffer(raw, dtype="<u4").astype(np.int32)
     return int(out[0]) if single else out
 
