@@ -299,6 +299,11 @@ def _single(boards: Any) -> bool:
             return False
         if any(isinstance(b, str) for b in boards):
             return False
+        if any(
+            isinstance(r, np.ndarray) and r.ndim > 1 or _is_row(r) and len(r) and _is_row(r[0])
+            for r in boards
+        ):
+            return False  # boards given as rows: a list of 2-D boards
         if all(_is_row(r) for r in boards):
             return _one_board(boards)
         # Numbers (or cells that are none: one board's, refused by `solve`'s checks), or

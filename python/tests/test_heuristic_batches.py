@@ -45,3 +45,12 @@ def test_heuristic_of_no_boards_is_an_empty_array_as_distance_gives():
     assert fifteen.heuristic([], "pdb").shape == (0,)  # no tables opened for no boards
     with pytest.raises(ValueError, match="unknown heuristic 'nope'"):
         fifteen.heuristic([], "nope")
+
+
+def test_heuristic_of_a_list_of_boards_given_as_rows_is_a_batch():
+    rows = [[1, 2, 3], [0, 4, 6], [7, 5, 8]]
+    solved = [[1, 2, 3], [4, 5, 6], [7, 8, 0]]
+    for boards in ([rows, solved], [np.array(rows), np.array(solved)], np.array([rows, solved])):
+        assert fifteen.heuristic(boards, "manhattan").tolist() == [3, 0]
+    with pytest.raises(ValueError, match="board 1: the number 9 is out of range"):
+        fifteen.heuristic([rows, [[1, 2, 3], [4, 5, 6], [7, 8, 9]]])
