@@ -102,11 +102,16 @@ class SearchStopped(RuntimeError):
 
 
 def _numbers(board: Any) -> Tuple[List[int], int, int]:
-    arr = np.asarray(board)
+    _ragged(board)
+    try:
+        arr = np.asarray(board)
+    except ValueError:
+        # Rows within rows, of different lengths: no board at all.
+        raise TypeError("a board cell must be a whole number; got a sequence") from None
     if arr.ndim == 0:
         raise TypeError(
             f"a board is text, a sequence of numbers or a 2-D array of rows, not "
-            f"{type(board).__name__}"
+            f"{_typename(board)}"
         )
     if arr.dtype.kind not in "iu":
         # Floats, bools, objects (None, text, NumPy keeping huge ints as objects): each cell must
@@ -120,10 +125,13 @@ def _numbers(board: Any) -> Tuple[List[int], int, int]:
                     continue
                 raise ValueError(f"'{str(x)[:20]}' is not a number")
             raise TypeError(f"a board cell must be a whole number; got {_what(x)}")
-        big = next((x for x in values if _is_int(x) and not -2**63 <= x < 2**63), None)
+        # Whole floats too (1e20 is the number 100000000000000000000): out of range here,
+        # never int64's OverflowError.
+        ints = [int(x) for x in values]
+        big = next((x for x in ints if not -2**63 <= x < 2**63), None)
         if big is not None:
             raise ValueError(f"the number {str(big)[:24]} is out of range")
-        arr = np.array([int(x) for x in values], dtype=np.int64).reshape(arr.shape)
+        arr = np.array(ints, dtype=np.int64).reshape(arr.shape)
     if arr.ndim == 2:
         rows, cols = arr.shape
         return [int(x) for x in arr.ravel()], int(rows), int(cols)
@@ -133,6 +141,33 @@ def _numbers(board: Any) -> Tuple[List[int], int, int]:
         f"a board is a sequence of numbers or a 2-D array of rows, not an array of "
         f"{arr.ndim} dimensions"
     )
+
+
+def _is_row(x: Any) -> bool:
+    return isinstance(x, (list, tuple)) or (isinstance(x, np.ndarray) and x.ndim == 1)
+
+
+def _ragged(board: Any) -> None:
+    """Refuses a board given as a list of rows that are not all as long as the first, as
+    its text is refused (NumPy would say "inhomogeneous shape")."""
+    if not isinstance(board, (list, tuple)) or not any(_is_row(r) for r in board):
+        return
+    for i, r in enumerate(board):
+        if not _is_row(r):
+            if not _is_int(r) and not isinstance(r, (float, np.floating)):
+                raise TypeError(f"a board cell must be a whole number; got {_what(r)}")
+            first = next(j for j, x in enumerate(board) if _is_row(x))
+            raise ValueError(
+                f"row {i + 1} is one number ({str(r)[:20]}) but row {first + 1} is a row (a "
+                f"board's rows must all be the same length)"
+            )
+    first = len(board[0])
+    for i, r in enumerate(board):
+        if len(r) != first:
+            raise ValueError(
+                f"row {i + 1} has {len(r)} numbers but row 1 has {first} (a board's rows "
+                f"must all be the same length)"
+            )
 
 
 def _what(x: Any) -> str:
@@ -146,19 +181,45 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
+def _typename(x: Any) -> str:
+    """What an argument of the wrong type is, as an error names it: ``None``, ``str``."""
+    return "None" if x is None else type(x).__name__
+
+
+def _text(name: str, value: Any, what: str, optional: bool = False) -> Optional[str]:
+    """A text argument (a name: an algorithm, an estimate): ``TypeError`` naming the
+    argument and what it takes for anything else (``None`` too, unless ``optional``)."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"{name}: give {what}, not {_typename(value)}")
+    return value
+
+
+def _flag(name: str, value: Any) -> bool:
+    """A yes-or-no argument: ``True`` or ``False`` (NumPy's too), else ``TypeError``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}: give True or False, not {_typename(value)}")
+    return bool(value)
+
+
+def _real(x: Any) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+
+
 # The command line's ranges (`--threads`, `--max-nodes`).
 _MAX_THREADS = 1024
 _MAX_NODES = 10**18
 
 
-def _whole(name: str, value: Any, lo: int, hi: int) -> Optional[int]:
-    """An optional whole-number argument, checked here so that every bad value raises
-    ``TypeError`` (not a whole number) or ``ValueError`` (out of range), never the
-    extension's ``OverflowError``."""
-    if value is None:
+def _whole(name: str, value: Any, lo: int, hi: int, optional: bool = True) -> Optional[int]:
+    """A whole-number argument (``None`` allowed when ``optional``), checked here so that
+    every bad value raises ``TypeError`` (not a whole number) or ``ValueError`` (out of
+    range), never the extension's ``OverflowError``."""
+    if value is None and optional:
         return None
     if not _is_int(value):
-        raise TypeError(f"{name}: give a whole number from {lo:,} to {hi:,}, not {type(value).__name__}")
+        raise TypeError(f"{name}: give a whole number from {lo:,} to {hi:,}, not {_typename(value)}")
     if not lo <= int(value) <= hi:
         raise ValueError(f"{name}: give a whole number from {lo:,} to {hi:,} (got {int(value):,})")
     return int(value)
@@ -168,13 +229,26 @@ def _seconds(value: Any) -> Optional[float]:
     """A timeout in seconds: ``None`` or ``math.inf`` for none, else a number 0 or more."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"timeout: give a number of seconds, not {type(value).__name__}")
+    if not _real(value):
+        raise TypeError(f"timeout: give a number of seconds, not {_typename(value)}")
+    if _is_int(value) and value > 2**63:
+        return None  # more than a float holds, and no limit (as math.inf)
     v = float(value)
     if math.isnan(v) or v < 0:
         raise ValueError("timeout: give a number of seconds, 0 or more (None or math.inf: no limit)")
     # A century and beyond is no limit (and more than a Duration holds).
     return None if v > 3.2e9 else v
+
+
+def _weight(value: Any) -> float:
+    """The weight a search runs with: ``value`` rounded down to a multiple of 1/1000 (1.2345
+    runs as 1.234), as the command line's ``--weight`` is; ``TypeError`` for text (``"2"``)
+    and anything else that is not a number, ``ValueError`` outside 1 to 100."""
+    if not _real(value):
+        raise TypeError(f"weight: give a number from 1 to 100, not {_typename(value)}")
+    if _is_int(value) and not 1 <= value <= 100:
+        value = 0.0  # refused below, with its message (a float would not hold 10**400)
+    return _native.weight_factor(float(value))
 
 
 def _board(board: Board) -> Tuple[bytes, int, int]:
@@ -197,7 +271,10 @@ def _goal(goal: Goal, rows: int, cols: int) -> bytes:
         tiles, r, c = _native.parse_board(text)
     else:
         numbers, r, c = _numbers(goal)
-        if r == 0 and len(numbers) == rows * cols:
+        if r == 0:
+            # A flat goal: as many numbers as the board has cells, in the board's shape.
+            if len(numbers) != rows * cols:
+                raise ValueError(f"the goal has {len(numbers)} cells but the board has {rows * cols}")
             r, c = rows, cols
         tiles, r, c = _native.make_board(numbers, r, c)
     if (r, c) != (rows, cols):
@@ -209,23 +286,85 @@ def _goal(goal: Goal, rows: int, cols: int) -> bytes:
 
 def _single(boards: Any) -> bool:
     """Whether ``boards`` is one board rather than a batch: text, a sequence of numbers, or
-    a 2-D array (or list) of rows. A 2-D array is told from an ``(N, cells)`` batch by its
-    numbers: a board's rows hold a number as large as their length (the 3x3 board's rows
-    hold 8), a batch's rows are boards and hold only smaller ones."""
+    a 2-D array (or list) of rows that reads better as one board than as boards (see
+    :func:`_one_board`). Empty input is an empty batch, as :func:`distance` reads it."""
     if isinstance(boards, str):
         return True
+    if isinstance(boards, np.ndarray):
+        if boards.ndim == 2 and boards.size and boards.dtype.kind != "b":
+            return _one_board(boards)  # (bools are no board: a batch, named by its dtype)
+        return boards.ndim == 1 and boards.size > 0
     if isinstance(boards, (list, tuple)):
-        if all(_is_int(b) for b in boards):
-            return True
+        if not boards:
+            return False
         if any(isinstance(b, str) for b in boards):
             return False
+        if any(
+            isinstance(r, np.ndarray) and r.ndim > 1 or _is_row(r) and len(r) and _is_row(r[0])
+            for r in boards
+        ):
+            return False  # boards given as rows: a list of 2-D boards
+        if all(_is_row(r) for r in boards):
+            return _one_board(boards)
+        # Numbers (or cells that are none: one board's, refused by `solve`'s checks), or
+        # numbers and rows mixed, which no batch is.
+        return True
     try:
         arr = np.asarray(boards)
     except ValueError:
-        return False  # rows of different lengths: a list of boards
-    if arr.ndim == 2 and arr.size and arr.dtype.kind in "iuf":
-        return bool(arr.max() >= arr.shape[1])
-    return arr.ndim == 1
+        return False
+    return _single(arr) if arr.ndim in (1, 2) else False
+
+
+# The most cells a board has (6x6, 4x9, 2x18) and the cell counts of square boards, the
+# only ones an (N, cells) batch holds.
+_MAX_CELLS = 36
+_SQUARES = (4, 9, 16, 25, 36)
+
+
+def _one_board(rows: Any) -> bool:
+    """Whether rows of numbers (a 2-D array, or a list of rows of any lengths) are one
+    board's rows rather than a batch of boards, a board a row.
+
+    Rows of one length that no square board has (3 on a 3x3 board) are one board's; rows
+    that together are too many cells for a board (more than 36), or a single row, are a
+    batch. Otherwise the numbers decide: each reading is charged a number for every one
+    out of its range or repeated (one board: 0 to cells - 1 once each; a batch: every row
+    0 to its length - 1 once each), and the batch is taken only when it is charged fewer.
+    So a valid board is always one board, a valid batch always a batch, and a batch with a
+    bad number in one board is still the batch, its error naming that board."""
+    if isinstance(rows, np.ndarray):
+        count, longest = rows.shape
+        even, total = True, rows.size
+    else:
+        lengths = [len(r) for r in rows]
+        count, longest, total = len(lengths), max(lengths), sum(lengths)
+        even = min(lengths) == longest
+    if even and longest not in _SQUARES:
+        return True
+    if total > _MAX_CELLS or (even and count < 2):
+        return False
+    rows = [list(r) for r in rows]
+    if any(_is_row(x) for r in rows for x in r):
+        return False  # boards as rows: a batch of 2-D boards
+    board = _misfits([x for r in rows for x in r])
+    batch = sum(_misfits(r) for r in rows)
+    return board <= batch
+
+
+def _misfits(values: List[Any]) -> int:
+    """How many of ``values`` keep them from being a board's cells, each number from 0 to
+    ``len(values) - 1`` once: those out of that range, repeated, or no whole number."""
+    seen = set()
+    bad = 0
+    for x in values:
+        if isinstance(x, (float, np.floating)) and math.isfinite(x) and x == round(x):
+            x = int(x)
+        if _is_int(x) and 0 <= x < len(values) and int(x) not in seen:
+            seen.add(int(x))
+        else:
+            bad += 1
+    return bad
 
 
 # A side of a board: at least 2, and at most 18 (2x18 is 36 cells, the most there are).
@@ -245,12 +384,14 @@ def _shape_of(size: Union[int, str, Tuple[int, int]]) -> Tuple[int, int]:
             rows = cols = int(text)
         else:
             raise ValueError(f"bad size '{size[:30]}' (use RxC such as 3x4, N for NxN)")
-    elif isinstance(size, tuple) and len(size) == 2:
+    elif isinstance(size, (tuple, list)) and len(size) == 2:
         rows, cols = size
-    elif isinstance(size, (int, float, np.integer, np.floating)):
+    elif isinstance(size, (tuple, list)):
+        raise ValueError(f"bad size {size!r:.30} (use RxC such as 3x4, N for NxN)")
+    elif _real(size):
         rows = cols = size
     else:
-        raise ValueError(f"bad size {size!r:.30} (use RxC such as 3x4, N for NxN)")
+        raise TypeError(f"size: give N, 'RxC' or (rows, cols), not {_typename(size)}")
     # As the other numeric arguments: TypeError for 3.7 (never cut to 3), ValueError for
     # -3; the cell count (4 to 36) is the native half's to check, with its message.
     return _whole("size", rows, 2, _MAX_SIDE), _whole("size", cols, 2, _MAX_SIDE)  # type: ignore[return-value]
@@ -292,7 +433,7 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
         side = int(round(cells ** 0.5))
         if side * side != cells:
             raise ValueError(
-                f"{cells} numbers do not make a board (give 9, 16, 25 or 36 numbers for a "
+                f"{cells} numbers do not make a board (give 4, 9, 16, 25 or 36 numbers for a "
                 f"square board; other shapes need an (N, rows, cols) array)"
             )
         rows = cols = side
@@ -485,7 +626,7 @@ class _Moves:
 
         n = len(self.moves)
         step = _whole("step", step, 0, n)
-        cell = _whole("cell", cell, 8, 1000)
+        cell = _whole("cell", cell, 8, 1000, optional=False)
         return render(self.boards, self.moves, step=step, cell=cell)
 
     def _repr_svg_(self) -> str:
@@ -502,7 +643,8 @@ class Solution(_Moves):
         length: the number of moves.
         optimal: whether the length is proven optimal (a weight of 1).
         lower_bound: no solution is shorter (the length itself when optimal).
-        weight: the search's weight (1.0: optimal).
+        weight: the weight the search ran with (1.0: optimal): the one asked for, rounded
+            down to a multiple of 1/1000 as the command line's ``--weight`` is.
         nodes: nodes generated, over all iterations (machine-independent effort).
         seconds: wall-clock time of the search.
         heuristic: the estimate used: ``pdb``, ``linear-conflict`` or ``manhattan``.
@@ -562,7 +704,8 @@ def solve(
         board: the board (text, numbers, or a 2-D array of rows).
         goal: ``None``/``"standard"``, ``"blank-first"``, or a goal board.
         weight: 1 for a proven optimal answer; ``w`` in (1, 100] for an answer at most
-            ``w`` times optimal, found faster.
+            ``w`` times optimal, found faster (rounded down to a multiple of 1/1000, as
+            ``--weight`` is: 1.0004 is 1, optimal).
         timeout: seconds before giving up (raises :class:`SearchStopped`).
         threads: worker threads (default: all cores).
         tables: the tables directory (default: ``FIFTEEN_TABLES``, else the per-user one).
@@ -580,18 +723,32 @@ def solve(
     """
     tiles, rows, cols = _board(board)
     goal_tiles = _goal(goal, rows, cols)
+    w = _weight(weight)
     ok, moves, bound, nodes, millis, used, reason = _native.solve(
         tiles, rows, cols, goal_tiles, float(weight), _seconds(timeout),
         _whole("max_nodes", max_nodes, 1, _MAX_NODES),
-        _whole("threads", threads, 1, _MAX_THREADS), _path(tables), heuristic,
+        _whole("threads", threads, 1, _MAX_THREADS), _path(tables), _estimate(heuristic),
     )
     if not ok:
         raise SearchStopped(reason, nodes, bound)
-    return Solution(tiles, rows, cols, goal_tiles, moves, bound, float(weight), nodes, millis, used)
+    return Solution(tiles, rows, cols, goal_tiles, moves, bound, w, nodes, millis, used)
+
+
+def _estimate(heuristic: Any) -> str:
+    """The estimate of :func:`solve` and :func:`solve_many`, by name."""
+    return _text("heuristic", heuristic, "pdb, linear-conflict or manhattan")  # type: ignore[return-value]
 
 
 def _path(tables: Union[str, os.PathLike, None]) -> Optional[str]:
-    return None if tables is None else os.fspath(tables)
+    return None if tables is None else _file("tables", tables, "a directory")
+
+
+def _file(name: str, path: Any, what: str) -> str:
+    """A path argument as text; ``TypeError`` naming the argument for anything else."""
+    try:
+        return os.fsdecode(os.fspath(path))
+    except TypeError:
+        raise TypeError(f"{name}: give {what} (str or os.PathLike), not {_typename(path)}") from None
 
 
 def solve_many(
@@ -636,6 +793,15 @@ def solve_many(
     timeout = _seconds(timeout)
     max_nodes = _whole("max_nodes", max_nodes, 1, _MAX_NODES)
     threads = _whole("threads", threads, 1, _MAX_THREADS)
+    _weight(weight)
+    heuristic = _estimate(heuristic)
+    tables = _path(tables)
+    moves, stats = _flag("moves", moves), _flag("stats", stats)
+    if not (progress is None or isinstance(progress, (bool, np.bool_)) or callable(progress)):
+        raise TypeError(
+            f"progress: give True, False or a callable progress(done, total), not "
+            f"{_typename(progress)}"
+        )
     data, n, rows, cols = _batch(boards)
     goal_tiles = _goal(goal, rows, cols)
     if n == 0:  # nothing to search: no tables opened (or built) for it
@@ -649,7 +815,7 @@ def solve_many(
     try:
         lengths, bounds, nodes, paths = _native.solve_many(
             data, rows, cols, goal_tiles, moves, float(weight), timeout, max_nodes, threads,
-            _path(tables), heuristic, tick,
+            tables, heuristic, tick,
         )
     finally:
         close()
@@ -717,17 +883,17 @@ def random_boards(
     """
     rows, cols = _shape_of(size)
     if not _is_int(n):
-        raise TypeError(f"n: give a count of 0 or more, not {type(n).__name__}")
+        raise TypeError(f"n: give a count of 0 or more, not {_typename(n)}")
     if n < 0:
         raise ValueError("n: give a count of 0 or more")
     if moves is not None and not _is_int(moves):
-        raise TypeError(f"moves: give a whole number from 0 to {_MAX_WALK:,}, not {type(moves).__name__}")
+        raise TypeError(f"moves: give a whole number from 0 to {_MAX_WALK:,}, not {_typename(moves)}")
     if moves is not None and not 0 <= moves <= _MAX_WALK:
         raise ValueError(f"moves: give a number from 0 to {_MAX_WALK:,} (longer walks add nothing)")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
     if not _is_int(seed):
-        raise TypeError(f"seed: give a whole number from 0 to 2^64 - 1, not {type(seed).__name__}")
+        raise TypeError(f"seed: give a whole number from 0 to 2^64 - 1, not {_typename(seed)}")
     if not 0 <= seed < 2**64:
         raise ValueError("seed: give a number from 0 to 2^64 - 1")
     goal_tiles = _goal(goal, rows, cols)
@@ -750,6 +916,7 @@ def check(board: Board, moves: str, goal: Goal = None) -> int:
     command line's message) when a move leaves the board or they end elsewhere. Any
     solver's answer can be checked this way."""
     tiles, rows, cols = _board(board)
+    moves = _text("moves", moves, "the blank's moves as text (U, D, L, R)")  # type: ignore[assignment]
     return _native.check(tiles, rows, cols, _goal(goal, rows, cols), moves)
 
 
@@ -774,12 +941,27 @@ def heuristic(
     ``boards``: one board, as :func:`solve` takes it (text, a sequence of numbers, or a
     2-D array or list of rows: returns an ``int``), or a batch, as :func:`distance` takes
     it (an ``(N, cells)`` or ``(N, rows, cols)`` array, or a list of boards: returns an
-    ``int32`` array). A 2-D array is one board when it holds a number as large as its row
-    length, as the rows of every board do (a 3x3 board's hold 8); otherwise its rows are
-    the boards of a batch, which hold only smaller numbers. Ctrl-C stops a long batch
-    (``KeyboardInterrupt``, nothing returned).
+    ``int32`` array). A 2-D array or list of rows is read as one board, or as a batch with
+    a board a row, whichever its numbers fit better: each reading is charged a number for
+    every one out of range or repeated (one board: 0 to cells - 1 once each; a batch: each
+    row 0 to its length - 1 once each), and the batch is taken only when charged fewer. So
+    a valid board is always one board (a 4x4 board's rows too, though 4 numbers long like
+    a 2x2 board), a valid batch always a batch, and a batch with a bad board is a batch,
+    its error naming that board. Rows of a length no square board has (3, on a 3x3 board)
+    are one board; more than 36 numbers in all, or a single row, a batch. An empty list
+    or array is an empty batch (an empty ``int32`` array, as :func:`distance` returns).
+    Ctrl-C stops a long batch (``KeyboardInterrupt``, nothing returned).
     """
-    name = kind.strip().lower().replace("_", "-").replace(" ", "-")
+    name = _text(
+        "kind", kind,
+        "an estimate's name (hamming, manhattan, linear-conflict, walking-distance, pdb or solve)",
+    ).strip().lower().replace("_", "-").replace(" ", "-")  # type: ignore[union-attr]
+    if name not in HEURISTICS:
+        raise ValueError(
+            f"unknown heuristic '{name}' (use hamming, manhattan, linear-conflict, "
+            f"walking-distance, pdb or solve)"
+        )
+    tables = _path(tables)
     single = _single(boards)
     if single:
         tiles, rows, cols = _board(boards)
@@ -787,7 +969,9 @@ def heuristic(
     else:
         data, n, rows, cols = _batch(boards)
     goal_tiles = _goal(goal, rows, cols)
-    raw = _native.heuristic(data, rows, cols, goal_tiles, name, _path(tables))
+    if n == 0:  # nothing to estimate: no tables opened (or built) for it
+        return np.zeros(0, dtype=np.int32)
+    raw = _native.heuristic(data, rows, cols, goal_tiles, name, tables)
     out = np.frombuffer(raw, dtype="<u4").astype(np.int32)
     return int(out[0]) if single else out
 

@@ -25,7 +25,12 @@ from . import (
     _path,
     _Moves,
     _MAX_NODES,
+    _file,
+    _flag,
     _seconds,
+    _text,
+    _typename,
+    _weight,
     _whole,
 )
 
@@ -55,6 +60,8 @@ class SearchResult(_Moves):
         optimal: whether the length is proven optimal (BFS; A* and IDA* with weight 1 and
             an admissible estimate).
         bound: a weighted search's factor (the answer is at most that times optimal).
+        weight: the weight the search ran with: the one asked for, rounded down to a
+            multiple of 1/1000 as the command line's ``--weight`` is (1.2345 runs as 1.234).
         expanded, generated, peak_frontier, closed, memory_bytes: the counts
             (docs/teaching.md defines each; ``closed`` is ``None`` for a tree search).
         seconds: wall-clock time of the search.
@@ -130,7 +137,9 @@ def search(
         algorithm: ``"bfs"``, ``"dfs"``, ``"greedy"``, ``"astar"`` (default) or ``"ida"``.
         heuristic: ``"hamming"``, ``"manhattan"``, ``"linear-conflict"`` or ``"pdb"`` (the
             default for greedy, A* and IDA*, as on the command line); BFS and DFS read none.
-        weight: A* and IDA* search on ``f = g + weight * h`` (1: optimal).
+        weight: A* and IDA* search on ``f = g + weight * h`` (1: optimal), ``weight``
+            rounded down to a multiple of 1/1000 (as ``--weight`` is; ``.weight`` says
+            the one used).
         max_nodes: stop after generating this many nodes (raises :class:`SearchStopped`).
         max_memory: bytes a graph search (bfs, greedy, astar) may hold (default 1 GiB).
         depth_limit: how deep dfs goes (default: 31 on 3x3, 80 on 4x4, otherwise 200).
@@ -146,13 +155,19 @@ def search(
     tiles, rows, cols = _board(board)
     goal_tiles = _goal(goal, rows, cols)
     max_nodes, max_memory, depth_limit, timeout = _limits(max_nodes, max_memory, depth_limit, timeout)
+    algorithm = _text("algorithm", algorithm, "bfs, dfs, greedy, astar or ida")
+    heuristic = _text(
+        "heuristic", heuristic, "hamming, manhattan, linear-conflict, pdb or None (the default)",
+        optional=True,
+    )
+    w = _weight(weight)
     raw = _native.search(
         tiles, rows, cols, goal_tiles, algorithm, heuristic, float(weight), max_nodes,
         max_memory, depth_limit, timeout, _path(tables),
     )
     if "stopped" in raw:
         raise SearchStopped(raw["stopped"], raw["generated"], None, counts=_counts(raw))
-    return SearchResult(tiles, rows, cols, goal_tiles, float(weight), raw)
+    return SearchResult(tiles, rows, cols, goal_tiles, w, raw)
 
 
 _COUNTS = ("expanded", "generated", "peak_frontier", "closed", "memory_bytes")
@@ -205,11 +220,14 @@ def compare(
     tiles, rows, cols = _board(board)
     goal_tiles = _goal(goal, rows, cols)
     max_nodes, max_memory, depth_limit, timeout = _limits(max_nodes, max_memory, depth_limit, timeout)
+    if as_frame is not None:
+        as_frame = _flag("as_frame", as_frame)
+    tables = _path(tables)
     table = Comparison()
     for algorithm, heuristic in _native.comparison_rows():
         raw = _native.search(
             tiles, rows, cols, goal_tiles, algorithm, heuristic, 1.0, max_nodes, max_memory,
-            depth_limit, timeout, _path(tables),
+            depth_limit, timeout, tables,
         )
         stopped = raw.get("stopped")
         table.append({
@@ -233,9 +251,10 @@ def compare(
 
 
 class Problem(NamedTuple):
-    """A course problem file: the weight ``W`` (as a number, and as the file writes it, so
-    that the report repeats it unchanged), the start board and the goal board (``(n, n)``
-    arrays)."""
+    """A course problem file: the weight ``W`` (as a number, the one the search runs with:
+    ``W`` rounded down to a multiple of 1/1000, as everywhere; and as the file writes it,
+    so that the report repeats it unchanged), the start board and the goal board (``(n,
+    n)`` arrays)."""
 
     weight: float
     weight_text: str
@@ -251,7 +270,7 @@ def read_problem(path: Union[str, os.PathLike]) -> Problem:
         ValueError: the file does not read as one, with its name and the line.
         OSError: the file cannot be read.
     """
-    name = os.fspath(path)
+    name = _file("path", path, "a file name")
     with open(name, "rb") as f:
         data = f.read(64 * 1024 + 1)
     if len(data) > 64 * 1024:
@@ -270,6 +289,10 @@ def report(problem: Problem, result: SearchResult) -> str:
     """The course's report of ``result`` (a search of ``problem``): the two grids, then
     ``W``, the depth, the nodes generated, the moves and the ``f`` values along the path,
     exactly as ``fifteen solve -i FILE --format report`` prints it."""
+    if not isinstance(problem, Problem):
+        raise TypeError(f"problem: give a Problem (from read_problem), not {_typename(problem)}")
+    if not isinstance(result, SearchResult):
+        raise TypeError(f"result: give a SearchResult (from search), not {_typename(result)}")
     if not np.array_equal(problem.board, result.board) or not np.array_equal(
         problem.goal, result.goal
     ):
@@ -291,7 +314,9 @@ def write_report(
 ) -> str:
     """Writes :func:`report` to ``path`` and returns it. An existing file is left alone
     (``FileExistsError``) unless ``overwrite=True``."""
+    name = _file("path", path, "a file name")
+    overwrite = _flag("overwrite", overwrite)
     text = report(problem, result)
-    with open(os.fspath(path), "w" if overwrite else "x", encoding="utf-8") as f:
+    with open(name, "w" if overwrite else "x", encoding="utf-8") as f:
         f.write(text)
     return text

@@ -53,6 +53,7 @@ def heuristic(
     """Little-endian ``u32`` estimates."""
 
 def set_reporter(f: Optional[Callable[..., Any]] = None) -> None: ...
+def weight_factor(w: float) -> float: ...
 
 def search(
     tiles: bytes,

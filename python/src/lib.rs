@@ -31,9 +31,18 @@ mod classic;
 mod report;
 mod tables;
 
-/// A board error as Python's `ValueError`, with the command line's message.
+/// A board error as Python's `ValueError`, with the command line's message, except where
+/// that gives the command line's advice (`--size RxC`): a count that makes no square board
+/// gets Python's.
 fn board_error(e: BoardError) -> PyErr {
-    PyValueError::new_err(e.to_string())
+    match e {
+        BoardError::BadCount(n) => PyValueError::new_err(format!(
+            "{n} numbers do not make a board (give 4, 9, 16, 25 or 36 numbers for a square \
+             board; other shapes need their rows: a 2-D array such as \
+             np.array([[1, 2, 3], [4, 0, 5]]), or text with a row a line)"
+        )),
+        e => PyValueError::new_err(e.to_string()),
+    }
 }
 
 fn shape(rows: usize, cols: usize) -> PyResult<Shape> {
@@ -67,6 +76,14 @@ fn weight(w: f64) -> PyResult<Weight> {
     Weight::from_factor(w).ok_or_else(|| {
         PyValueError::new_err("weight: give a number from 1 to 100 (1 is the optimal search)")
     })
+}
+
+/// The weight a search asked for `w` runs with, as a number: `w` rounded down to a
+/// multiple of 1/1000 (`Weight::from_factor`, as the command line's `--weight`), so that
+/// what Python reports is what the search did.
+#[pyfunction]
+fn weight_factor(w: f64) -> PyResult<f64> {
+    Ok(weight(w)?.factor())
 }
 
 /// Worker threads: as asked, or all cores (as the command line's `--threads`).
@@ -732,6 +749,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(heuristic, m)?)?;
     m.add_function(wrap_pyfunction!(set_reporter, m)?)?;
+    m.add_function(wrap_pyfunction!(weight_factor, m)?)?;
     m.add_function(wrap_pyfunction!(classic::search, m)?)?;
     m.add_function(wrap_pyfunction!(classic::comparison_rows, m)?)?;
     m.add_function(wrap_pyfunction!(classic::parse_problem, m)?)?;

@@ -222,3 +222,21 @@ def test_greedy_follows_its_documented_tie_breaking():
         r = fifteen.search(_text(board), algorithm="greedy", heuristic="manhattan")
         moves, expanded, generated = _greedy(board, GOAL)
         assert (r.moves, r.expanded, r.generated) == (moves, expanded, generated), board
+
+
+@pytest.mark.parametrize("start, message", [
+    # `_` for the blank: the range of this grid, not of the largest.
+    ("1 2 3\n4 _ 6\n7 5 8", "line 4: numbers from 0 to 8 expected"),
+    ("1 2\n_ 3", "line 4: numbers from 0 to 3 expected"),
+    # A bad value on the grid's second line is reported there, not on its first.
+    ("1 2 3\n4 9 6\n7 5 0", r"line 4: the number 9 is out of range \(0 to 8\)"),
+    ("1 2 3\n4 0 6\n7 5 40", r"line 5: the number 40 is out of range \(0 to 8\)"),
+    ("1 2 3\n4 0 6\n7 5 4", "line 5: the number 4 appears more than once"),
+])
+def test_a_problem_files_bad_grid_names_the_line_and_its_range(start, message, tmp_path):
+    n = len(start.splitlines())
+    goal = "1 2\n3 0" if n == 2 else "1 2 3\n4 5 6\n7 8 0"
+    path = tmp_path / "bad.txt"
+    path.write_text(f"1\n\n{start}\n\n{goal}\n")
+    with pytest.raises(ValueError, match=message):
+        fifteen.read_problem(path)

@@ -47,7 +47,7 @@ def test_bad_boards(board, message):
         (np.array([1, 2, 3, 4, 5, 6, 7, 8, None], dtype=object), "whole number; got None"),
         (np.array([[1, 2, 3], [4, 5, 6], [7, 8, None]], dtype=object), "got None"),
         ([1, 2, 3, 4, 5, 6, 7, "8", 0], "whole number; got str '1'"),
-        (None, "a board is text, a sequence of numbers or a 2-D array of rows, not NoneType"),
+        (None, "a board is text, a sequence of numbers or a 2-D array of rows, not None"),
     ],
 )
 def test_cells_that_are_not_numbers_raise_type_error(board, message):
@@ -330,3 +330,4 @@ def test_search_stopped_survives_pickling_and_copying():
         assert (again.reason, again.nodes, again.lower_bound, again.counts) == (
             e.reason, e.nodes, e.lower_bound, e.counts)
         assert str(again) == str(e)
+

@@ -22,6 +22,7 @@
 
 use crate::board::{Board, Dir, Shape};
 use crate::search::Weight;
+use crate::BoardError;
 
 use super::Answer;
 
@@ -84,22 +85,44 @@ fn blocks(text: &str) -> Vec<(usize, Vec<&str>)> {
     out
 }
 
-/// A grid of n lines of n numbers.
+/// A grid of n lines of n numbers. An error names the line at fault: the one holding a
+/// number out of range or repeated, and the grid's own range (0 to 8 on 3x3).
 fn grid(first: usize, lines: &[&str]) -> Result<Board, CourseError> {
     let n = lines.len();
     let shape = Shape::new(n, n).ok_or_else(|| bad(first, "a grid of 2 to 6 lines"))?;
+    let cells = shape.cells();
     let mut tiles = Vec::new();
+    let mut seen = vec![false; cells];
     for (i, line) in lines.iter().enumerate() {
         let row: Vec<u8> = line
             .split_whitespace()
             .map(|t| t.parse::<u8>())
             .collect::<Result<_, _>>()
-            .map_err(|_| bad(first + i, "numbers from 0 to 35 expected"))?;
+            .map_err(|_| {
+                bad(
+                    first + i,
+                    format!("numbers from 0 to {} expected", cells - 1),
+                )
+            })?;
         if row.len() != n {
             return Err(bad(
                 first + i,
                 format!("{} numbers, but the grid has {n} lines", row.len()),
             ));
+        }
+        for &t in &row {
+            let error = if t as usize >= cells {
+                BoardError::OutOfRange {
+                    value: t.into(),
+                    max: cells - 1,
+                }
+            } else if seen[t as usize] {
+                BoardError::Repeated(t)
+            } else {
+                seen[t as usize] = true;
+                continue;
+            };
+            return Err(bad(first + i, error.to_string()));
         }
         tiles.extend(row);
     }
@@ -297,5 +320,15 @@ mod tests {
         assert!(e.to_string().starts_with("line 7:"), "{e}");
         let e = parse("1\n\n1 2 3\n4 0 6\n7 5 x\n\n1 2 3\n4 5 6\n7 8 0\n").unwrap_err();
         assert!(e.to_string().starts_with("line 5:"), "{e}");
+        // The line holding the bad number, and the range of this grid (not of 6x6's).
+        let e = parse("1\n\n1 2 3\n4 _ 6\n7 5 8\n\n1 2 3\n4 5 6\n7 8 0\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 4: numbers from 0 to 8 expected");
+        let e = parse("1\n\n1 2 3\n4 9 6\n7 5 0\n\n1 2 3\n4 5 6\n7 8 0\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 4: the number 9 is out of range (0 to 8)"
+        );
+        let e = parse("1\n\n1 2 3\n4 0 6\n7 5 8\n\n1 2 3\n4 5 6\n7 2 0\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 9: the number 2 appears more than once");
     }
 }

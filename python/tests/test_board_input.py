@@ -1,0 +1,68 @@
+"""Boards and goals given as numbers or rows: every malformed one is a ValueError (or a
+TypeError for a cell that is no number) with a message for Python, never NumPy's or an
+OverflowError."""
+
+import numpy as np
+import pytest
+
+import fifteen
+
+B = "1 2 3 0 4 6 7 5 8"
+
+
+@pytest.mark.parametrize("huge", [1e20, -1e20, 1e300, np.float64(2.0**64)])
+def test_a_whole_float_too_large_is_out_of_range_not_an_overflow(huge):
+    board = [1, 2, 3, 0, 4, 6, 7, 5, huge]
+    message = "is out of range"
+    for call in (
+        lambda: fifteen.solve(board),
+        lambda: fifteen.heuristic(board),
+        lambda: fifteen.is_solvable(board),
+        lambda: fifteen.check(board, "RDR"),
+        lambda: fifteen.distance([board]),
+        lambda: fifteen.solve(B, goal=board),
+        lambda: fifteen.solve(np.array(board, dtype=np.float64)),
+    ):
+        with pytest.raises(ValueError, match=message):
+            call()
+    with pytest.raises(ValueError, match=r"the number 100000000000000000000 is out of range"):
+        fifteen.solve([1, 2, 3, 0, 4, 6, 7, 5, 1e20])
+
+
+@pytest.mark.parametrize("call", [
+    lambda board: fifteen.solve(board),
+    lambda board: fifteen.is_solvable(board),
+    lambda board: fifteen.heuristic(board),
+    lambda board: fifteen.check(board, "RDR"),
+    lambda board: fifteen.solve(B, goal=board),
+])
+def test_rows_of_different_lengths_in_a_list_are_refused_as_in_text(call):
+    with pytest.raises(ValueError, match=r"row 2 has 2 numbers but row 1 has 3 \(a board's rows must all be the same length\)"):
+        call([[1, 2, 3], [4, 5], [6, 7, 8, 0]])
+    with pytest.raises(ValueError, match="row 3 has 4 numbers but row 1 has 3"):
+        call(((1, 2, 3), np.array([0, 4, 6]), [7, 5, 8, 0]))
+    with pytest.raises(ValueError, match=r"row 3 is one number \(7\) but row 1 is a row"):
+        call([[1, 2, 3], [0, 4, 6], 7, 5, 8])
+    with pytest.raises(TypeError, match="a board cell must be a whole number; got None"):
+        call([[1, 2, 3], [0, 4, 6], None])
+
+
+@pytest.mark.parametrize("board, count", [([1, 2, 3, 4, 0, 5], 6), ("1 2 3 4 0 5", 6), ([1, 2, 0], 3)])
+def test_a_count_that_makes_no_board_gets_python_advice(board, count):
+    for call in (fifteen.solve, fifteen.heuristic, fifteen.is_solvable):
+        with pytest.raises(ValueError) as e:
+            call(board)
+        message = str(e.value)
+        assert message.startswith(f"{count} numbers do not make a board (give 4, 9, 16, 25 or 36 numbers")
+        assert "np.array([[1, 2, 3], [4, 0, 5]])" in message
+        assert "--size" not in message and "size:" not in message
+    with pytest.raises(ValueError, match=r"10 numbers do not make a board \(give 4, 9,"):
+        fifteen.distance(np.zeros((2, 10), dtype=np.uint8))
+
+
+def test_a_flat_goal_of_the_wrong_length_says_so():
+    for goal in ([1, 2, 3, 4, 5, 0], "1 2 3 4 5 0", np.array([1, 2, 3, 4, 5, 0]), list(range(16))):
+        with pytest.raises(ValueError, match=f"the goal has {len(goal.split()) if isinstance(goal, str) else len(goal)} cells but the board has 9"):
+            fifteen.solve(B, goal=goal)
+    with pytest.raises(ValueError, match="the goal has 6 cells but the board has 9"):
+        fifteen.distance(fifteen.random_boards(2, size=3, seed=1), goal=[1, 2, 3, 4, 5, 0])
