@@ -112,7 +112,7 @@ fn run(args: Args) -> Result<()> {
         return super::docs::completions::<Args>(shell, "build-pdb");
     }
     if args.man {
-        return super::docs::man::<Args>(None);
+        return super::docs::man::<Args>(&[]);
     }
     let shape = args.size;
     if shape.cells() > pdb::MAX_TABLE_CELLS {

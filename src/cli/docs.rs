@@ -19,8 +19,9 @@ pub struct CompletionsArgs {
 #[derive(clap::Args, Debug)]
 pub struct ManArgs {
     /// A command (solve, bench, ...) for its own page, fifteen-COMMAND(1); none for
-    /// fifteen(1).
-    command: Option<String>,
+    /// fifteen(1). The steps of `split` and `tables` have pages of their own: `split
+    /// frontier` (or `split-frontier`), `tables verify` ...
+    command: Vec<String>,
 }
 
 /// `fifteen completions SHELL`.
@@ -31,7 +32,12 @@ pub fn run_completions<C: CommandFactory>(a: CompletionsArgs) -> Result<i32> {
 
 /// `fifteen man [COMMAND]`.
 pub fn run_man<C: CommandFactory>(a: ManArgs) -> Result<i32> {
-    man::<C>(a.command.as_deref())?;
+    let words: Vec<&str> = a
+        .command
+        .iter()
+        .flat_map(|w| w.split_whitespace())
+        .collect();
+    man::<C>(&words)?;
     Ok(0)
 }
 
@@ -43,8 +49,10 @@ pub fn completions<C: CommandFactory>(shell: Shell, bin: &str) -> Result<()> {
     emit(&mut std::io::stdout(), &String::from_utf8_lossy(&script))
 }
 
-/// Writes `C`'s manual page (roff) to stdout; with `sub`, the page of that subcommand.
-pub fn man<C: CommandFactory>(sub: Option<&str>) -> Result<()> {
+/// Writes `C`'s manual page (roff) to stdout; with `path`, the page of that subcommand
+/// (`["split", "frontier"]`; a word may join two levels, as the page's name does:
+/// `split-frontier`).
+pub fn man<C: CommandFactory>(path: &[&str]) -> Result<()> {
     let mut cmd = C::command().disable_help_subcommand(true);
     // Building names the subcommands `fifteen-solve` ... and brings in global options.
     cmd.build();
@@ -53,16 +61,29 @@ pub fn man<C: CommandFactory>(sub: Option<&str>) -> Result<()> {
         cmd.get_name(),
         cmd.get_version().unwrap_or_default()
     );
-    let page = match sub {
-        None => cmd,
-        Some(name) => match cmd.find_subcommand(name) {
+    let mut page = cmd;
+    let mut words: Vec<String> = path.iter().map(|w| w.to_string()).collect();
+    words.reverse();
+    while let Some(word) = words.pop() {
+        // A page name such as `split-frontier` names a command and its step.
+        let found = match word.split_once('-') {
+            Some((head, rest)) if page.find_subcommand(&word).is_none() => {
+                words.push(rest.to_string());
+                page.find_subcommand(head)
+            }
+            _ => page.find_subcommand(&word),
+        };
+        page = match found {
             Some(s) => s.clone(),
             None => {
-                let names: Vec<&str> = cmd.get_subcommands().map(|s| s.get_name()).collect();
-                bail!("no command '{name}' (give one of: {})", names.join(", "))
+                let names: Vec<&str> = page.get_subcommands().map(|s| s.get_name()).collect();
+                if names.is_empty() {
+                    bail!("'{}' has no command '{word}' of its own", page.get_name());
+                }
+                bail!("no command '{word}' (give one of: {})", names.join(", "))
             }
-        },
-    };
+        };
+    }
     let mut roff = Vec::new();
     clap_mangen::Man::new(page)
         .source(source)

@@ -573,6 +573,33 @@ fn completions_and_man_pages_come_from_the_command_line() {
         "{}",
         o.stderr
     );
+    // Every page that a page lists under its subcommands (fifteen-split-frontier(1) ...)
+    // can be printed, by its name or as words.
+    let mut listed = Vec::new();
+    for parent in ["split", "tables"] {
+        let page = common::run(&["man", parent], None).stdout;
+        for word in page.split(|c: char| c.is_whitespace() || c == '(') {
+            let word = word.replace("\\-", "-");
+            if word.starts_with(&format!("fifteen-{parent}-")) && !listed.contains(&word) {
+                listed.push(word);
+            }
+        }
+    }
+    assert!(listed.len() >= 5, "{listed:?}");
+    for name in &listed {
+        let sub = &name["fifteen-".len()..];
+        let o = common::run(&["man", sub], None);
+        assert_eq!(o.code, 0, "{sub}: {}", o.stderr);
+        assert!(o.stdout.contains(&format!(".TH {name} 1")), "{sub}");
+        let words: Vec<&str> = sub.splitn(2, '-').collect();
+        let o = common::run(&[&["man"][..], &words].concat(), None);
+        assert_eq!(o.code, 0, "{words:?}: {}", o.stderr);
+    }
+    let o = common::run(&["man", "split", "frontier"], None);
+    assert!(o.stdout.contains("\\-\\-depth"), "{}", o.stdout);
+    let o = common::run(&["man", "split", "nope"], None);
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("give one of: frontier"), "{}", o.stderr);
 
     let o = command("build-pdb", &strings(&["--completions", "bash"]))
         .output()
