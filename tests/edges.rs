@@ -395,6 +395,20 @@ fn an_unwritable_tables_directory_fails_at_once_with_its_path_and_a_hint() {
             "{bin}: {err}"
         );
     }
+    // Listing it: not a place where tables are built on first use.
+    for verb in ["list", "verify"] {
+        let args: Vec<String> = ["tables", verb, "--tables", &file_s]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let out = command("fifteen", &args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{verb}: {err}");
+        assert!(
+            err.contains("it is there, and not a directory") && !err.contains("first use"),
+            "{verb}: {err}"
+        );
+    }
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a directory");
 }
 

@@ -718,4 +718,27 @@ fn a_foreign_file_in_the_tables_directory_is_to_be_moved_not_rebuilt() {
         b"my own notes, not a table\n",
         "the user's file was changed"
     );
+    // A sound table copied under a name no search reads serves nothing there: said so,
+    // with the name it would be read under.
+    std::fs::remove_file(&foreign).unwrap();
+    let table = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "pdb"))
+        .unwrap();
+    std::fs::copy(&table, tmp.path().join("renamed.pdb")).unwrap();
+    let own = table.file_name().unwrap().to_str().unwrap();
+    for verb in ["list", "verify"] {
+        let o = fifteen(&["tables", verb, "--tables", dir]);
+        assert_eq!(o.code, 1, "tables {verb}: {}{}", o.stdout, o.stderr);
+        let line = o
+            .stdout
+            .lines()
+            .find(|l| l.contains("renamed.pdb"))
+            .unwrap();
+        assert!(
+            line.contains("BAD") && line.contains(&format!("its own is {own}")),
+            "tables {verb}: {line}"
+        );
+    }
 }

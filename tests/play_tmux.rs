@@ -257,6 +257,19 @@ fn play_a_3x3_board_to_the_end_and_quit() {
     tmux.keys(&["?"]);
     let p = tmux.wait("a hint", |p| p.contains("hint: slide "));
     let hint = p.lines().find(|l| l.starts_with("hint: slide ")).unwrap();
+    // docs/guide.md draws this screen: its key help is the screen's own.
+    let guide =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guide.md")).unwrap();
+    let help: Vec<&str> = (p.lines().map(str::trim))
+        .filter(|l| l.starts_with("slide: ") || l.starts_with("? hint"))
+        .collect();
+    assert_eq!(help.len(), 2, "{p}");
+    for line in help {
+        assert!(
+            guide.contains(line),
+            "docs/guide.md lacks the screen's {line:?}"
+        );
+    }
     let words: Vec<&str> = hint.split_whitespace().collect();
     let tile: u8 = words[2].parse().unwrap();
     let tile_dir = match words[3] {

@@ -37,6 +37,10 @@ pub fn run(a: TablesArgs) -> Result<i32> {
     let verify = a.action == Action::Verify;
     let entries = match std::fs::read_dir(&dir) {
         Ok(e) => e,
+        Err(_) if dir.exists() && !dir.is_dir() => bail!(
+            "cannot list {}: it is there, and not a directory (give the tables directory)",
+            dir.display()
+        ),
         Err(e) => bail!(
             "cannot list {}: {e} (tables are built there on first use)",
             dir.display()

@@ -166,16 +166,14 @@ impl Partition {
     /// # Errors
     /// Text that is neither, or groups that are not a partition of the tiles.
     pub fn parse(shape: Shape, blank: u8, text: &str) -> Result<Partition, TableError> {
-        let bad = || {
-            TableError::Unsupported(format!(
-                "bad partition '{text}' (use e.g. 7-8 or 1,2,3/4,5,6/7,8)"
-            ))
-        };
+        let example = example(shape, blank);
+        let bad =
+            || TableError::Unsupported(format!("bad partition '{text}' (use e.g. {example})"));
         if text.contains('/') || text.contains(',') {
             // Each mistake named: which label, and why it is none.
             let why = |reason: String| {
                 TableError::Unsupported(format!(
-                    "bad partition '{text}': {reason} (use e.g. 7-8 or 1,2,3/4,5,6/7,8)"
+                    "bad partition '{text}': {reason} (use e.g. {example})"
                 ))
             };
             let n = shape.cells();
@@ -317,12 +315,71 @@ pub fn canonical_blank(shape: Shape, blank: usize) -> u8 {
         .unwrap() as u8
 }
 
+/// A partition of this board's tiles to show in an error: sizes (`7-8` on 4x4, `6-6-6-6` on
+/// 5x5) of groups small enough to build, and on boards of up to 16 cells the same groups
+/// as tile lists.
+fn example(shape: Shape, blank: u8) -> String {
+    let tiles: Vec<u8> = (0..shape.cells() as u8).filter(|&t| t != blank).collect();
+    let most = if shape.cells() <= 16 { 8 } else { 6 };
+    let groups = tiles.len().div_ceil(most).max(1);
+    let mut sizes: Vec<usize> = (0..groups)
+        .map(|g| (g + 1) * tiles.len() / groups - g * tiles.len() / groups)
+        .collect();
+    sizes.sort_unstable();
+    let text = |v: &[usize]| {
+        v.iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join("-")
+    };
+    if shape.cells() > 16 {
+        return text(&sizes);
+    }
+    let mut lists = Vec::new();
+    let mut at = 0;
+    for &s in &sizes {
+        let group: Vec<String> = tiles[at..at + s].iter().map(|t| t.to_string()).collect();
+        lists.push(group.join(","));
+        at += s;
+    }
+    format!("{} or {}", text(&sizes), lists.join("/"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn s4() -> Shape {
         Shape::new(4, 4).unwrap()
+    }
+
+    /// The example an error gives is a partition of that board that parses, in both forms.
+    #[test]
+    fn the_example_in_an_error_is_valid_for_its_board() {
+        assert!(example(s4(), 0).starts_with("7-8 or 1,2,3,4,5,6,7/8,"));
+        assert_eq!(example(Shape::new(5, 5).unwrap(), 0), "6-6-6-6");
+        for (r, c) in [
+            (2, 2),
+            (2, 3),
+            (3, 3),
+            (3, 4),
+            (4, 3),
+            (2, 8),
+            (4, 4),
+            (4, 5),
+            (5, 5),
+        ] {
+            let shape = Shape::new(r, c).unwrap();
+            for blank in [0, shape.cells() as u8 - 1] {
+                let example = example(shape, blank);
+                for form in example.split(" or ") {
+                    let p = Partition::parse(shape, blank, form);
+                    assert!(p.is_ok(), "{shape} blank {blank}: {form}: {:?}", p.err());
+                    let most = p.unwrap().patterns.iter().map(Vec::len).max().unwrap();
+                    assert!(most <= if shape.cells() <= 16 { 8 } else { 6 }, "{form}");
+                }
+            }
+        }
     }
 
     #[test]

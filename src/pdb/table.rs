@@ -531,7 +531,7 @@ fn inspected_fault(path: &Path, f: Fault) -> TableError {
 ///
 /// # Errors
 /// A header that is damaged or describes no table this program builds, or a file name
-/// that says another table.
+/// that says another table or none.
 pub fn inspect_header(
     path: &Path,
     head: &[u8],
@@ -545,16 +545,19 @@ pub fn inspect_header(
         .file_name()
         .and_then(|n| n.to_str())
         .and_then(PatternSpec::from_file_name);
-    if let Some(named) = named {
-        if named != spec {
-            return Err(fail(Fault::Mismatch(format!(
-                "the header is for {}, the file name for {}",
-                spec.file_name(),
-                named.file_name()
-            ))));
-        }
+    match named {
+        Some(named) if named != spec => Err(fail(Fault::Mismatch(format!(
+            "the header is for {}, the file name for {}",
+            spec.file_name(),
+            named.file_name()
+        )))),
+        Some(_) => Ok((spec, h)),
+        // A sound table under a name no search looks up: it serves nothing where it is.
+        None => Err(fail(Fault::Mismatch(format!(
+            "a sound table, but under a name no search reads (its own is {})",
+            spec.file_name()
+        )))),
     }
-    Ok((spec, h))
 }
 
 #[cfg(all(test, target_os = "linux"))]
