@@ -690,16 +690,20 @@ fn full_disk_during_a_build_is_a_clear_error_with_nothing_half_written() {
 fn a_foreign_file_in_the_tables_directory_is_to_be_moved_not_rebuilt() {
     let (tmp, _, _) = fresh();
     let dir = tmp.path().to_str().unwrap();
+    // `tables list`'s and `tables verify`'s line for `name` (both exit 1), and their output.
+    let listed = |name: &str| {
+        ["list", "verify"].map(|verb| {
+            let o = fifteen(&["tables", verb, "--tables", dir]);
+            assert_eq!(o.code, 1, "tables {verb}: {}{}", o.stdout, o.stderr);
+            let line = (o.stdout.lines().find(|l| l.contains(name)))
+                .unwrap_or_else(|| panic!("tables {verb} did not list {name}: {}", o.stdout))
+                .to_string();
+            (verb, line, o.stdout)
+        })
+    };
     let foreign = tmp.path().join("notes.pdb");
     std::fs::write(&foreign, b"my own notes, not a table\n").unwrap();
-    for verb in ["list", "verify"] {
-        let o = fifteen(&["tables", verb, "--tables", dir]);
-        assert_eq!(o.code, 1, "tables {verb}: {}{}", o.stdout, o.stderr);
-        let line = o
-            .stdout
-            .lines()
-            .find(|l| l.contains("notes.pdb"))
-            .unwrap_or_else(|| panic!("tables {verb} did not list it: {}", o.stdout));
+    for (verb, line, stdout) in listed("notes.pdb") {
         assert!(line.contains("BAD"), "tables {verb}: {line}");
         assert!(
             line.contains("move it out of the tables directory"),
@@ -707,10 +711,9 @@ fn a_foreign_file_in_the_tables_directory_is_to_be_moved_not_rebuilt() {
         );
         assert!(!line.contains("build-pdb"), "tables {verb}: {line}");
         assert_eq!(
-            o.stdout.lines().filter(|l| l.contains(" ok")).count(),
+            stdout.lines().filter(|l| l.contains(" ok")).count(),
             1,
-            "tables {verb}: the sound table: {}",
-            o.stdout
+            "tables {verb}: the sound table: {stdout}"
         );
     }
     assert_eq!(
@@ -728,14 +731,7 @@ fn a_foreign_file_in_the_tables_directory_is_to_be_moved_not_rebuilt() {
         .unwrap();
     std::fs::copy(&table, tmp.path().join("renamed.pdb")).unwrap();
     let own = table.file_name().unwrap().to_str().unwrap();
-    for verb in ["list", "verify"] {
-        let o = fifteen(&["tables", verb, "--tables", dir]);
-        assert_eq!(o.code, 1, "tables {verb}: {}{}", o.stdout, o.stderr);
-        let line = o
-            .stdout
-            .lines()
-            .find(|l| l.contains("renamed.pdb"))
-            .unwrap();
+    for (verb, line, _) in listed("renamed.pdb") {
         assert!(
             line.contains("BAD") && line.contains(&format!("its own is {own}")),
             "tables {verb}: {line}"
