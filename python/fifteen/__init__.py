@@ -260,9 +260,24 @@ def _board(board: Board) -> Tuple[bytes, int, int]:
 
 
 def _goal(goal: Goal, rows: int, cols: int) -> bytes:
-    """The goal's tiles for boards of this shape."""
+    """The goal's tiles for boards of this shape; ``rows == 0`` (an empty batch, of no shape)
+    takes the goal in its own shape, a name or flat numbers as 4x4 or as a square."""
     if goal is None:
         goal = "standard"
+    if rows == 0:
+        if isinstance(goal, str) and "\n" not in goal.strip():
+            words = goal.split()
+            rows = cols = 4 if len(words) <= 1 else max(2, math.isqrt(len(words)))
+        elif not isinstance(goal, str):
+            numbers, r, c = _numbers(goal)
+            side = math.isqrt(len(numbers))
+            if not r and side * side != len(numbers):
+                raise ValueError(
+                    f"the goal's {len(numbers)} numbers make no square board; give its rows"
+                )
+            rows, cols = (r, c) if r else (side, side)
+        else:
+            return _native.parse_board(goal.strip())[0]
     if isinstance(goal, str):
         text = goal.strip()
         if "\n" not in text:
@@ -416,7 +431,8 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
             # (2.0 is a number), an error naming the board.
             return _each(boards)
     if arr.ndim == 1 and arr.size == 0:
-        arr = np.zeros((0, 16), dtype=np.uint8)
+        # No board gives the shape: the goal's own shape is taken (see `_goal`).
+        return b"", 0, 0, 0
     if arr.ndim not in (2, 3):
         raise ValueError(
             "boards: give an (N, cells) array of square boards, an (N, rows, cols) "

@@ -223,6 +223,21 @@ def test_empty_batches():
     assert fifteen.random_boards(0, size=3).shape == (0, 9)
 
 
+def test_an_empty_batch_of_no_shape_takes_the_goals_shape():
+    # `[]` gives no shape: the goal's own is taken, not refused as another board's.
+    goal = [[1, 2, 3], [4, 5, 6], [7, 8, 0]]
+    for given in (goal, "1 2 3\n4 5 6\n7 8 0", "1 2 3 4 5 6 7 8 0", [[1, 2], [3, 0], [4, 5]]):
+        assert fifteen.distance([], goal=given).shape == (0,)
+        assert fifteen.heuristic([], goal=given).shape == (0,)
+    # The goal is still checked, and against the batch's shape when the batch has one.
+    with pytest.raises(ValueError, match="the number 8 appears more than once"):
+        fifteen.distance([], goal=[1, 2, 3, 4, 5, 6, 7, 8, 8])
+    with pytest.raises(ValueError, match="make no square board"):
+        fifteen.distance([], goal=[1, 2, 3, 4, 5, 6, 7, 0])
+    with pytest.raises(ValueError, match="the goal has 9 cells but the board has 16"):
+        fifteen.distance(np.zeros((0, 16), dtype=np.uint8), goal=goal)
+
+
 def test_heuristic_takes_one_board_as_rows_as_solve_does():
     rows = [[1, 2, 3], [0, 4, 6], [7, 5, 8]]
     for board in (rows, np.array(rows), np.array(rows, dtype=np.uint8), np.array(rows, dtype=float)):
