@@ -382,3 +382,90 @@ fn bench_checks_known_lengths() {
     assert_eq!(v[1]["ok"], true);
     assert_eq!(v[2]["summary"]["mismatched"], 1);
 }
+
+/// A batch read ahead to count its instances (a short input runs one instance at a time on
+/// every thread) loses no byte and waits for no more than a pipe gives at once: a producer
+/// that waits for each answer before it writes the next board gets each answer.
+#[test]
+fn a_piped_batch_answers_a_board_before_the_next_is_written() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["solve", LC, "--format=json", "--threads=2", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    std::thread::spawn(move || {
+        stdout
+            .lines()
+            .map_while(Result::ok)
+            .try_for_each(|l| tx.send(l))
+    });
+    let boards = [
+        "8 6 7 2 5 4 3 0 1",
+        "1 2 3 4 5 6 7 0 8",
+        "1 2 3 4 5 6 0 7 8",
+    ];
+    for (i, board) in boards.iter().enumerate() {
+        writeln!(stdin, "{board}").unwrap();
+        stdin.flush().unwrap();
+        let line = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("no answer to board {} while the pipe stays open", i + 1));
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["id"], i + 1);
+        assert_eq!(v["length"], [31, 1, 2][i]);
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    let mut rest = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut rest)
+        .unwrap();
+    assert_eq!(rest, "");
+}
+
+#[test]
+fn a_batch_read_ahead_loses_nothing_of_a_long_or_slow_input() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    // More than the bytes read ahead, the board last.
+    let mut text: String = (0..20_000).map(|i| format!("# comment {i}\n")).collect();
+    text.push_str("8 6 7 2 5 4 3 0 1\n");
+    let file = write(dir.path(), "long.txt", &text);
+    for args in [vec!["-i", file.as_str()], vec!["-"]] {
+        let stdin = (args[0] == "-").then_some(text.as_str());
+        let o = solve_lc(
+            &[&["--format=json", "--threads=2"], &args[..]].concat(),
+            stdin,
+        );
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let v = json_lines(&o.stdout);
+        assert_eq!((v.len(), &v[0]["length"]), (1, &serde_json::json!(31)));
+    }
+    // A board that comes after the wait for the pipe to end, in the middle of a line.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["solve", LC, "--format=json", "--threads=2", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"8 6 7 2 5 4 3 0 1\n1 2 3 4").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    stdin.write_all(b" 5 6 7 0 8\n").unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v = json_lines(&String::from_utf8(o.stdout).unwrap());
+    let lengths: Vec<_> = v.iter().map(|r| r["length"].clone()).collect();
+    assert_eq!(lengths, [31, 1]);
+}

@@ -2,6 +2,7 @@
 
 use std::io::BufRead;
 use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
@@ -64,12 +65,75 @@ pub fn open(path: &str, kind: &str) -> Result<Box<dyn BufRead + Send>> {
     Ok(Box::new(std::io::BufReader::new(f)))
 }
 
+/// An input read ahead: the whole of it when it is short and ends at once, and a reader
+/// that reads it from its start either way.
+pub struct Ahead {
+    pub reader: Box<dyn BufRead + Send>,
+    /// The whole input, when it ended within the bytes and (standard input) the wait given.
+    pub whole: Option<Vec<u8>>,
+}
+
+/// Reads up to `cap` bytes of a file (`-`: standard input, waiting at most `wait` for it to
+/// end), so that a batch can count its instances before it starts. A pipe that stays open
+/// (a producer still writing, or waiting for answers) is not waited for beyond `wait`; a
+/// file that is no regular file (a FIFO) is not read ahead at all.
+pub fn read_ahead(path: &str, kind: &str, cap: usize, wait: Duration) -> Result<Ahead> {
+    use std::io::Read;
+    let mut start = Vec::new();
+    let (rest, ended): (Box<dyn BufRead + Send>, bool) = if path == "-" {
+        #[cfg(unix)]
+        {
+            let mut stdin = StdinUntilInterrupted {
+                until: Some(Instant::now() + wait),
+            };
+            let mut ended = false;
+            let mut buf = [0u8; 8192];
+            while start.len() <= cap {
+                match stdin.read(&mut buf) {
+                    Ok(0) => {
+                        ended = !INTERRUPTED.load(Ordering::Relaxed);
+                        break;
+                    }
+                    Ok(n) => start.extend_from_slice(&buf[..n]),
+                    // Waited long enough, or an error the batch's own reads will meet.
+                    Err(_) => break,
+                }
+            }
+            let rest: Box<dyn BufRead + Send> = if ended {
+                Box::new(std::io::empty())
+            } else {
+                stdin_reader()
+            };
+            (rest, ended)
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = wait;
+            (stdin_reader(), false)
+        }
+    } else {
+        let mut file = open(path, kind)?;
+        let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+        let ended = regular
+            && (&mut file)
+                .take(cap as u64 + 1)
+                .read_to_end(&mut start)
+                .is_ok_and(|n| n <= cap);
+        (file, ended)
+    };
+    let whole = ended.then(|| start.clone());
+    let reader = Box::new(std::io::Cursor::new(start).chain(rest));
+    Ok(Ahead { reader, whole })
+}
+
 /// Standard input, buffered, that reads as ended once Ctrl-C is pressed: a batch whose
 /// input pipe stays open (a producer that ignores the signal) still stops.
 pub fn stdin_reader() -> Box<dyn BufRead + Send> {
     #[cfg(unix)]
     {
-        Box::new(std::io::BufReader::new(StdinUntilInterrupted))
+        Box::new(std::io::BufReader::new(StdinUntilInterrupted {
+            until: None,
+        }))
     }
     #[cfg(not(unix))]
     {
@@ -78,9 +142,12 @@ pub fn stdin_reader() -> Box<dyn BufRead + Send> {
 }
 
 /// Reads file descriptor 0 directly (std's `Stdin` keeps a buffer of its own that poll(2)
-/// cannot see), waiting for input in slices of 100 ms so that Ctrl-C is noticed.
+/// cannot see), waiting for input in slices of 100 ms so that Ctrl-C is noticed; with
+/// `until`, a wait past that time is an error of kind `WouldBlock` (nothing read is lost).
 #[cfg(unix)]
-struct StdinUntilInterrupted;
+struct StdinUntilInterrupted {
+    until: Option<Instant>,
+}
 
 #[cfg(unix)]
 impl std::io::Read for StdinUntilInterrupted {
@@ -97,6 +164,9 @@ impl std::io::Read for StdinUntilInterrupted {
             // SAFETY: one valid, exclusively borrowed pollfd.
             let ready = unsafe { libc::poll(&mut fd, 1, 100) };
             if ready == 0 {
+                if self.until.is_some_and(|t| Instant::now() >= t) {
+                    return Err(std::io::ErrorKind::WouldBlock.into());
+                }
                 continue;
             }
             if ready > 0 {
@@ -112,5 +182,48 @@ impl std::io::Read for StdinUntilInterrupted {
                 return Err(e);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read;
+    use std::time::Duration;
+
+    use super::read_ahead;
+
+    fn all(mut r: impl Read) -> Vec<u8> {
+        let mut v = Vec::new();
+        r.read_to_end(&mut v).unwrap();
+        v
+    }
+
+    #[test]
+    fn a_file_read_ahead_is_read_whole_from_its_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let short = dir.path().join("short.txt");
+        std::fs::write(&short, "1 2 3 4 5 6 7 8 0\n").unwrap();
+        let long = dir.path().join("long.txt");
+        let text: Vec<u8> = (0..5000)
+            .flat_map(|i| format!("# {i}\n").into_bytes())
+            .collect();
+        std::fs::write(&long, &text).unwrap();
+        let wait = Duration::from_millis(1);
+
+        let a = read_ahead(short.to_str().unwrap(), "a file", 100, wait).unwrap();
+        assert_eq!(a.whole.as_deref(), Some(&b"1 2 3 4 5 6 7 8 0\n"[..]));
+        assert_eq!(all(a.reader), b"1 2 3 4 5 6 7 8 0\n");
+        // Longer than the bytes read ahead: no whole text, and nothing lost.
+        let a = read_ahead(long.to_str().unwrap(), "a file", 1000, wait).unwrap();
+        assert!(a.whole.is_none());
+        assert_eq!(all(a.reader), text);
+        // Exactly as long as the cap: whole.
+        let a = read_ahead(long.to_str().unwrap(), "a file", text.len(), wait).unwrap();
+        assert_eq!(a.whole.as_deref(), Some(&text[..]));
+        // A directory is refused as `open` refuses it.
+        let e = read_ahead(dir.path().to_str().unwrap(), "a file", 100, wait)
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("it is a directory"), "{e}");
     }
 }

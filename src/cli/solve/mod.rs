@@ -123,7 +123,8 @@ pub struct SearchOpts {
     #[arg(long)]
     partition: Option<String>,
     /// Search each instance on all threads, one instance at a time (the default for boards
-    /// given as arguments; batches from files run one instance per thread).
+    /// given as arguments, and for a batch of fewer instances than threads; larger batches
+    /// run one instance per thread).
     #[arg(long)]
     split: bool,
     /// The shape of the boards: RxC (e.g. 3x4: 3 rows of 4) or N. Square boards follow from
@@ -241,12 +242,15 @@ pub fn bench(a: BenchArgs) -> Result<i32> {
 }
 
 /// The instances, as one stream whatever their source; and whether they came as arguments
-/// only (then each is searched on all threads). A lone `-` means stdin.
+/// only (then each is searched on all threads). A lone `-` means stdin. With `ahead`, a
+/// file or stdin is read ahead, and its whole text given too when it is short and ends at
+/// once (see [`input::read_ahead`]).
 fn sources(
     mut boards: Vec<String>,
     mut input: Option<String>,
     size: Option<Shape>,
-) -> Result<(Box<dyn BufRead + Send>, bool)> {
+    ahead: bool,
+) -> Result<(Box<dyn BufRead + Send>, bool, Option<Vec<u8>>)> {
     if let Some(i) = boards.iter().position(|b| b == "-") {
         boards.remove(i);
         match &input {
@@ -280,20 +284,48 @@ fn sources(
         };
         sources.push(Box::new(std::io::Cursor::new(text)));
     }
-    if let Some(path) = &input {
-        sources.push(input::open(path, "an instance file")?);
-    }
-    if sources.is_empty() {
+    if input.is_none() && boards.is_empty() {
         if std::io::stdin().is_terminal() {
             bail!("no boards given: pass a board (\"1 2 3 ...\"), -i FILE, or - for stdin");
         }
-        sources.push(input::stdin_reader());
+        input = Some("-".into());
+    }
+    let mut whole = None;
+    if let Some(path) = &input {
+        if ahead && !(path == "-" && std::io::stdin().is_terminal()) {
+            let read = input::read_ahead(path, "an instance file", AHEAD_BYTES, AHEAD_WAIT)?;
+            whole = read.whole;
+            sources.push(read.reader);
+        } else {
+            sources.push(input::open(path, "an instance file")?);
+        }
     }
     let chained = sources
         .into_iter()
         .reduce(|a, b| Box::new(std::io::Read::chain(a, b)) as Box<dyn BufRead + Send>)
         .expect("at least one source");
-    Ok((chained, arguments_only))
+    Ok((chained, arguments_only, whole))
+}
+
+/// How much of a batch's input is read ahead to count its instances, and how long a pipe
+/// is waited for: a pipe that is still open after that (a producer still at work, or one
+/// waiting for each answer) is a batch of unknown size.
+const AHEAD_BYTES: usize = 64 << 10;
+const AHEAD_WAIT: Duration = Duration::from_millis(300);
+
+/// Whether a batch whose whole text is `whole` has fewer instances (of this shard) than
+/// there are threads: then it is searched one instance at a time on every thread, as
+/// board arguments are, rather than leaving threads idle.
+fn fewer_than_threads(whole: Option<&[u8]>, plan: &Plan) -> bool {
+    whole.is_some_and(|text| {
+        instances_in(text, &plan.goal, plan.size, plan.shard) < plan.threads as u64
+    })
+}
+
+/// The instances (bad lines included) a batch of this text solves, in this shard.
+fn instances_in(text: &[u8], goal: &GoalSpec, size: Option<Shape>, shard: Option<Shard>) -> u64 {
+    let n = Reader::new(text, goal.clone()).with_size(size).count() as u64;
+    shard.map_or(n, |s| s.items_of(n))
 }
 
 /// A unit of work: an instance with its solver, or a line that failed to parse.
@@ -331,7 +363,8 @@ fn run(
             slice::unique_ids(path, plan)?;
         }
     }
-    let (input, arguments_only) = sources(boards, input, plan.size)?;
+    let ahead = threads > 1 && !plan.split;
+    let (input, arguments_only, whole) = sources(boards, input, plan.size, ahead)?;
     let bar = BatchBar::new(
         !arguments_only && !from_terminal,
         file.as_deref(),
@@ -339,8 +372,9 @@ fn run(
         plan.size,
         plan.shard,
     );
-    // Boards given as arguments (or --split): one instance at a time, each on every thread.
-    let one_at_a_time = plan.split || arguments_only;
+    // Boards given as arguments (or --split, or fewer instances than threads): one instance
+    // at a time, each on every thread.
+    let one_at_a_time = plan.split || arguments_only || fewer_than_threads(whole.as_deref(), plan);
     let split = one_at_a_time && threads > 1;
     let mut reader = Reader::new(input, plan.goal.clone()).with_size(plan.size);
     // The results file, read back (and checked against these settings) before any work.
@@ -562,6 +596,9 @@ fn run(
                 "interrupted: {} holds every result up to here; rerun the same command to resume",
                 path.display()
             ),
+            None if report.solved + report.failed == 0 && plan.checkpoints.is_none() => {
+                note!("interrupted: no instance was done (--checkpoints DIR keeps a long search's work for a rerun)")
+            }
             None => note!("interrupted: the results above are complete; the rest were not solved"),
         }
         return Ok(130);
@@ -690,5 +727,29 @@ fn solve_kept_one(
     Outcome {
         searched: Some(kept.spent.0),
         ..outcome(inst, kept.result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::instances_in;
+    use crate::cluster::shard::Shard;
+    use crate::GoalSpec;
+
+    #[test]
+    fn a_batch_counts_its_instances_in_its_shard() {
+        let text = b"# two boards\ngoal: standard\n8 6 7 2 5 4 3 0 1\n\n1 2 3 4 5 6 7 0 8\n";
+        assert_eq!(instances_in(text, &GoalSpec::Standard, None, None), 2);
+        assert_eq!(
+            instances_in(b"# none\n", &GoalSpec::Standard, None, None),
+            0
+        );
+        // A bad line is an instance too (its error is its result).
+        assert_eq!(
+            instances_in(b"1 2 3\n1 2 3 0\n", &GoalSpec::Standard, None, None),
+            2
+        );
+        let half: Shard = "2/2".parse().unwrap();
+        assert_eq!(instances_in(text, &GoalSpec::Standard, None, Some(half)), 1);
     }
 }
