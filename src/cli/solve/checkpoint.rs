@@ -222,7 +222,7 @@ pub fn run(
     plan: &Plan,
     path: PathBuf,
 ) -> Result<i32> {
-    let (input, _, _) = sources(boards, input, plan.size, false)?;
+    let input = sources(boards, input, plan.size, false)?.reader;
     let mut reader = Reader::new(input, plan.goal.clone()).with_size(plan.size);
     let inst = match (reader.next(), reader.next()) {
         (Some(Ok(inst)), None) => inst,

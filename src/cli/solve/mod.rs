@@ -250,7 +250,7 @@ fn sources(
     mut input: Option<String>,
     size: Option<Shape>,
     ahead: bool,
-) -> Result<(Box<dyn BufRead + Send>, bool, Option<Vec<u8>>)> {
+) -> Result<Sources> {
     if let Some(i) = boards.iter().position(|b| b == "-") {
         boards.remove(i);
         match &input {
@@ -304,7 +304,19 @@ fn sources(
         .into_iter()
         .reduce(|a, b| Box::new(std::io::Read::chain(a, b)) as Box<dyn BufRead + Send>)
         .expect("at least one source");
-    Ok((chained, arguments_only, whole))
+    Ok(Sources {
+        reader: chained,
+        arguments_only,
+        whole,
+    })
+}
+
+/// What [`sources`] found: the instances' text as one stream, whether it came as board
+/// arguments only, and the whole input when it was read ahead to its end.
+struct Sources {
+    reader: Box<dyn BufRead + Send>,
+    arguments_only: bool,
+    whole: Option<Vec<u8>>,
 }
 
 /// How much of a batch's input is read ahead to count its instances, and how long a pipe
@@ -364,7 +376,11 @@ fn run(
         }
     }
     let ahead = threads > 1 && !plan.split;
-    let (input, arguments_only, whole) = sources(boards, input, plan.size, ahead)?;
+    let Sources {
+        reader: input,
+        arguments_only,
+        whole,
+    } = sources(boards, input, plan.size, ahead)?;
     let bar = BatchBar::new(
         !arguments_only && !from_terminal,
         file.as_deref(),
