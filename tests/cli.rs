@@ -469,3 +469,46 @@ fn a_batch_read_ahead_loses_nothing_of_a_long_or_slow_input() {
     let lengths: Vec<_> = v.iter().map(|r| r["length"].clone()).collect();
     assert_eq!(lengths, [31, 1]);
 }
+
+/// `>&-`: Rust's runtime puts /dev/null where a closed stdout was, and the results would
+/// vanish with exit status 0; they are an error instead, as a full disk is.
+#[test]
+#[cfg(target_os = "linux")]
+fn results_to_a_closed_stdout_are_an_error_not_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "one.txt", "8 6 7 2 5 4 3 0 1\n");
+    let cases: [&[&str]; 4] = [
+        &["solve", LC, "8 6 7 2 5 4 3 0 1"],
+        &["bench", LC, &file],
+        &["random", "--count", "2"],
+        &[
+            "check",
+            "--moves",
+            "UURDLLDRRULLURRDLDLUURDDLUURRDD",
+            "8 6 7 2 5 4 3 0 1",
+        ],
+    ];
+    for args in cases {
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(r#"exec "$@" >&-"#)
+            .arg("sh")
+            .arg(env!("CARGO_BIN_EXE_fifteen"))
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("standard output is closed"),
+            "{args:?}: {stderr}"
+        );
+    }
+    // /dev/null, given: the results are discarded as asked.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["solve", LC, "8 6 7 2 5 4 3 0 1"])
+        .stdout(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+}

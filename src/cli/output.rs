@@ -4,13 +4,31 @@
 //! ends `cat`: SIGPIPE is restored to its default action at start (Rust ignores it, which
 //! turns every later write into an error, or a panic in `println!`). Any other failed write
 //! to stdout (a full disk, `> /dev/full`) is an error with a message and a non-zero exit:
-//! output lost is never reported as success. Messages to stderr never fail the program:
+//! output lost is never reported as success; so is a stdout closed at start (`>&-`), which
+//! Rust's runtime silently replaces by /dev/null. Messages to stderr never fail the program:
 //! when stderr cannot be written there is nobody left to tell.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
+
+/// Set when stdout was closed at start (`>&-`): every result would be lost.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Records that file descriptor 1 was closed when the process started.
+pub fn set_stdout_closed(closed: bool) {
+    STDOUT_CLOSED.store(closed, Ordering::Relaxed);
+}
+
+/// An error for output that has nowhere to go: stdout was closed at start (`>&-`; the
+/// runtime has put /dev/null there, where writes succeed and vanish).
+pub fn stdout_is_open() -> Result<()> {
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        anyhow::bail!("cannot write the output: standard output is closed (>&-); redirect it to a file, or to /dev/null to discard it");
+    }
+    Ok(())
+}
 
 /// Set by `--quiet`: no progress and no notes on stderr, only errors.
 static QUIET: AtomicBool = AtomicBool::new(false);
@@ -38,6 +56,9 @@ pub fn end_quietly_on_closed_pipes() {
 /// Writes `text` to stdout and flushes it, so that each result is out as soon as it is
 /// known; a failed write is an error naming what was lost.
 pub fn emit(out: &mut impl Write, text: &str) -> Result<()> {
+    if !text.is_empty() {
+        stdout_is_open()?;
+    }
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .context("cannot write the output")

@@ -53,6 +53,9 @@ pub fn run(a: RandomArgs) -> Result<i32> {
         // Each shard would draw from its own clock seed: slices of different sequences.
         bail!("--shard {shard} needs --seed: the shards are slices of one sequence only when every shard draws it from the same seed (give each the same --seed S)");
     }
+    if a.count > 0 {
+        super::output::stdout_is_open()?;
+    }
     let mut rng = Rng::new(a.seed.unwrap_or_else(args::clock_seed));
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
