@@ -204,10 +204,47 @@ fn a_checkpoint_of_another_search_is_refused() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("cannot be resumed: delete it to start the search over"),
+        stderr.contains("cut short or damaged")
+            && stderr.contains("delete it and run the command again"),
         "{stderr}"
     );
     assert_eq!(std::fs::read(&cp).unwrap(), cut, "left as it was");
+    // A symbolic link, to a sound checkpoint or to nothing: refused (a save would replace
+    // the link by a file and leave its target stale), the link left as it is.
+    std::fs::write(&cp, &whole).unwrap();
+    let link = dir.path().join("link.json");
+    for target in [cp.clone(), dir.path().join("nothing.json")] {
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+            .args(["solve", "--heuristic", "linear-conflict", "--checkpoint"])
+            .arg(&link)
+            .arg("8 6 7 2 5 4 3 0 1")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("is a symbolic link"), "{stderr}");
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+    }
+    assert_eq!(std::fs::read(&cp).unwrap(), whole);
+    // Not a checkpoint at all (the input, a table, someone's notes): refused and left as
+    // it is, with no advice to delete it.
+    for foreign in ["8 6 7 2 5 4 3 0 1\n", "{\"batch\": 64}", ""] {
+        std::fs::write(&cp, foreign).unwrap();
+        let out = run("8 6 7 2 5 4 3 0 1", &[]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("it is not a checkpoint and is left as it is"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("delete it"), "{stderr}");
+        assert_eq!(std::fs::read(&cp).unwrap(), foreign.as_bytes());
+    }
 }
 
 /// A checkpoint of an older format version (whose subtree numbers follow another child
@@ -465,4 +502,78 @@ fn a_time_limit_with_checkpoints_gives_every_instance_its_own_time() {
             assert!(nodes > 100_000, "--threads {threads}: {v}");
         }
     }
+}
+
+/// Books that do not fit this search (here written with the move automaton of strings up to
+/// 14 moves, resumed with parent-move pruning alone, as another version's pruning would
+/// be): a `checkpoint` failure that stops the batch (exit status 2), names the file and
+/// says what to do, and leaves the file as it is.
+#[test]
+fn books_of_another_search_order_stop_the_batch_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("two.txt");
+    std::fs::write(&input, "a ? 8 6 7 2 5 4 3 0 1\nb ? 1 2 3 4 5 6 0 7 8\n").unwrap();
+    let cps = dir.path().join("cps");
+    let bench = |extra: &[&str], fsm: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fifteen"));
+        cmd.args([
+            "bench",
+            "-q",
+            "--heuristic",
+            "linear-conflict",
+            "--threads",
+            "2",
+        ])
+        .args(["--format", "json", "--checkpoints"])
+        .arg(&cps)
+        .arg(&input)
+        .args(extra);
+        if let Some(len) = fsm {
+            cmd.env("FIFTEEN_FSM_LEN", len);
+        }
+        cmd.output().unwrap()
+    };
+    let out = bench(&["--max-nodes", "3000"], None);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let files = || -> Vec<(std::path::PathBuf, Vec<u8>)> {
+        let mut v: Vec<_> = std::fs::read_dir(&cps)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+            .collect();
+        v.sort();
+        v
+    };
+    let before = files();
+    assert!(!before.is_empty());
+    let out = bench(&[], Some("2"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    let recs: Vec<serde_json::Value> = common::json_lines(&stdout)
+        .into_iter()
+        .filter(|r| r.get("id").is_some())
+        .collect();
+    assert_eq!(recs.len(), 1, "the batch stops at the instance: {stdout}");
+    assert_eq!(recs[0]["kind"], "checkpoint", "{stdout}");
+    let error = recs[0]["error"].as_str().unwrap();
+    assert!(
+        error.contains("the books do not fit this search"),
+        "{error}"
+    );
+    assert!(error.contains(".checkpoint"), "names the file: {error}");
+    assert!(
+        error.contains("delete it to start the search over"),
+        "{error}"
+    );
+    assert!(
+        !error.contains("another order"),
+        "the counts differ: {error}"
+    );
+    assert_eq!(files(), before, "the checkpoints are left as they were");
 }

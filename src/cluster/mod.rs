@@ -139,6 +139,16 @@ pub enum ClusterError {
         /// What is wrong.
         reason: String,
     },
+    /// A file of the right kind that cannot be used: damaged or edited (its checksum does
+    /// not match), or written by another version. Unlike [`ClusterError::Format`], it is
+    /// this program's file, so deleting it loses nothing but the work it held.
+    #[error("{path}: {reason}: delete it and run the command again")]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
     /// A file written for another search.
     #[error("{path} was written for another search: its {what} is {file}, this one's is {asked}")]
     Mismatch {
@@ -208,9 +218,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ClusterError> {
     let name = path
         .file_name()
         .map_or_else(|| std::ffi::OsString::from("file"), |n| n.to_os_string());
+    // The process id and a count: two threads saving the same file (a batch holding one
+    // instance twice) each rename their own temporary file.
+    static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = SAVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(&name);
-    tmp_name.push(format!(".tmp{}", std::process::id()));
+    tmp_name.push(format!(".tmp{}.{n}", std::process::id()));
     let tmp = path.with_file_name(tmp_name);
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
@@ -292,8 +306,18 @@ pub(crate) fn read_json<T: DeserializeOwned>(
             MAX_JSON_FILE_BYTES >> 20
         )));
     }
-    let value: serde_json::Value =
-        serde_json::from_slice(&text).map_err(|e| format(e.to_string()))?;
+    let value: serde_json::Value = serde_json::from_slice(&text).map_err(|e| {
+        // Ours, cut short or damaged (its first field names the kind), or someone else's.
+        let family = kind.split('/').next().unwrap_or(kind);
+        if text.starts_with(format!("{{\"format\":\"{family}/").as_bytes()) {
+            ClusterError::Damaged {
+                path: path.to_path_buf(),
+                reason: format!("a {kind} file cut short or damaged ({e})"),
+            }
+        } else {
+            format(e.to_string())
+        }
+    })?;
     let serde_json::Value::Object(object) = value else {
         return Err(format("not a JSON object".into()));
     };
@@ -301,18 +325,24 @@ pub(crate) fn read_json<T: DeserializeOwned>(
         Some(f) if f == kind => {}
         // Another version of the same kind: say so, rather than "not a file of this kind".
         Some(f) if kind.split('/').next() == f.split('/').next() => {
-            return Err(format(format!(
-                "it is {f:?}, written by another version of fifteen (this one reads \"{kind}\"): delete it and run the step again"
-            )))
+            return Err(ClusterError::Damaged {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "it is {f:?}, written by another version of fifteen (this one reads \"{kind}\")"
+                ),
+            })
         }
         _ => return Err(format(format!("its \"format\" field is not \"{kind}\""))),
     }
     let sound =
         split_checksum(&text).is_some_and(|(body, sum)| checksum_of(&body).as_bytes() == sum);
     if !sound {
-        return Err(format(
-            "its checksum does not match its content (damaged or edited): delete it and run the step again".into(),
-        ));
+        return Err(ClusterError::Damaged {
+            path: path.to_path_buf(),
+            reason: format!(
+                "a {kind} file whose checksum does not match its content (damaged or edited)"
+            ),
+        });
     }
     serde_json::from_value(serde_json::Value::Object(object)).map_err(|e| format(e.to_string()))
 }
@@ -325,4 +355,32 @@ pub(crate) fn to_json<T: Serialize>(t: &T) -> Vec<u8> {
     v.pop();
     v.extend_from_slice(format!(",\"{CHECKSUM_FIELD}\":\"{sum}\"}}\n").as_bytes());
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_atomic;
+
+    /// Two threads saving one file (a batch holding an instance twice): every save
+    /// succeeds, and the file is always one of them whole.
+    #[test]
+    fn threads_saving_one_file_each_rename_their_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.checkpoint");
+        let texts = [vec![b'a'; 40_000], vec![b'b'; 20_000]];
+        std::thread::scope(|s| {
+            for text in &texts {
+                let (path, texts) = (&path, &texts);
+                s.spawn(move || {
+                    for _ in 0..200 {
+                        write_atomic(path, text).unwrap();
+                        let now = std::fs::read(path).unwrap();
+                        assert!(texts.contains(&now), "a torn file: {} bytes", now.len());
+                    }
+                });
+            }
+        });
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary file left behind");
+    }
 }

@@ -149,7 +149,9 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
         let done: HashSet<u64> = {
             let mut b = lock();
             let order = order_digest(&frontier);
-            let reordered = b.order.as_ref().is_some_and(|o| *o != order);
+            // (Said only of as many subtrees: a count that differs says it all.)
+            let reordered =
+                b.order.as_ref().is_some_and(|o| *o != order) && b.subtrees == Some(reached);
             if let Some(expected) = b.subtrees.filter(|&n| n != reached || reordered) {
                 return Err(BooksMismatch {
                     threshold,

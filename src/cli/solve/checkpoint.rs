@@ -81,8 +81,9 @@ pub(super) struct Resumed {
 /// iteration, at most every [`SAVE_EVERY`] after finished subtrees, and when it stops).
 ///
 /// An answer read back or found from resumed books is believed only once it replays to the
-/// goal and sits between the bounds (see [`vouch`]): a file damaged, edited or re-signed
-/// cannot make a wrong length pass as optimal.
+/// goal and sits between the bounds (see [`vouch`]), and a damaged file is refused by its
+/// checksum. The checksum is no signature: a file edited on purpose and summed again (a
+/// threshold raised, subtrees marked done) is believed, as docs/formats.md says.
 ///
 /// # Errors
 /// A file that is not a checkpoint, is damaged, belongs to another search, or whose answer
@@ -103,6 +104,14 @@ pub(super) fn solve_kept(
         frame.partition.clone(),
         weight,
     );
+    // Saves are written whole and renamed into place, which would put a regular file where
+    // the link was (and leave its target stale): refused, as for every such output.
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        bail!(
+            "{} is a symbolic link: a checkpoint is written whole and renamed into place, which would replace the link; give the path of the file itself, or another name",
+            path.display()
+        );
+    }
     let saved = Checkpoint::load(path, &identity).map_err(|e| {
         // What to do about it: the file is never replaced unasked (it may be a
         // checkpoint of another search, or someone's file).
@@ -110,8 +119,9 @@ pub(super) fn solve_kept(
             ClusterError::Mismatch { .. } => {
                 "keep it and give this search another checkpoint file, or delete it to start over"
             }
+            // Not a checkpoint at all (the input, a table, someone's file): left alone.
             ClusterError::Format { .. } => {
-                "it cannot be resumed: delete it to start the search over"
+                "it is not a checkpoint and is left as it is: give another checkpoint file"
             }
             _ => "",
         };
@@ -182,6 +192,14 @@ pub(super) fn solve_kept(
         ..search
     };
     let result = solver.solve(&inst.board, &inst.goal, &search);
+    if let Err(SolveError::Mismatch(m)) = &result {
+        // Books of another version's search order or pruning (or a study knob such as
+        // FIFTEEN_FSM_LEN): the file is a checkpoint, of another search than this one.
+        bail!(
+            "{}: {m}: it was written by another version of fifteen or with other search settings; keep it and rerun with those, or delete it to start the search over",
+            path.display()
+        );
+    }
     let books = books.into_inner().unwrap_or_else(|e| e.into_inner());
     // A save that failed (a full disk, say) loses at most the progress since the last
     // save that worked: it is said, and the search's answer is kept all the same.
