@@ -452,6 +452,20 @@ fn a_checkpoint_directory_that_takes_no_files_is_refused_before_the_batch() {
         stderr.contains("--checkpoints /proc/self: cannot write a file in it"),
         "{stderr}"
     );
+    // A file where the directory should be: said so, and left as it is.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "mine\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["solve", "--heuristic", "linear-conflict", "--checkpoints"])
+        .arg(&file)
+        .arg("8 6 7 2 5 4 3 0 1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("notes.txt: not a directory"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine\n");
 }
 
 /// `--timeout` with `--checkpoints DIR` is per instance: every instance of a batch gets its

@@ -349,6 +349,12 @@ pub fn run(
 /// # Errors
 /// A directory that cannot be made or written to.
 pub(super) fn prepare_dir(dir: &Path) -> Result<()> {
+    if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        bail!(
+            "--checkpoints {}: not a directory (it holds one checkpoint file per instance); give a directory, or --checkpoint FILE for one board",
+            dir.display()
+        );
+    }
     std::fs::create_dir_all(dir)
         .with_context(|| format!("--checkpoints {}: cannot create it", dir.display()))?;
     tempfile::NamedTempFile::new_in(dir).with_context(|| {
