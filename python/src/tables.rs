@@ -321,11 +321,14 @@ impl Opener {
             }
         };
         let dir = self.dir.clone();
+        // On the package's pool, not Rayon's global one: a forked child has the parent's
+        // global pool without its threads, and cannot build another.
+        let pool = crate::pool(py, crate::threads(None)?)?;
         let mut bar = report::Bar::start(py)?;
         let built = report::blocking(
             py,
             &stop,
-            || dir.build_or_stop(missing, &progress, &stop),
+            || pool.install(|| dir.build_or_stop(missing, &progress, &stop)),
             |py| {
                 let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
                 bar.show(py, &mut s)
