@@ -42,8 +42,44 @@ type Key = (PathBuf, Shape, u8);
 
 /// Every table set opened in this process (`None`: none to be had; the note was given).
 static OPENED: Mutex<Option<HashMap<Key, Option<Set>>>> = Mutex::new(None);
-/// One build or opening at a time (taken with the GIL released).
-static OPENING: Mutex<()> = Mutex::new(());
+/// The tables directories being opened or built in, each by one thread at a time, with
+/// the process that took it: a claim made before a fork belongs to a thread the child does
+/// not have, and the child takes it over. Per directory, not per table set: sets in one
+/// directory may share files (and the temporary names their writing uses), while calls
+/// on another directory need not wait for a build here.
+static OPENING: Mutex<Option<HashMap<PathBuf, u32>>> = Mutex::new(None);
+
+/// How often a call waiting for another thread's build looks at Ctrl-C.
+const WAIT: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// A directory claimed in [`OPENING`]; released when dropped.
+struct Claim(PathBuf);
+
+impl Claim {
+    fn try_take(dir: &Path) -> Option<Claim> {
+        let mut map = OPENING.lock().unwrap_or_else(|e| e.into_inner());
+        let map = map.get_or_insert_with(HashMap::new);
+        let me = std::process::id();
+        match map.get(dir) {
+            Some(&pid) if pid == me => None,
+            _ => {
+                map.insert(dir.to_path_buf(), me);
+                Some(Claim(dir.to_path_buf()))
+            }
+        }
+    }
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        let mut map = OPENING.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(m) = map.as_mut() {
+            if m.get(&self.0) == Some(&std::process::id()) {
+                m.remove(&self.0);
+            }
+        }
+    }
+}
 
 /// The tables directory: `tables`, else `FIFTEEN_TABLES`, else the per-user directory
 /// (`pdb::default_dir`), else `fifteen-tables` here, exactly as the command line.
@@ -89,15 +125,18 @@ pub fn set(py: Python<'_>, dir: &Path, shape: Shape, goal_blank: usize) -> PyRes
     if let Some(s) = cached(&key) {
         return Ok(s);
     }
-    // Waited for with the GIL released (a guard cannot leave `allow_threads`), so that a
-    // build on another Python thread can report its progress meanwhile.
+    // Another thread's build in this directory is waited for with the GIL released, so
+    // that it can report its progress meanwhile, and Ctrl-C looked at every WAIT: a build
+    // may take minutes.
+    let place = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
     let _one = loop {
-        match OPENING.try_lock() {
-            Ok(g) => break g,
-            Err(std::sync::TryLockError::Poisoned(e)) => break e.into_inner(),
-            Err(std::sync::TryLockError::WouldBlock) => {
-                py.allow_threads(|| std::thread::sleep(std::time::Duration::from_millis(10)))
-            }
+        if let Some(c) = Claim::try_take(&place) {
+            break c;
+        }
+        py.allow_threads(|| std::thread::sleep(WAIT));
+        py.check_signals()?;
+        if let Some(s) = cached(&key) {
+            return Ok(s);
         }
     };
     if let Some(s) = cached(&key) {
