@@ -46,7 +46,7 @@ def test_bad_boards(board, message):
         ([1, 2, 3, 4, 5, 6, 7, 8, None], "a board cell must be a whole number; got None"),
         (np.array([1, 2, 3, 4, 5, 6, 7, 8, None], dtype=object), "whole number; got None"),
         (np.array([[1, 2, 3], [4, 5, 6], [7, 8, None]], dtype=object), "got None"),
-        ([1, 2, 3, 4, 5, 6, 7, "8", 0], "whole number; got str '1'"),
+        ([1, 2, 3, 4, 5, 6, 7, "8", 0], "whole number; got str '8'"),
         (None, "a board is text, a sequence of numbers or a 2-D array of rows, not None"),
     ],
 )
