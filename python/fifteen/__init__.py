@@ -488,10 +488,8 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
             )
         rows = cols = side
     if arr.size and (arr.min() < 0 or arr.max() >= rows * cols):
-        bad = arr.min() if arr.min() < 0 else arr.max()
         i = int(np.argwhere((arr < 0) | (arr >= rows * cols))[0][0])
-        if bad < 0:
-            raise ValueError(f"board {i}: '{bad}' is not a number")
+        bad = arr[i].min() if arr[i].min() < 0 else arr[i].max()
         raise ValueError(f"board {i}: the number {bad} is out of range (0 to {rows * cols - 1})")
     data = np.ascontiguousarray(arr, dtype=np.uint8).tobytes()
     return data, int(n), int(rows), int(cols)
@@ -947,6 +945,8 @@ def random_boards(
     if not 0 <= seed < 2**64:
         raise ValueError("seed: give a number from 0 to 2^64 - 1")
     goal_tiles = _goal(goal, rows, cols)
+    if n >= 2**63:  # more than an address space holds (the native half takes a usize)
+        raise MemoryError(f"{n} boards of {rows * cols} cells do not fit in memory")
     raw = _native.random_boards(int(n), rows, cols, goal_tiles, int(seed), moves)
     arr = np.frombuffer(raw, dtype=np.uint8)
     if rows == cols:

@@ -296,7 +296,10 @@ fn make_board(
     let mut tiles = Vec::with_capacity(numbers.len());
     for &n in &numbers {
         if n < 0 {
-            return Err(board_error(BoardError::NotANumber(n.to_string())));
+            return Err(PyValueError::new_err(format!(
+                "the number {n} is out of range (0 to {})",
+                s.cells() - 1
+            )));
         }
         if n >= s.cells() as i128 {
             return Err(board_error(BoardError::OutOfRange {

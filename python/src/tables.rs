@@ -244,7 +244,7 @@ impl Opener {
                     &self.dir.dir,
                 );
                 let why = format!(
-                    "no {shape} tables in {}; build them with `{command}`",
+                    "no {shape} tables in {}; build them with `{command}`, {BUILD_PDB}",
                     self.dir.dir.display()
                 );
                 self.tell(py, shape, is_second, why)?;
@@ -292,7 +292,8 @@ impl Opener {
                     py,
                     &format!(
                         "note: the dual lookups' tables for {shape} boards are missing; build \
-                         them with `{command} --dual`; solving without dual lookups"
+                         them with `{command} --dual`, {BUILD_PDB}; solving without dual \
+                         lookups"
                     ),
                 )?;
                 return Ok(None);
@@ -387,12 +388,57 @@ impl Opener {
                 "table build interrupted; nothing partial was written (tables so far are in {})",
                 self.dir.dir.display()
             ))),
+            Err(e) if disk_full(&e) => Err(PyOSError::new_err(format!(
+                "{e}; free some space in {} (nothing partial was left there), or {hint}",
+                self.dir.dir.display()
+            ))),
             Err(e) => Err(table_error(e)),
         }
     }
 }
 
-/// A table error as Python's `OSError`, with the command line's message.
+/// Where `build-pdb`, named in messages, comes from: `pip install` does not provide it.
+const BUILD_PDB: &str = "the command line's `build-pdb`, which `cargo install --path .` in \
+                         fifteen's repository installs (pip does not)";
+
+/// A table error as Python's `OSError`, with the command line's message, except its
+/// advice: a damaged or mismatched table is to be deleted (the next call builds it again
+/// when quick to build, as it builds a missing one), or rebuilt with the command line.
 pub fn table_error(e: TableError) -> PyErr {
-    PyOSError::new_err(e.to_string())
+    let redo = |path: &Path, rebuild: &str| {
+        format!(
+            "delete it and call fifteen.load_tables (or any call that needs it), which \
+             builds it again if it is one built on first use (up to 5x5); or rebuild \
+             {} with `{rebuild}`, {BUILD_PDB}",
+            path.display()
+        )
+    };
+    PyOSError::new_err(match &e {
+        TableError::Corrupt {
+            path,
+            reason,
+            rebuild,
+        } => format!(
+            "{}: corrupt table: {reason}; {}",
+            path.display(),
+            redo(path, rebuild)
+        ),
+        TableError::Mismatch {
+            path,
+            reason,
+            rebuild,
+        } => format!(
+            "{}: table does not match: {reason}; {}",
+            path.display(),
+            redo(path, rebuild)
+        ),
+        _ => e.to_string(),
+    })
+}
+
+/// Whether an error is a full disk (or quota): the build's error then says what to do.
+fn disk_full(e: &TableError) -> bool {
+    use std::io::ErrorKind;
+    matches!(e, TableError::Io { error, .. }
+        if matches!(error.kind(), ErrorKind::StorageFull | ErrorKind::QuotaExceeded))
 }
