@@ -103,6 +103,10 @@ class SearchStopped(RuntimeError):
 
 def _numbers(board: Any) -> Tuple[List[int], int, int]:
     _ragged(board)
+    if isinstance(board, (list, tuple)):
+        # The cells as given: NumPy reads a list that mixes numbers with bools as numbers
+        # (True as 1), and with text as text (the first cell, a number, named as text).
+        _cells([x for r in board for x in (_row_cells(r) if _is_row(r) else [r])])
     try:
         arr = np.asarray(board)
     except ValueError:
@@ -117,14 +121,7 @@ def _numbers(board: Any) -> Tuple[List[int], int, int]:
         # Floats, bools, objects (None, text, NumPy keeping huge ints as objects): each cell must
         # be a whole number; a float that is one (2.0) counts as one.
         values = arr.ravel().tolist()
-        for x in values:
-            if _is_int(x):
-                continue
-            if isinstance(x, (float, np.floating)):
-                if math.isfinite(x) and x == round(x):
-                    continue
-                raise ValueError(f"'{str(x)[:20]}' is not a number")
-            raise TypeError(f"a board cell must be a whole number; got {_what(x)}")
+        _cells(values)
         # Whole floats too (1e20 is the number 100000000000000000000): out of range here,
         # never int64's OverflowError.
         ints = [int(x) for x in values]
@@ -141,6 +138,41 @@ def _numbers(board: Any) -> Tuple[List[int], int, int]:
         f"a board is a sequence of numbers or a 2-D array of rows, not an array of "
         f"{arr.ndim} dimensions"
     )
+
+
+def _cells(values: Sequence[Any]) -> None:
+    """Refuses the first of a board's cells that is no whole number: ``TypeError`` naming
+    it (a bool too: no number, though Python counts it as one), ``ValueError`` for a float
+    that is not whole (2.0 is the number 2). Rows within rows are left to the shape's
+    checks."""
+    for x in values:
+        if _is_int(x) or _is_row(x):
+            continue
+        if isinstance(x, (float, np.floating)):
+            if math.isfinite(x) and x == round(x):
+                continue
+            raise ValueError(f"'{str(x)[:20]}' is not a number")
+        raise TypeError(f"a board cell must be a whole number; got {_what(x)}")
+
+
+def _row_cells(row: Any) -> List[Any]:
+    """A row's cells as given (an array's as Python values)."""
+    return row.tolist() if isinstance(row, np.ndarray) else list(row)
+
+
+def _holds_bool(x: Any) -> bool:
+    """Whether boards given as lists (of numbers, rows or boards) hold a bool: NumPy reads
+    a list that mixes bools with whole numbers as whole numbers, True as 1."""
+    if isinstance(x, np.ndarray):
+        return x.dtype.kind == "b" or (x.dtype == object and _holds_bool(x.ravel().tolist()))
+    if not isinstance(x, (list, tuple)):
+        return isinstance(x, (bool, np.bool_))
+    types = set(map(type, x))
+    if bool in types or np.bool_ in types:
+        return True
+    if not any(issubclass(t, (list, tuple, np.ndarray)) for t in types):
+        return False
+    return any(_holds_bool(v) for v in x if isinstance(v, (list, tuple, np.ndarray)))
 
 
 def _is_row(x: Any) -> bool:
@@ -313,7 +345,9 @@ def _single(boards: Any) -> bool:
         if not boards:
             return False
         if any(isinstance(b, str) for b in boards):
-            return False
+            # Boards as text (a batch), unless among numbers: one board, its text cell
+            # refused by name.
+            return not all(isinstance(b, str) or _is_row(b) for b in boards)
         if any(
             isinstance(r, np.ndarray) and r.ndim > 1 or _is_row(r) and len(r) and _is_row(r[0])
             for r in boards
@@ -426,9 +460,9 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
             # Rows of different lengths (a board with a number too few): each board on its
             # own, so that the error names the one at fault.
             return _each(boards)
-        if arr.ndim in (2, 3) and arr.dtype.kind not in "iu":
-            # A list of boards holding floats, None, ...: each read as `solve` reads it
-            # (2.0 is a number), an error naming the board.
+        if arr.ndim in (2, 3) and (arr.dtype.kind not in "iu" or _holds_bool(boards)):
+            # A list of boards holding floats, None, bools among numbers...: each read as
+            # `solve` reads it (2.0 is a number), an error naming the board.
             return _each(boards)
     if arr.ndim == 1 and arr.size == 0:
         # No board gives the shape: the goal's own shape is taken (see `_goal`).
@@ -454,10 +488,8 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
             )
         rows = cols = side
     if arr.size and (arr.min() < 0 or arr.max() >= rows * cols):
-        bad = arr.min() if arr.min() < 0 else arr.max()
         i = int(np.argwhere((arr < 0) | (arr >= rows * cols))[0][0])
-        if bad < 0:
-            raise ValueError(f"board {i}: '{bad}' is not a number")
+        bad = arr[i].min() if arr[i].min() < 0 else arr[i].max()
         raise ValueError(f"board {i}: the number {bad} is out of range (0 to {rows * cols - 1})")
     data = np.ascontiguousarray(arr, dtype=np.uint8).tobytes()
     return data, int(n), int(rows), int(cols)
@@ -913,6 +945,8 @@ def random_boards(
     if not 0 <= seed < 2**64:
         raise ValueError("seed: give a number from 0 to 2^64 - 1")
     goal_tiles = _goal(goal, rows, cols)
+    if n >= 2**63:  # more than an address space holds (the native half takes a usize)
+        raise MemoryError(f"{n} boards of {rows * cols} cells do not fit in memory")
     raw = _native.random_boards(int(n), rows, cols, goal_tiles, int(seed), moves)
     arr = np.frombuffer(raw, dtype=np.uint8)
     if rows == cols:

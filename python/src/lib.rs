@@ -87,7 +87,7 @@ fn weight_factor(w: f64) -> PyResult<f64> {
 }
 
 /// Worker threads: as asked, or all cores (as the command line's `--threads`).
-fn threads(asked: Option<usize>) -> PyResult<usize> {
+pub(crate) fn threads(asked: Option<usize>) -> PyResult<usize> {
     match asked {
         Some(0) => Err(PyValueError::new_err("threads: give at least 1")),
         Some(n) => Ok(n),
@@ -101,14 +101,24 @@ fn threads(asked: Option<usize>) -> PyResult<usize> {
 /// behind (a replaced pool's threads end once no running call holds it). A pool starts
 /// on a thread of its own with the GIL released, Ctrl-C checked while it does: a thousand
 /// threads take seconds to start on a busy machine.
-fn pool(py: Python<'_>, n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
-    static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
-    fn slot() -> std::sync::MutexGuard<'static, Option<(usize, Arc<rayon::ThreadPool>)>> {
+///
+/// A pool is kept with the process that built it: a forked child (`multiprocessing`'s
+/// default on Linux) has the parent's pool but none of its threads, and work handed to it
+/// would wait for good. The child builds its own, and leaves the parent's alone (dropping
+/// it would wake threads that are not there).
+pub(crate) fn pool(py: Python<'_>, n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
+    type Kept = Option<(u32, usize, Arc<rayon::ThreadPool>)>;
+    static POOL: Mutex<Kept> = Mutex::new(None);
+    fn slot() -> std::sync::MutexGuard<'static, Kept> {
         POOL.lock().unwrap_or_else(|e| e.into_inner())
     }
-    if let Some((k, p)) = &*slot() {
-        if *k == n {
-            return Ok(p.clone());
+    let me = std::process::id();
+    {
+        let mut kept = slot();
+        match &*kept {
+            Some((pid, k, p)) if *pid == me && *k == n => return Ok(p.clone()),
+            Some((pid, ..)) if *pid != me => std::mem::forget(kept.take()),
+            _ => {}
         }
     }
     let cannot = |e: String| PyOSError::new_err(format!("cannot start worker threads: {e}"));
@@ -124,7 +134,7 @@ fn pool(py: Python<'_>, n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
                 .map(Arc::new)
                 .map_err(|e| e.to_string());
             if let Ok(p) = &p {
-                *slot() = Some((n, p.clone()));
+                *slot() = Some((me, n, p.clone()));
             }
             let _ = tx.send(p);
         })
@@ -286,7 +296,10 @@ fn make_board(
     let mut tiles = Vec::with_capacity(numbers.len());
     for &n in &numbers {
         if n < 0 {
-            return Err(board_error(BoardError::NotANumber(n.to_string())));
+            return Err(PyValueError::new_err(format!(
+                "the number {n} is out of range (0 to {})",
+                s.cells() - 1
+            )));
         }
         if n >= s.cells() as i128 {
             return Err(board_error(BoardError::OutOfRange {

@@ -42,8 +42,44 @@ type Key = (PathBuf, Shape, u8);
 
 /// Every table set opened in this process (`None`: none to be had; the note was given).
 static OPENED: Mutex<Option<HashMap<Key, Option<Set>>>> = Mutex::new(None);
-/// One build or opening at a time (taken with the GIL released).
-static OPENING: Mutex<()> = Mutex::new(());
+/// The tables directories being opened or built in, each by one thread at a time, with
+/// the process that took it: a claim made before a fork belongs to a thread the child does
+/// not have, and the child takes it over. Per directory, not per table set: sets in one
+/// directory may share files (and the temporary names their writing uses), while calls
+/// on another directory need not wait for a build here.
+static OPENING: Mutex<Option<HashMap<PathBuf, u32>>> = Mutex::new(None);
+
+/// How often a call waiting for another thread's build looks at Ctrl-C.
+const WAIT: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// A directory claimed in [`OPENING`]; released when dropped.
+struct Claim(PathBuf);
+
+impl Claim {
+    fn try_take(dir: &Path) -> Option<Claim> {
+        let mut map = OPENING.lock().unwrap_or_else(|e| e.into_inner());
+        let map = map.get_or_insert_with(HashMap::new);
+        let me = std::process::id();
+        match map.get(dir) {
+            Some(&pid) if pid == me => None,
+            _ => {
+                map.insert(dir.to_path_buf(), me);
+                Some(Claim(dir.to_path_buf()))
+            }
+        }
+    }
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        let mut map = OPENING.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(m) = map.as_mut() {
+            if m.get(&self.0) == Some(&std::process::id()) {
+                m.remove(&self.0);
+            }
+        }
+    }
+}
 
 /// The tables directory: `tables`, else `FIFTEEN_TABLES`, else the per-user directory
 /// (`pdb::default_dir`), else `fifteen-tables` here, exactly as the command line.
@@ -89,15 +125,18 @@ pub fn set(py: Python<'_>, dir: &Path, shape: Shape, goal_blank: usize) -> PyRes
     if let Some(s) = cached(&key) {
         return Ok(s);
     }
-    // Waited for with the GIL released (a guard cannot leave `allow_threads`), so that a
-    // build on another Python thread can report its progress meanwhile.
+    // Another thread's build in this directory is waited for with the GIL released, so
+    // that it can report its progress meanwhile, and Ctrl-C looked at every WAIT: a build
+    // may take minutes.
+    let place = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
     let _one = loop {
-        match OPENING.try_lock() {
-            Ok(g) => break g,
-            Err(std::sync::TryLockError::Poisoned(e)) => break e.into_inner(),
-            Err(std::sync::TryLockError::WouldBlock) => {
-                py.allow_threads(|| std::thread::sleep(std::time::Duration::from_millis(10)))
-            }
+        if let Some(c) = Claim::try_take(&place) {
+            break c;
+        }
+        py.allow_threads(|| std::thread::sleep(WAIT));
+        py.check_signals()?;
+        if let Some(s) = cached(&key) {
+            return Ok(s);
         }
     };
     if let Some(s) = cached(&key) {
@@ -205,7 +244,7 @@ impl Opener {
                     &self.dir.dir,
                 );
                 let why = format!(
-                    "no {shape} tables in {}; build them with `{command}`",
+                    "no {shape} tables in {}; build them with `{command}`, {BUILD_PDB}",
                     self.dir.dir.display()
                 );
                 self.tell(py, shape, is_second, why)?;
@@ -253,7 +292,8 @@ impl Opener {
                     py,
                     &format!(
                         "note: the dual lookups' tables for {shape} boards are missing; build \
-                         them with `{command} --dual`; solving without dual lookups"
+                         them with `{command} --dual`, {BUILD_PDB}; solving without dual \
+                         lookups"
                     ),
                 )?;
                 return Ok(None);
@@ -321,11 +361,14 @@ impl Opener {
             }
         };
         let dir = self.dir.clone();
+        // On the package's pool, not Rayon's global one: a forked child has the parent's
+        // global pool without its threads, and cannot build another.
+        let pool = crate::pool(py, crate::threads(None)?)?;
         let mut bar = report::Bar::start(py)?;
         let built = report::blocking(
             py,
             &stop,
-            || dir.build_or_stop(missing, &progress, &stop),
+            || pool.install(|| dir.build_or_stop(missing, &progress, &stop)),
             |py| {
                 let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
                 bar.show(py, &mut s)
@@ -345,12 +388,57 @@ impl Opener {
                 "table build interrupted; nothing partial was written (tables so far are in {})",
                 self.dir.dir.display()
             ))),
+            Err(e) if disk_full(&e) => Err(PyOSError::new_err(format!(
+                "{e}; free some space in {} (nothing partial was left there), or {hint}",
+                self.dir.dir.display()
+            ))),
             Err(e) => Err(table_error(e)),
         }
     }
 }
 
-/// A table error as Python's `OSError`, with the command line's message.
+/// Where `build-pdb`, named in messages, comes from: `pip install` does not provide it.
+const BUILD_PDB: &str = "the command line's `build-pdb`, which `cargo install --path .` in \
+                         fifteen's repository installs (pip does not)";
+
+/// A table error as Python's `OSError`, with the command line's message, except its
+/// advice: a damaged or mismatched table is to be deleted (the next call builds it again
+/// when quick to build, as it builds a missing one), or rebuilt with the command line.
 pub fn table_error(e: TableError) -> PyErr {
-    PyOSError::new_err(e.to_string())
+    let redo = |path: &Path, rebuild: &str| {
+        format!(
+            "delete it and call fifteen.load_tables (or any call that needs it), which \
+             builds it again if it is one built on first use (up to 5x5); or rebuild \
+             {} with `{rebuild}`, {BUILD_PDB}",
+            path.display()
+        )
+    };
+    PyOSError::new_err(match &e {
+        TableError::Corrupt {
+            path,
+            reason,
+            rebuild,
+        } => format!(
+            "{}: corrupt table: {reason}; {}",
+            path.display(),
+            redo(path, rebuild)
+        ),
+        TableError::Mismatch {
+            path,
+            reason,
+            rebuild,
+        } => format!(
+            "{}: table does not match: {reason}; {}",
+            path.display(),
+            redo(path, rebuild)
+        ),
+        _ => e.to_string(),
+    })
+}
+
+/// Whether an error is a full disk (or quota): the build's error then says what to do.
+fn disk_full(e: &TableError) -> bool {
+    use std::io::ErrorKind;
+    matches!(e, TableError::Io { error, .. }
+        if matches!(error.kind(), ErrorKind::StorageFull | ErrorKind::QuotaExceeded))
 }

@@ -2,6 +2,8 @@
 TypeError for a cell that is no number) with a message for Python, never NumPy's or an
 OverflowError."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -66,3 +68,53 @@ def test_a_flat_goal_of_the_wrong_length_says_so():
             fifteen.solve(B, goal=goal)
     with pytest.raises(ValueError, match="the goal has 6 cells but the board has 9"):
         fifteen.distance(fifteen.random_boards(2, size=3, seed=1), goal=[1, 2, 3, 4, 5, 0])
+
+
+@pytest.mark.parametrize("cell", [True, False, np.True_, np.False_])
+def test_a_bool_among_numbers_is_no_cell(cell):
+    # NumPy reads a list mixing bools and whole numbers as whole numbers (True as 1); a
+    # bool is refused wherever it is, as a board of bools alone is.
+    board = [1, 2, 3, 0, 4, 6, 7, 5, 8]
+    board[0 if cell else 3] = cell
+    rows = [board[:3], board[3:6], board[6:]]
+    message = f"a board cell must be a whole number; got bool '{bool(cell)}'"
+    for call in (
+        lambda: fifteen.solve(board),
+        lambda: fifteen.solve(rows),
+        lambda: fifteen.is_solvable(board),
+        lambda: fifteen.check(board, "RDR"),
+        lambda: fifteen.heuristic(board),
+        lambda: fifteen.solve(B, goal=board),
+        lambda: fifteen.solve(B, goal=rows),
+    ):
+        with pytest.raises(TypeError, match=message):
+            call()
+    for call in (
+        lambda: fifteen.distance([B, board]),
+        lambda: fifteen.distance([[1, 2, 3, 0, 4, 6, 7, 5, 8], board]),
+        lambda: fifteen.distance([[[1, 2, 3], [0, 4, 6], [7, 5, 8]], rows]),
+        lambda: fifteen.heuristic([[1, 2, 3, 0, 4, 6, 7, 5, 8], board]),
+        lambda: fifteen.solve_many([[1, 2, 3, 0, 4, 6, 7, 5, 8], np.array(board, dtype=object)]),
+    ):
+        with pytest.raises(TypeError, match=f"board 1: {message}"):
+            call()
+
+
+@pytest.mark.parametrize("cell, named", [
+    ("8", "str '8'"), (8 + 1j, "complex '(8+1j)'"), (b"8", "bytes \"b'8'\""), (None, "None"),
+])
+def test_a_cell_that_is_no_number_is_the_one_named(cell, named):
+    # NumPy turns the whole list into text (or complex numbers): the first cell, a good
+    # number, was named instead.
+    board = [1, 2, 3, 0, 4, 6, 7, 5, cell]
+    message = f"a board cell must be a whole number; got {named}"
+    for call in (
+        lambda: fifteen.solve(board),
+        lambda: fifteen.solve([board[:3], board[3:6], board[6:]]),
+        lambda: fifteen.solve(B, goal=board),
+        lambda: fifteen.heuristic(board),  # one board, not a batch of text boards
+    ):
+        with pytest.raises(TypeError, match=re.escape(message)):
+            call()
+    with pytest.raises(TypeError, match=re.escape(f"board 0: {message}")):
+        fifteen.distance([board])

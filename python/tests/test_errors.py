@@ -3,6 +3,7 @@ OSError for tables, SearchStopped for limits, KeyboardInterrupt for Ctrl-C; neve
 crash."""
 
 import os
+import re
 import signal
 import threading
 import time
@@ -27,7 +28,7 @@ from conftest import release_binary
         ("1 2 3\n4 5\n6 7 8 0", "row 2 has 2 numbers but row 1 has 3"),
         ("1 2 3 4\n5 6 7 8 0", "row 2 has 5 numbers but row 1 has 4"),
         ("1 2 3\n\n4 0 6\n7 5 8 9", "row 3 has 4 numbers but row 1 has 3"),
-        ([1, 2, 3, 4, 5, 6, 7, 8, -1], "'-1' is not a number"),
+        ([1, 2, 3, 4, 5, 6, 7, 8, -1], "the number -1 is out of range (0 to 8)"),
         ([1, 2, 3, 4, 5, 6, 7, 8, 300], "the number 300 is out of range (0 to 8)"),
         ([1.5, 2, 3, 4, 5, 6, 7, 8, 0], "'1.5' is not a number"),
         ([1.0, 2, 3, 4, 5, 6, 7, 8, float("nan")], "'nan' is not a number"),
@@ -46,7 +47,7 @@ def test_bad_boards(board, message):
         ([1, 2, 3, 4, 5, 6, 7, 8, None], "a board cell must be a whole number; got None"),
         (np.array([1, 2, 3, 4, 5, 6, 7, 8, None], dtype=object), "whole number; got None"),
         (np.array([[1, 2, 3], [4, 5, 6], [7, 8, None]], dtype=object), "got None"),
-        ([1, 2, 3, 4, 5, 6, 7, "8", 0], "whole number; got str '1'"),
+        ([1, 2, 3, 4, 5, 6, 7, "8", 0], "whole number; got str '8'"),
         (None, "a board is text, a sequence of numbers or a 2-D array of rows, not None"),
     ],
 )
@@ -228,8 +229,40 @@ def test_corrupt_tables(fresh_tables):
         f.unlink()
     other = fresh_tables.parent / "copy"
     os.rename(fresh_tables, other)  # a directory this process has not opened yet
-    with pytest.raises(OSError, match="corrupt table"):
+    with pytest.raises(OSError, match="corrupt table") as e:
         fifteen.solve("1 2 3 0 4 6 7 5 8", tables=other)
+    # What to do from Python: pip installs no build-pdb.
+    assert "delete it and call fifteen.load_tables" in str(e.value)
+    assert "which `cargo install --path .` in fifteen's repository installs (pip does not)" in str(e.value)
+    for f in other.glob("*.pdb"):
+        f.unlink()
+    assert fifteen.load_tables(3, tables=other) == ["8"]
+    assert fifteen.solve("1 2 3 0 4 6 7 5 8", tables=other).heuristic == "pdb"
+
+
+def test_the_note_on_tables_never_built_on_first_use_says_where_build_pdb_is(fresh_tables, capfd):
+    assert fifteen.load_tables("5x6", tables=fresh_tables) == []
+    err = capfd.readouterr().err
+    assert "no 5x6 tables in" in err and "`cargo install --path .`" in err, err
+
+
+@pytest.mark.parametrize("cell", [-1, np.iinfo(np.int64).min])
+def test_a_negative_cell_is_out_of_range_not_no_number(cell):
+    board = [1, 2, 3, cell, 4, 6, 7, 5, 8]
+    message = f"the number {cell} is out of range (0 to 8)"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        fifteen.solve(board)
+    with pytest.raises(ValueError, match=re.escape(f"board 0: {message}")):
+        fifteen.distance(np.array([board]))
+    with pytest.raises(ValueError, match=re.escape(f"board 0: {message}")):
+        fifteen.distance([board])
+
+
+@pytest.mark.parametrize("n", [2**63, 2**64, 10**30])
+def test_random_boards_of_a_count_beyond_any_memory(n):
+    # As 2**62: MemoryError, documented, never int conversion's OverflowError.
+    with pytest.raises(MemoryError, match="boards of 9 cells do not fit in memory"):
+        fifteen.random_boards(n, size=3)
 
 
 def test_the_build_notice_is_the_command_lines(fresh_tables, capfd):

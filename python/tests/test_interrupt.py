@@ -93,3 +93,55 @@ def test_many_thread_counts_keep_one_pool():
         assert fifteen.solve_many([board], heuristic="manhattan", threads=n).tolist() == [3]
     # One pool of 42 (and the ends of replaced ones), not the 900 of 40 kept pools.
     assert threads() - before <= 42 + 100
+
+
+class _Holder:
+    """A table build on another thread held at its end (the tables written, the claim on
+    their directory not yet given up) until ``release`` is set, or ``hold`` seconds have
+    passed (a bound, so that a call that waits for it without looking at Ctrl-C returns
+    and its test fails rather than hangs)."""
+
+    def __init__(self, tables, hold=8.0):
+        self.release = threading.Event()
+        self.held = threading.Event()
+        self.thread = threading.Thread(
+            target=fifteen.load_tables, args=(3,), kwargs={"tables": tables}, daemon=True
+        )
+
+        def reporter(kind, *args):
+            if threading.current_thread() is self.thread and kind == "bar-close":
+                self.held.set()
+                self.release.wait(hold)
+            fifteen._report(kind, *args)
+
+        fifteen._native.set_reporter(reporter)
+        self.thread.start()
+        assert self.held.wait(60), "the build on another thread did not start"
+
+    def close(self):
+        self.release.set()
+        self.thread.join()
+        fifteen._native.set_reporter(fifteen._report)
+
+
+def test_ctrl_c_stops_a_wait_for_another_threads_build(tmp_path):
+    holder = _Holder(tmp_path / "t")
+    try:
+        # Tables of the same directory: waits for the build, Ctrl-C heard meanwhile.
+        interrupted_inside(
+            "load_tables", lambda: fifteen.load_tables("3x4", tables=tmp_path / "t"), after=0.3
+        )
+        # Not only once the build was done (when the call went on to its own).
+        assert holder.thread.is_alive(), "Ctrl-C was heard only after the other build"
+    finally:
+        holder.close()
+    assert fifteen.load_tables("3x4", tables=tmp_path / "t") == ["6-5"]
+
+
+def test_tables_of_another_directory_do_not_wait_for_a_build(tmp_path):
+    holder = _Holder(tmp_path / "a")
+    try:
+        assert fifteen.load_tables(3, tables=tmp_path / "b") == ["8"]
+        assert holder.thread.is_alive(), "waited for the other directory's build"
+    finally:
+        holder.close()
