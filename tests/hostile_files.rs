@@ -735,6 +735,11 @@ fn output_onto_a_users_file_is_refused_and_left_untouched() {
         "line one\nline two",
         "{\"id\":1}",
         "\0\0{}",
+        // Python's json.dump: one line, no final newline, its first key "batch".
+        "{\"batch\": 64, \"lr\": 0.1}",
+        "{\"batch\":64}",
+        // A whole JSON line that starts as our header does and is not one.
+        "{\"batch\":{\"version\":1,\"command\":\"solve\"}}",
     ] {
         let target = dir.path().join("notes.txt");
         std::fs::write(&target, content).unwrap();

@@ -488,6 +488,15 @@ impl ResultsFile {
             Err(std::fs::TryLockError::Error(_)) => {}
         }
         let read = read_back(path, &mut file, true)?;
+        if let Some(h) = &read.header {
+            let differences = h.differences(header);
+            if !differences.is_empty() {
+                return Err(ResultsError::Settings {
+                    path: path.to_path_buf(),
+                    differences: differences.join("; "),
+                });
+            }
+        }
         let (cut, keep) = (read.length - read.valid, read.valid);
         if cut > 0 {
             file.set_len(keep).map_err(io)?;
@@ -500,20 +509,11 @@ impl ResultsFile {
             complete: read.end.is_some(),
             last_sync: Instant::now(),
         };
-        match &read.header {
-            None => {
-                results.write_line(&header.to_line())?;
-                results.sync()?;
-            }
-            Some(h) => {
-                let differences = h.differences(header);
-                if !differences.is_empty() {
-                    return Err(ResultsError::Settings {
-                        path: path.to_path_buf(),
-                        differences: differences.join("; "),
-                    });
-                }
-            }
+        // No whole header line: a new file, or a header cut short (or whole but for its
+        // newline, and the same as this one).
+        if keep == 0 {
+            results.write_line(&header.to_line())?;
+            results.sync()?;
         }
         let resume = Resume {
             path: path.to_path_buf(),

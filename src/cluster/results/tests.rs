@@ -180,3 +180,43 @@ fn files_of_other_settings_inputs_or_writers_are_refused() {
     let e = ResultsFile::open(&path, &header("1/2")).unwrap_err();
     assert!(matches!(e, ResultsError::Version { .. }), "{e}");
 }
+
+/// A first line without its newline is our torn header only when it is the start of one:
+/// a one-line JSON file of someone else's whose first key is "batch" is not ours.
+#[test]
+fn a_one_line_json_file_of_someone_elses_is_not_a_torn_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cfg.json");
+    let h = header("1/1");
+    for text in [
+        r#"{"batch": 64, "lr": 0.1}"#,
+        r#"{"batch":64}"#,
+        r#"{"batch":{"version":1,"command":"solve"}}"#,
+        r#"{"batch":[1,2"#,
+    ] {
+        std::fs::write(&path, text).unwrap();
+        let e = ResultsFile::open(&path, &h).unwrap_err();
+        assert!(matches!(e, ResultsError::NotOurs { .. }), "{text}: {e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+    // Our header cut short anywhere past its fixed start: the file starts over.
+    let line = h.to_line();
+    std::fs::write(&path, &line[..line.len() - 3]).unwrap();
+    let (_, r) = ResultsFile::open(&path, &h).unwrap();
+    assert_eq!((r.results(), r.cut_bytes()), (0, line.len() as u64 - 3));
+    assert_eq!(lines(&path), [h.to_line()]);
+    // Our header whole but for its newline: the file starts over, as for a shorter cut.
+    std::fs::write(&path, h.to_line()).unwrap();
+    let (_, r) = ResultsFile::open(&path, &h).unwrap();
+    assert_eq!(r.results(), 0);
+    assert_eq!(lines(&path), [h.to_line()]);
+    // ... and one of other settings is refused as such, untouched.
+    let mut other = header("1/1");
+    other.settings.insert("weight".into(), 2.into());
+    std::fs::write(&path, other.to_line()).unwrap();
+    assert!(matches!(
+        ResultsFile::open(&path, &h),
+        Err(ResultsError::Settings { .. })
+    ));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), other.to_line());
+}
