@@ -66,7 +66,7 @@ pub fn open(
     let (file, resume) = ResultsFile::open(path, &header).context("cannot use the output file")?;
     let cut = match resume.cut_bytes() {
         0 => String::new(),
-        n => format!(" (a last line cut short, {n} bytes, was removed and is redone)"),
+        n => format!(" (a last line cut short, {n} bytes, is cut off and redone)"),
     };
     match (resume.results(), resume.end()) {
         (_, Some(end)) => inform!(

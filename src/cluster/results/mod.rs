@@ -22,7 +22,8 @@
 //! (no user-space buffer), as soon as it and every result before it are known. Once written,
 //! a line is in the kernel's page cache: a process killed outright (SIGKILL, the OOM killer,
 //! a preempted job) loses nothing already written. The only damage a kill can do is a line
-//! cut short at the very end, which the next open cuts off and redoes.
+//! cut short at the very end, which the rerun cuts off (once the file is found to be
+//! this input's, before its first write) and redoes.
 //!
 //! **fsync policy.** Data reach the disk (`fdatasync`) after the header, at most every
 //! [`SYNC_EVERY`] while records are written, and after the end line. So a crash of the
@@ -357,7 +358,8 @@ impl Resume {
         self.end
     }
 
-    /// How many bytes of a torn last line were cut off on opening (0 when none).
+    /// How many bytes of a torn last line were found on opening, cut off at the first write
+    /// (0 when none).
     pub fn cut_bytes(&self) -> u64 {
         self.cut
     }
@@ -456,12 +458,17 @@ pub struct ResultsFile {
     results: u64,
     complete: bool,
     last_sync: Instant,
+    /// Where the valid part of the file ends, while a torn tail after it is still to be
+    /// cut off (before the first write).
+    keep: Option<u64>,
 }
 
 impl ResultsFile {
     /// Opens `path` for `header`'s batch: creates it with its header, or reads back what it
-    /// holds, cuts off a torn last line, and checks that it was written with the same
-    /// settings. Returns the file, ready for appending, and the records it holds.
+    /// holds and checks that it was written with the same settings. Returns the file, ready
+    /// for appending, and the records it holds. A torn last line is cut off at the first
+    /// write ([`ResultsFile::append`], [`ResultsFile::finish`]), once [`Resume`] has held
+    /// the file's records to the input: a file refused, here or there, is left as it was.
     ///
     /// # Errors
     /// See [`ResultsError`]: nothing is written to a file refused.
@@ -498,9 +505,6 @@ impl ResultsFile {
             }
         }
         let (cut, keep) = (read.length - read.valid, read.valid);
-        if cut > 0 {
-            file.set_len(keep).map_err(io)?;
-        }
         file.seek(SeekFrom::Start(keep)).map_err(io)?;
         let mut results = ResultsFile {
             path: path.to_path_buf(),
@@ -508,9 +512,12 @@ impl ResultsFile {
             results: read.done.len() as u64,
             complete: read.end.is_some(),
             last_sync: Instant::now(),
+            // The torn tail is cut off only once the input was found to be the file's,
+            // at the first write: a file refused keeps every byte.
+            keep: (cut > 0).then_some(keep),
         };
         // No whole header line: a new file, or a header cut short (or whole but for its
-        // newline, and the same as this one).
+        // newline, and the same as this one). Nothing in it to keep.
         if keep == 0 {
             results.write_line(&header.to_line())?;
             results.sync()?;
@@ -563,12 +570,26 @@ impl ResultsFile {
             self.write_line(&serde_json::json!({ END_KEY: end }).to_string())?;
             self.complete = true;
         }
+        // (A torn tail after a complete file's end line is cut off too: the input held.)
+        self.cut_torn_tail()?;
         self.sync()?;
         Ok(end)
     }
 
+    /// Cuts off the torn tail found on opening, if it is still there.
+    fn cut_torn_tail(&mut self) -> Result<(), ResultsError> {
+        if let Some(keep) = self.keep.take() {
+            self.file.set_len(keep).map_err(|error| ResultsError::Io {
+                path: self.path.clone(),
+                error,
+            })?;
+        }
+        Ok(())
+    }
+
     fn write_line(&mut self, line: &str) -> Result<(), ResultsError> {
         debug_assert!(!line.contains('\n'));
+        self.cut_torn_tail()?;
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');

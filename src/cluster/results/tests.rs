@@ -109,10 +109,17 @@ fn a_torn_last_line_or_a_zero_tail_is_cut_off_and_nothing_else_is() {
         let mut bytes = good.clone().into_bytes();
         bytes.extend_from_slice(tail);
         std::fs::write(&path, &bytes).unwrap();
-        let (_, r) = ResultsFile::open(&path, &h).unwrap();
+        let (mut f, r) = ResultsFile::open(&path, &h).unwrap();
         assert_eq!(r.results(), 1, "{tail:?}");
         assert_eq!(r.cut_bytes(), tail.len() as u64);
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), good);
+        // Cut at the first write, not before: a file refused keeps it.
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        f.append(&record(5, &[1])).unwrap();
+        let next = record(5, &[1]).to_line();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            good.clone() + &next + "\n"
+        );
     }
     // A torn header: the file starts over.
     std::fs::write(&path, &h.to_line()[..10]).unwrap();
@@ -179,6 +186,43 @@ fn files_of_other_settings_inputs_or_writers_are_refused() {
     std::fs::write(&path, "{\"batch\":{\"version\":9}}\n").unwrap();
     let e = ResultsFile::open(&path, &header("1/2")).unwrap_err();
     assert!(matches!(e, ResultsError::Version { .. }), "{e}");
+}
+
+/// A file refused, for its settings or for its input, keeps its torn last line: the cut
+/// comes only once every check passed, just before the first write.
+#[test]
+fn a_refused_file_keeps_its_torn_tail() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.jsonl");
+    let h = header("1/1");
+    let torn = format!(
+        "{}\n{}\n{{\"id\":2,\"til",
+        h.to_line(),
+        record(1, &[1]).to_line()
+    );
+    std::fs::write(&path, &torn).unwrap();
+    let mut other = header("1/1");
+    other.settings.insert("weight".into(), 2.into());
+    assert!(matches!(
+        ResultsFile::open(&path, &other),
+        Err(ResultsError::Settings { .. })
+    ));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), torn);
+    {
+        let (_, mut r) = ResultsFile::open(&path, &h).unwrap();
+        assert_eq!(r.cut_bytes(), 12);
+        assert!(r.skip("1", Some(&[0, 2, 1, 3])).is_err());
+    }
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), torn);
+    // Held by the input, the file is cut at the first write.
+    let (mut f, mut r) = ResultsFile::open(&path, &h).unwrap();
+    assert!(r.skip("1", Some(&[1, 2, 0, 3])).unwrap().is_some());
+    assert_eq!(r.skip("2", None).unwrap(), None);
+    f.append(&record(2, &[2, 1])).unwrap();
+    drop(f);
+    let l = lines(&path);
+    assert_eq!(l.len(), 3);
+    assert_eq!(l[2], record(2, &[2, 1]).to_line());
 }
 
 /// A first line without its newline is our torn header only when it is the start of one:
