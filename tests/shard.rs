@@ -18,7 +18,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{json_lines, run};
+use common::{json_lines, run, LC};
 use fifteen::random::Rng;
 use fifteen::{Board, Goal, Shape};
 use serde_json::Value;
@@ -671,4 +671,40 @@ fn a_damaged_or_piped_part_is_refused_with_what_to_do() {
         "{}",
         out.stderr
     );
+}
+
+/// A `size:` line changed between runs makes the same id and tiles another instance: the
+/// record of the 3x4 board is not the answer of the 4x3 one, whether the file is complete
+/// or not, and the end lines' input digests of the two inputs differ.
+#[test]
+fn a_results_file_is_held_to_its_instances_shapes() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = "t ? 1 2 3 4 5 6 7 8 9 10 0 11\n";
+    let wide = common::write(dir.path(), "wide.txt", &format!("size: 3x4\n{board}"));
+    let tall = common::write(dir.path(), "tall.txt", &format!("size: 4x3\n{board}"));
+    let solve = |input: &str, out: &Path| {
+        run(
+            &["solve", LC, "-i", input, "-o", out.to_str().unwrap()],
+            None,
+        )
+    };
+    let out_file = dir.path().join("out.jsonl");
+    assert_eq!(solve(&wide, &out_file).code, 0);
+    let complete = std::fs::read_to_string(&out_file).unwrap();
+    let partial: String = complete.lines().take(2).map(|l| format!("{l}\n")).collect();
+    for text in [&complete, &partial] {
+        std::fs::write(&out_file, text).unwrap();
+        let out = solve(&tall, &out_file);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(out.stderr.contains("another shape"), "{}", out.stderr);
+        assert_eq!(&std::fs::read_to_string(&out_file).unwrap(), text);
+    }
+    let other = dir.path().join("tall.jsonl");
+    assert_eq!(solve(&tall, &other).code, 0);
+    let end = |text: &str| -> Value { serde_json::from_str(text.lines().last().unwrap()).unwrap() };
+    let (a, b) = (
+        end(&complete),
+        end(&std::fs::read_to_string(&other).unwrap()),
+    );
+    assert_ne!(a["batch_end"]["input"], b["batch_end"]["input"], "{a} {b}");
 }

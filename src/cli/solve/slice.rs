@@ -104,7 +104,7 @@ pub struct Slice {
     pub skipped: Skipped,
     /// Why the batch stopped: the file does not belong to this input.
     pub error: Option<ResultsError>,
-    /// Every item's id, board and goal, in input order, for the end line.
+    /// Every item's id, shape, board and goal, in input order, for the end line.
     digest: xxhash_rust::xxh3::Xxh3,
 }
 
@@ -128,9 +128,13 @@ impl Slice {
         // Every shard reads every item: all of them digest the same input alike.
         match item {
             Ok(inst) => {
+                let shape = inst.board.shape();
                 self.digest.update(&[1]);
                 self.digest.update(inst.id.as_bytes());
                 self.digest.update(&[0]);
+                // (The shape since INPUT_DIGEST_VERSION 2: the same tiles in another shape
+                // are another instance.)
+                self.digest.update(&[shape.rows, shape.cols]);
                 self.digest.update(inst.board.tiles());
                 self.digest.update(inst.goal.board().tiles());
             }
@@ -147,15 +151,11 @@ impl Slice {
         let Some(resume) = self.resume.as_mut() else {
             return true;
         };
-        let (id, tiles, goal) = match item {
-            Ok(inst) => (
-                &inst.id,
-                Some(inst.board.tiles()),
-                Some(inst.goal.board().tiles()),
-            ),
-            Err(bad) => (&bad.id, None, None),
+        let (id, instance) = match item {
+            Ok(inst) => (&inst.id, Some((&inst.board, &inst.goal))),
+            Err(bad) => (&bad.id, None),
         };
-        match resume.skip_instance(id, tiles, goal) {
+        match resume.skip_instance(id, instance) {
             Ok(None) => true,
             Ok(Some(done)) => {
                 self.skipped.results += 1;

@@ -62,7 +62,8 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
         End {
             items: 2,
             results: 2,
-            input: Some(0xabc)
+            input: Some(0xabc),
+            input_version: Some(INPUT_DIGEST_VERSION),
         }
     );
     drop(f);
@@ -70,7 +71,7 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
     assert_eq!(l.len(), 4);
     assert_eq!(
         l[3],
-        r#"{"batch_end":{"items":2,"results":2,"input":2748}}"#
+        r#"{"batch_end":{"items":2,"results":2,"input":2748,"input_version":2}}"#
     );
 
     // Complete: a rerun skips everything and writes nothing.
@@ -81,7 +82,8 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
         Some(End {
             items: 2,
             results: 2,
-            input: Some(0xabc)
+            input: Some(0xabc),
+            input_version: Some(INPUT_DIGEST_VERSION),
         })
     );
     assert!(r.skip("1", Some(&[1, 2, 0, 3])).unwrap().is_some());
@@ -263,4 +265,39 @@ fn a_one_line_json_file_of_someone_elses_is_not_a_torn_header() {
         Err(ResultsError::Settings { .. })
     ));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), other.to_line());
+}
+
+/// A record is held to its instance's shape as well as its id, board and goal: the same
+/// tiles in another shape (a `size:` line changed) are another instance.
+#[test]
+fn a_record_of_another_shape_is_another_instances() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.jsonl");
+    let h = header("1/1");
+    let wide = Shape::new(2, 3).unwrap();
+    let tall = Shape::new(3, 2).unwrap();
+    let board = |shape| Board::new(shape, &[1, 2, 3, 4, 0, 5]).unwrap();
+    {
+        let (mut f, _) = ResultsFile::open(&path, &h).unwrap();
+        f.append(&Record {
+            id: 1.into(),
+            size: Some("2x3".into()),
+            tiles: Some(vec![1, 2, 3, 4, 0, 5]),
+            goal: Some(vec![1, 2, 3, 4, 5, 0]),
+            length: Some(1),
+            moves: Some("R".into()),
+            ..Record::default()
+        })
+        .unwrap();
+    }
+    let (_, mut r) = ResultsFile::open(&path, &h).unwrap();
+    let (b, g) = (board(wide), Goal::standard(wide));
+    assert!(r.skip_instance("1", Some((&b, &g))).unwrap().is_some());
+    let (_, mut r) = ResultsFile::open(&path, &h).unwrap();
+    let (b, g) = (board(tall), Goal::standard(tall));
+    let e = r
+        .skip_instance("1", Some((&b, &g)))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("another shape: 2x3 in the file, 3x2 now"), "{e}");
 }
