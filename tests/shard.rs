@@ -708,3 +708,49 @@ fn a_results_file_is_held_to_its_instances_shapes() {
     );
     assert_ne!(a["batch_end"]["input"], b["batch_end"]["input"], "{a} {b}");
 }
+
+/// `bench -o` holds the results a rerun skips to the known lengths the input gives now:
+/// a known length corrected between runs is believed, and the summary counts the skipped
+/// results' failures and wrong lengths as the exit status does.
+#[test]
+fn a_resumed_bench_holds_its_results_to_the_inputs_known_lengths() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("k.jsonl");
+    let bench = |known: &str| {
+        let input = common::write(
+            dir.path(),
+            "k.txt",
+            &format!("a {known} 8 6 7 2 5 4 3 0 1\nb 2 1 2 3 4 5 6 0 7 8\n"),
+        );
+        let out = run(
+            &[
+                "bench",
+                LC,
+                &input,
+                "-o",
+                out_file.to_str().unwrap(),
+                "--format",
+                "json",
+            ],
+            None,
+        );
+        let summary = json_lines(&out.stdout).pop().unwrap();
+        (out.code, summary["summary"].clone(), out.stderr)
+    };
+    // The optimum is 31: a known 30 is a wrong length.
+    let (code, s, err) = bench("30");
+    assert_eq!((code, &s["mismatched"]), (1, &Value::from(1)), "{s} {err}");
+    // Corrected: the result skipped is right now.
+    let (code, s, err) = bench("31");
+    assert_eq!(code, 0, "{s} {err}");
+    assert_eq!(s["mismatched"], 0, "{s}");
+    assert_eq!(
+        s["skipped"],
+        serde_json::json!({"results": 2, "failed": 0, "mismatched": 0}),
+        "{s}"
+    );
+    // And back: wrong again, in the exit status and the summary alike.
+    let (code, s, err) = bench("30");
+    assert_eq!(code, 1, "{s} {err}");
+    assert_eq!(s["skipped"]["mismatched"], 1, "{s}");
+}

@@ -340,8 +340,13 @@ pub struct Done {
     shape: Option<String>,
     /// The record reports a failure (`error`).
     pub failed: bool,
-    /// The record's length disagrees with the known one (`"ok": false`).
+    /// The record's length disagrees with the known one it was written with (`"ok":
+    /// false`). A rerun holds it to the input's known length instead (`length`, `known`).
     pub mismatched: bool,
+    /// The record's length, when it has one (a result, not a failure).
+    pub length: Option<u64>,
+    /// The known length the record was written with (`known`), when it has one.
+    pub known: Option<u64>,
 }
 
 /// A 64-bit digest of a board's tiles, so that resuming compares boards without keeping them.

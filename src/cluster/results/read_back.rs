@@ -196,6 +196,8 @@ pub(crate) fn read_back(
                     id: r.id,
                     failed: r.error.is_some(),
                     mismatched: r.ok == Some(false),
+                    length: r.error.is_none().then_some(r.length).flatten(),
+                    known: r.known,
                 })
             }
             FileLine::End(e) => {
