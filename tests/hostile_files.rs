@@ -735,6 +735,11 @@ fn output_onto_a_users_file_is_refused_and_left_untouched() {
         "line one\nline two",
         "{\"id\":1}",
         "\0\0{}",
+        // Python's json.dump: one line, no final newline, its first key "batch".
+        "{\"batch\": 64, \"lr\": 0.1}",
+        "{\"batch\":64}",
+        // A whole JSON line that starts as our header does and is not one.
+        "{\"batch\":{\"version\":1,\"command\":\"solve\"}}",
     ] {
         let target = dir.path().join("notes.txt");
         std::fs::write(&target, content).unwrap();
@@ -747,6 +752,51 @@ fn output_onto_a_users_file_is_refused_and_left_untouched() {
         );
         assert_eq!(std::fs::read_to_string(&target).unwrap(), content);
     }
+}
+
+/// A results file refused (other settings, another command, another input) keeps every
+/// byte, a torn last line included: that line may be another job's, still being written.
+#[test]
+fn a_refused_results_file_keeps_its_torn_last_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = batch_input(dir.path());
+    let target = dir.path().join("results.jsonl");
+    assert_eq!(solve_to(&input, &target).code, 0);
+    // The last record cut short, as a kill leaves it.
+    let text = std::fs::read_to_string(&target).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.truncate(3); // the header and two records
+    let torn = format!(
+        "{}\n{}",
+        lines.join("\n"),
+        &text.lines().nth(3).unwrap()[..30]
+    );
+    std::fs::write(&target, &torn).unwrap();
+    let other = dir.path().join("other.txt");
+    std::fs::write(&other, "1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 0 7 8\n").unwrap();
+    let (i, o) = (input.to_str().unwrap(), target.to_str().unwrap());
+    for (args, says) in [
+        (
+            vec!["solve", common::LC, "-i", i, "-o", o, "--weight", "2"],
+            "other settings",
+        ),
+        (vec!["bench", common::LC, i, "-o", o], "other settings"),
+        (
+            vec!["solve", common::LC, "-i", other.to_str().unwrap(), "-o", o],
+            "another input",
+        ),
+    ] {
+        let out = fifteen(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), torn, "{args:?}");
+    }
+    // The same command resumes it: the torn line is cut and redone.
+    let out = solve_to(&input, &target);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let after = std::fs::read_to_string(&target).unwrap();
+    assert!(after.starts_with(&(lines.join("\n") + "\n")), "{after}");
+    assert_eq!(after.lines().count(), text.lines().count(), "{after}");
 }
 
 #[test]

@@ -18,7 +18,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{json_lines, run};
+use common::{json_lines, run, LC};
 use fifteen::random::Rng;
 use fifteen::{Board, Goal, Shape};
 use serde_json::Value;
@@ -671,4 +671,86 @@ fn a_damaged_or_piped_part_is_refused_with_what_to_do() {
         "{}",
         out.stderr
     );
+}
+
+/// A `size:` line changed between runs makes the same id and tiles another instance: the
+/// record of the 3x4 board is not the answer of the 4x3 one, whether the file is complete
+/// or not, and the end lines' input digests of the two inputs differ.
+#[test]
+fn a_results_file_is_held_to_its_instances_shapes() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = "t ? 1 2 3 4 5 6 7 8 9 10 0 11\n";
+    let wide = common::write(dir.path(), "wide.txt", &format!("size: 3x4\n{board}"));
+    let tall = common::write(dir.path(), "tall.txt", &format!("size: 4x3\n{board}"));
+    let solve = |input: &str, out: &Path| {
+        run(
+            &["solve", LC, "-i", input, "-o", out.to_str().unwrap()],
+            None,
+        )
+    };
+    let out_file = dir.path().join("out.jsonl");
+    assert_eq!(solve(&wide, &out_file).code, 0);
+    let complete = std::fs::read_to_string(&out_file).unwrap();
+    let partial: String = complete.lines().take(2).map(|l| format!("{l}\n")).collect();
+    for text in [&complete, &partial] {
+        std::fs::write(&out_file, text).unwrap();
+        let out = solve(&tall, &out_file);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(out.stderr.contains("another shape"), "{}", out.stderr);
+        assert_eq!(&std::fs::read_to_string(&out_file).unwrap(), text);
+    }
+    let other = dir.path().join("tall.jsonl");
+    assert_eq!(solve(&tall, &other).code, 0);
+    let end = |text: &str| -> Value { serde_json::from_str(text.lines().last().unwrap()).unwrap() };
+    let (a, b) = (
+        end(&complete),
+        end(&std::fs::read_to_string(&other).unwrap()),
+    );
+    assert_ne!(a["batch_end"]["input"], b["batch_end"]["input"], "{a} {b}");
+}
+
+/// `bench -o` holds the results a rerun skips to the known lengths the input gives now:
+/// a known length corrected between runs is believed, and the summary counts the skipped
+/// results' failures and wrong lengths as the exit status does.
+#[test]
+fn a_resumed_bench_holds_its_results_to_the_inputs_known_lengths() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("k.jsonl");
+    let bench = |known: &str| {
+        let input = common::write(
+            dir.path(),
+            "k.txt",
+            &format!("a {known} 8 6 7 2 5 4 3 0 1\nb 2 1 2 3 4 5 6 0 7 8\n"),
+        );
+        let out = run(
+            &[
+                "bench",
+                LC,
+                &input,
+                "-o",
+                out_file.to_str().unwrap(),
+                "--format",
+                "json",
+            ],
+            None,
+        );
+        let summary = json_lines(&out.stdout).pop().unwrap();
+        (out.code, summary["summary"].clone(), out.stderr)
+    };
+    // The optimum is 31: a known 30 is a wrong length.
+    let (code, s, err) = bench("30");
+    assert_eq!((code, &s["mismatched"]), (1, &Value::from(1)), "{s} {err}");
+    // Corrected: the result skipped is right now.
+    let (code, s, err) = bench("31");
+    assert_eq!(code, 0, "{s} {err}");
+    assert_eq!(s["mismatched"], 0, "{s}");
+    assert_eq!(
+        s["skipped"],
+        serde_json::json!({"results": 2, "failed": 0, "mismatched": 0}),
+        "{s}"
+    );
+    // And back: wrong again, in the exit status and the summary alike.
+    let (code, s, err) = bench("30");
+    assert_eq!(code, 1, "{s} {err}");
+    assert_eq!(s["skipped"]["mismatched"], 1, "{s}");
 }

@@ -39,6 +39,8 @@ pub struct Part {
     pub results: u64,
     /// The digest of the whole input, from its end line (absent in earlier releases' files).
     pub input: Option<u64>,
+    /// What kind of digest `input` is ([`crate::cluster::results::End::digest_version`]).
+    pub digest_version: Option<u64>,
 }
 
 /// Why the files cannot be merged. Nothing merged is valid when one of these is returned.
@@ -76,12 +78,22 @@ pub enum MergeError {
         path: PathBuf,
     },
     /// Shards of two inputs of the same length (their end lines' digests differ).
-    #[error("{first} and {second} are shards of different inputs (the same number of instances, but other ids, boards or goals): merge the shards of one input, rerunning any whose input changed")]
+    #[error("{first} and {second} are shards of different inputs (the same number of instances, but other ids, shapes, boards or goals): merge the shards of one input, rerunning any whose input changed")]
     OtherInput {
         /// One file.
         first: PathBuf,
         /// The other.
         second: PathBuf,
+    },
+    /// Shards completed by two versions of fifteen whose input digests differ in kind (an
+    /// earlier one's leaves the boards' shapes out): whether they are of one input cannot
+    /// be told.
+    #[error("{older} was completed by an earlier version of fifteen, whose input digest leaves out the boards' shapes, and {newer} by a later one: whether they are shards of one input cannot be told; delete {older} and rerun its shard with this version (`solve --shard K/N -o FILE`), then merge again")]
+    DigestVersions {
+        /// The file of the earlier kind of digest.
+        older: PathBuf,
+        /// The file of the later kind.
+        newer: PathBuf,
     },
     /// A file whose header names no valid shard.
     #[error("{path}: the header's shard {shard:?} is not K/N")]
@@ -245,6 +257,7 @@ pub fn survey(path: &Path) -> Result<Part, MergeError> {
         shard,
         items: end.items,
         input: end.input,
+        digest_version: end.digest_version(),
         results,
     })
 }
@@ -287,6 +300,19 @@ pub fn plan(mut parts: Vec<Part>) -> Result<Vec<Part>, MergeError> {
                 a: first.items,
                 b: p.items,
             });
+        }
+        if let (Some(a), Some(b)) = (first.digest_version, p.digest_version) {
+            if a != b {
+                let (older, newer) = if a < b {
+                    (&first.path, &p.path)
+                } else {
+                    (&p.path, &first.path)
+                };
+                return Err(MergeError::DigestVersions {
+                    older: older.clone(),
+                    newer: newer.clone(),
+                });
+            }
         }
         if let (Some(a), Some(b)) = (first.input, p.input) {
             if a != b {
@@ -627,6 +653,38 @@ mod tests {
             matches!(&e, MergeError::DuplicateId { id, .. } if id == "1"),
             "{e}"
         );
+    }
+
+    /// Shards whose end lines' digests are of two kinds (an earlier version's leaves the
+    /// shapes out) are refused, naming the earlier file; shards of one kind merge.
+    #[test]
+    fn shards_of_two_kinds_of_input_digest_are_not_merged() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = shards(dir.path(), 4, 2, |i| i);
+        // Their end lines as this version writes them, with a digest; the first shard's
+        // then as an earlier version wrote it (no "input_version").
+        let end = |path: &Path, line: &str| {
+            let text = std::fs::read_to_string(path).unwrap();
+            let mut lines: Vec<&str> = text.lines().collect();
+            *lines.last_mut().unwrap() = line;
+            std::fs::write(path, lines.join("\n") + "\n").unwrap();
+        };
+        let new = r#"{"batch_end":{"items":4,"results":2,"input":7,"input_version":2}}"#;
+        let old = r#"{"batch_end":{"items":4,"results":2,"input":9}}"#;
+        end(&paths[0], new);
+        end(&paths[1], new);
+        merge(&paths, &mut Vec::new(), |_, _| {}).unwrap();
+        end(&paths[0], old);
+        let e = merge(&paths, &mut Vec::new(), |_, _| {}).unwrap_err();
+        assert!(
+            matches!(&e, MergeError::DigestVersions { older, .. } if older == &paths[0]),
+            "{e}"
+        );
+        end(
+            &paths[1],
+            r#"{"batch_end":{"items":4,"results":2,"input":9}}"#,
+        );
+        merge(&paths, &mut Vec::new(), |_, _| {}).unwrap();
     }
 
     #[test]

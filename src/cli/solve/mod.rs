@@ -417,7 +417,7 @@ fn run(
         None => (None, None),
     };
     let already = resume.as_ref().map_or(0, |r| r.results() as u64);
-    let mut slice = Slice::new(plan.shard, resume);
+    let mut slice = Slice::new(plan.shard, resume, plan.weight);
     let mut solvers = plan.solvers()?;
 
     // Solving an instance needs its tables; a missing one is built by the item iterator
@@ -602,8 +602,21 @@ fn run(
             end.items
         );
     }
+    if let (Some(path), n @ 1..) = (&plan.output, slice.skipped.restated) {
+        inform!(
+            "{}: {n} of the results it held were written with another known length than the input gives now: held to the input's (their \"known\" and \"ok\" in the file are as first written)",
+            path.display()
+        );
+    }
     if bench {
-        let summary = report.summary(wall, build_secs, threads, plan.kind, plan.weight);
+        let summary = report.summary(
+            wall,
+            build_secs,
+            threads,
+            plan.kind,
+            plan.weight,
+            slice.skipped,
+        );
         emit(&mut out, &summary)?;
     }
     if interrupted {

@@ -2,6 +2,7 @@
 //! Lines ([`Record`]) for programs, `bench`'s aligned rows and its closing summary.
 
 use super::super::output::note;
+use super::slice::Skipped;
 use crate::record::{id_value, FailureKind, Record};
 use crate::search::{Stopped, Weight};
 use crate::{board, Board, Goal, HeuristicKind, Solution, Solver};
@@ -105,11 +106,7 @@ impl Report {
         self.searched += o.searched.unwrap_or(sol.nodes);
         self.total_len += sol.moves.len() as u64;
         let len = sol.moves.len() as u32;
-        let w = sol.weight;
-        // A weighted solution is right when it lies within its bound.
-        let ok = o.known.is_none_or(|k| {
-            k == len || (!w.is_one() && k < len && len as u64 * w.g as u64 <= k as u64 * w.h as u64)
-        });
+        let ok = o.known.is_none_or(|k| length_agrees(k, len, sol.weight));
         if !ok {
             self.mismatched += 1;
         }
@@ -189,6 +186,7 @@ impl Report {
         threads: usize,
         kind: HeuristicKind,
         weight: Weight,
+        skipped: Skipped,
     ) -> String {
         let (solved, failed, mismatched) = (self.solved, self.failed, self.mismatched);
         let (total_nodes, total_len) = (self.nodes, self.total_len);
@@ -197,7 +195,7 @@ impl Report {
         let nps = self.searched as f64 / wall.max(1e-9);
         let per = total_nodes.checked_div(solved).unwrap_or(0);
         if self.json {
-            let v = serde_json::json!({"summary": {
+            let mut v = serde_json::json!({"summary": {
                 "solved": solved, "failed": failed, "mismatched": mismatched,
                 "total_length": total_len, "nodes": total_nodes,
                 "nodes_per_instance": per, "wall_seconds": wall,
@@ -207,6 +205,13 @@ impl Report {
                 "optimal": weight.is_one(),
                 "bound": weight.factor(),
             }});
+            if skipped.results > 0 {
+                v["summary"]["skipped"] = serde_json::json!({
+                    "results": skipped.results,
+                    "failed": skipped.failed,
+                    "mismatched": skipped.mismatched,
+                });
+            }
             return format!("{v}\n");
         }
         let built = if build_secs > 0.0 {
@@ -224,6 +229,12 @@ impl Report {
             nps / 1e6,
             kind.name(),
         );
+        if skipped.results > 0 {
+            s.push_str(&format!(
+                "and {} results already in the output file: {} failed, {} wrong lengths (held to the input's known lengths)\n",
+                skipped.results, skipped.failed, skipped.mismatched
+            ));
+        }
         if !weight.is_one() {
             s.push_str(&format!(
                 "weight {}: lengths not proven optimal; ok means within {} x the known length\n",
@@ -231,7 +242,7 @@ impl Report {
                 weight.factor()
             ));
         }
-        if mismatched > 0 {
+        if mismatched + skipped.mismatched > 0 {
             s.push_str(&format!(
                 "LENGTH MISMATCH: some lengths differ from the file's{}\n",
                 if weight.is_one() {
@@ -243,6 +254,13 @@ impl Report {
         }
         s
     }
+}
+
+/// Whether a solution of `len` moves agrees with the known length `known`: the same, or,
+/// for a weighted search, within its bound.
+pub fn length_agrees(known: u32, len: u32, w: Weight) -> bool {
+    known == len
+        || (!w.is_one() && known < len && len as u64 * w.g as u64 <= known as u64 * w.h as u64)
 }
 
 /// Every board on the way, with g, h (linear conflict, cheap to compute) and f.

@@ -10,9 +10,11 @@ use serde_json::{Map, Value};
 
 use super::super::output::inform;
 use super::plan::Plan;
+use super::report::length_agrees;
 use crate::cluster::results::{Header, ResultsError, ResultsFile, Resume};
 use crate::cluster::shard::Shard;
 use crate::instances::BadInstance;
+use crate::search::Weight;
 use crate::{GoalSpec, Instance};
 
 /// The settings that decide a batch's results, as its results file's header records them:
@@ -66,7 +68,7 @@ pub fn open(
     let (file, resume) = ResultsFile::open(path, &header).context("cannot use the output file")?;
     let cut = match resume.cut_bytes() {
         0 => String::new(),
-        n => format!(" (a last line cut short, {n} bytes, was removed and is redone)"),
+        n => format!(" (a last line cut short, {n} bytes, is cut off and redone)"),
     };
     match (resume.results(), resume.end()) {
         (_, Some(end)) => inform!(
@@ -83,15 +85,18 @@ pub fn open(
     Ok((file, resume))
 }
 
-/// What a resumed run found already done, for its exit status.
+/// What a resumed run found already done, for its exit status and `bench`'s summary.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Skipped {
     /// Records skipped.
     pub results: u64,
     /// Of them, failed instances.
     pub failed: u64,
-    /// Of them, lengths that disagree with the known ones.
+    /// Of them, lengths that disagree with the known ones the input gives now.
     pub mismatched: u64,
+    /// Of them, records written with another known length than the input gives now (or
+    /// with one where it gives none, or none where it gives one): held to the input's.
+    pub restated: u64,
 }
 
 /// This run's slice of the input: the shard, and the results already in the output file.
@@ -104,14 +109,19 @@ pub struct Slice {
     pub skipped: Skipped,
     /// Why the batch stopped: the file does not belong to this input.
     pub error: Option<ResultsError>,
-    /// Every item's id, board and goal, in input order, for the end line.
+    /// Every item's id, shape, board and goal, in input order, for the end line.
     digest: xxhash_rust::xxh3::Xxh3,
+    /// The weight the file's results were searched with: a skipped length agrees with a
+    /// known one within its bound.
+    weight: Weight,
 }
 
 impl Slice {
-    /// The slice of `shard` (the whole input when `None`), skipping what `resume` holds.
-    pub fn new(shard: Option<Shard>, resume: Option<Resume>) -> Slice {
+    /// The slice of `shard` (the whole input when `None`), skipping what `resume` holds
+    /// (searched with `weight`).
+    pub fn new(shard: Option<Shard>, resume: Option<Resume>, weight: Weight) -> Slice {
         Slice {
+            weight,
             shard: shard.unwrap_or(Shard::WHOLE),
             items: 0,
             resume,
@@ -128,9 +138,13 @@ impl Slice {
         // Every shard reads every item: all of them digest the same input alike.
         match item {
             Ok(inst) => {
+                let shape = inst.board.shape();
                 self.digest.update(&[1]);
                 self.digest.update(inst.id.as_bytes());
                 self.digest.update(&[0]);
+                // (The shape since INPUT_DIGEST_VERSION 2: the same tiles in another shape
+                // are another instance.)
+                self.digest.update(&[shape.rows, shape.cols]);
                 self.digest.update(inst.board.tiles());
                 self.digest.update(inst.goal.board().tiles());
             }
@@ -147,20 +161,27 @@ impl Slice {
         let Some(resume) = self.resume.as_mut() else {
             return true;
         };
-        let (id, tiles, goal) = match item {
-            Ok(inst) => (
-                &inst.id,
-                Some(inst.board.tiles()),
-                Some(inst.goal.board().tiles()),
-            ),
-            Err(bad) => (&bad.id, None, None),
+        let (id, instance) = match item {
+            Ok(inst) => (&inst.id, Some((&inst.board, &inst.goal))),
+            Err(bad) => (&bad.id, None),
         };
-        match resume.skip_instance(id, tiles, goal) {
+        match resume.skip_instance(id, instance) {
             Ok(None) => true,
             Ok(Some(done)) => {
+                // A length is held to the known one the input gives now, not to the one
+                // it was written with: a known length corrected between runs is believed.
+                let known = item.as_ref().ok().and_then(|inst| inst.known);
+                let mismatched = match (known, done.length) {
+                    (Some(k), Some(len)) => {
+                        u32::try_from(len).map_or(true, |len| !length_agrees(k, len, self.weight))
+                    }
+                    _ => false,
+                };
                 self.skipped.results += 1;
                 self.skipped.failed += u64::from(done.failed);
-                self.skipped.mismatched += u64::from(done.mismatched);
+                self.skipped.mismatched += u64::from(mismatched);
+                self.skipped.restated +=
+                    u64::from(done.length.is_some() && done.known != known.map(u64::from));
                 false
             }
             Err(e) => {

@@ -22,7 +22,8 @@
 //! (no user-space buffer), as soon as it and every result before it are known. Once written,
 //! a line is in the kernel's page cache: a process killed outright (SIGKILL, the OOM killer,
 //! a preempted job) loses nothing already written. The only damage a kill can do is a line
-//! cut short at the very end, which the next open cuts off and redoes.
+//! cut short at the very end, which the rerun cuts off (once the file is found to be
+//! this input's, before its first write) and redoes.
 //!
 //! **fsync policy.** Data reach the disk (`fdatasync`) after the header, at most every
 //! [`SYNC_EVERY`] while records are written, and after the end line. So a crash of the
@@ -36,10 +37,10 @@
 //!
 //! A rerun reads the file back: the records form a prefix of this shard's instances in
 //! input order, since they are written in input order. Each instance the input gives is
-//! checked against the record at its position, id and board both ([`Resume::skip`]), and
-//! skipped; the first instance past the records is the first one solved. So an id is never
-//! written twice, and a file written for another input is refused at its first difference,
-//! without a table of all ids in memory.
+//! checked against the record at its position, its id, shape, board and goal
+//! ([`Resume::skip_instance`]), and skipped; the first instance past the records is the
+//! first one solved. So an id is never written twice, and a file written for another input
+//! is refused at its first difference, without a table of all ids in memory.
 //!
 //! The file is locked (`flock`) while open: two runs of the same shard (a task requeued while
 //! the old one still runs) cannot interleave their lines. Where the file system does not
@@ -55,6 +56,7 @@ use serde_json::{Map, Value};
 
 use crate::cluster::shard::Shard;
 use crate::record::{id_value, Record};
+use crate::{Board, Goal, Shape};
 
 mod read_back;
 pub(crate) use read_back::read_back;
@@ -67,6 +69,10 @@ pub const SYNC_EVERY: Duration = Duration::from_secs(10);
 
 /// The key of the header line's only field.
 pub const HEADER_KEY: &str = "batch";
+
+/// What the end line's `input` digests: 2 since it covers each board's shape (a `size:`
+/// line changed between runs makes another input); 1, without the shapes, in earlier files.
+pub const INPUT_DIGEST_VERSION: u64 = 2;
 
 /// The key of the end line's only field.
 pub const END_KEY: &str = "batch_end";
@@ -142,11 +148,24 @@ pub struct End {
     pub items: u64,
     /// How many records this file holds.
     pub results: u64,
-    /// A digest of the whole input (every item's id, board and goal, in order; absent in
-    /// files of earlier releases), so that `merge` can tell shards of different inputs
-    /// of one length apart.
+    /// A digest of the whole input (every item's id, shape, board and goal, in order;
+    /// absent in files of earlier releases), so that `merge` can tell shards of different
+    /// inputs of one length apart.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input: Option<u64>,
+    /// What `input` digests: [`INPUT_DIGEST_VERSION`] with it; absent in files of earlier
+    /// releases, whose digest leaves the shapes out (version 1), so that `merge` never
+    /// compares two digests of different kinds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_version: Option<u64>,
+}
+
+impl End {
+    /// The kind of digest `input` is, when there is one (1 for a file without
+    /// `input_version`).
+    pub fn digest_version(&self) -> Option<u64> {
+        self.input.map(|_| self.input_version.unwrap_or(1))
+    }
 }
 
 /// One line of a results file, as read back.
@@ -271,7 +290,8 @@ pub enum ResultsError {
         file_id: String,
         /// The input's id at that position.
         input_id: String,
-        /// `""`, or `" (another board)"` when the ids agree and the boards do not.
+        /// `""`, or what differs when the ids agree: `" (another board)"`, another goal or
+        /// another shape.
         what: String,
     },
     /// The file is complete, and this input has more instances for the shard.
@@ -316,10 +336,17 @@ pub struct Done {
     /// [`tiles_key`] of the record's goal, when it has one: a `goal:` line changed
     /// between runs makes the same board another instance.
     goal: Option<u64>,
+    /// The record's shape (`size`, `RxC`), when it has one: so does a `size:` line.
+    shape: Option<String>,
     /// The record reports a failure (`error`).
     pub failed: bool,
-    /// The record's length disagrees with the known one (`"ok": false`).
+    /// The record's length disagrees with the known one it was written with (`"ok":
+    /// false`). A rerun holds it to the input's known length instead (`length`, `known`).
     pub mismatched: bool,
+    /// The record's length, when it has one (a result, not a failure).
+    pub length: Option<u64>,
+    /// The known length the record was written with (`known`), when it has one.
+    pub known: Option<u64>,
 }
 
 /// A 64-bit digest of a board's tiles, so that resuming compares boards without keeping them.
@@ -357,7 +384,8 @@ impl Resume {
         self.end
     }
 
-    /// How many bytes of a torn last line were cut off on opening (0 when none).
+    /// How many bytes of a torn last line were found on opening, cut off at the first write
+    /// (0 when none).
     pub fn cut_bytes(&self) -> u64 {
         self.cut
     }
@@ -370,20 +398,37 @@ impl Resume {
     /// The record at this place is another instance's ([`ResultsError::Mismatch`]), or the
     /// file is complete and the input goes on ([`ResultsError::Grown`]).
     pub fn skip(&mut self, id: &str, tiles: Option<&[u8]>) -> Result<Option<&Done>, ResultsError> {
-        self.skip_instance(id, tiles, None)
+        self.skip_tiles(id, tiles, None, None)
     }
 
-    /// As [`Resume::skip`], also holding the record to the instance's goal (`goal`, when
-    /// the instance is one): a record for the same board and another goal is another
-    /// instance's.
+    /// As [`Resume::skip`], holding the record to the whole instance, when the input's
+    /// item is one (`board` and `goal`): its board, its goal and its shape. A record for
+    /// the same tiles in another shape, or towards another goal, is another instance's.
     ///
     /// # Errors
     /// As [`Resume::skip`].
     pub fn skip_instance(
         &mut self,
         id: &str,
+        instance: Option<(&Board, &Goal)>,
+    ) -> Result<Option<&Done>, ResultsError> {
+        match instance {
+            Some((board, goal)) => self.skip_tiles(
+                id,
+                Some(board.tiles()),
+                Some(goal.board().tiles()),
+                Some(board.shape()),
+            ),
+            None => self.skip_tiles(id, None, None, None),
+        }
+    }
+
+    fn skip_tiles(
+        &mut self,
+        id: &str,
         tiles: Option<&[u8]>,
         goal: Option<&[u8]>,
+        shape: Option<Shape>,
     ) -> Result<Option<&Done>, ResultsError> {
         let Some(d) = self.done.get(self.next) else {
             if let Some(end) = self.end {
@@ -398,20 +443,31 @@ impl Resume {
         let board = tiles.map(|t| tiles_key(t.iter().map(|&v| u64::from(v))));
         let other_board = matches!((board, d.tiles), (Some(a), Some(b)) if a != b);
         let goal = goal.map(|t| tiles_key(t.iter().map(|&v| u64::from(v))));
-        // A record of a board without its goal cannot be held to one: refused as well, as
-        // this version always writes it.
+        // A record of a board without its goal or its shape cannot be held to them:
+        // refused as well, as this version always writes both.
         let other_goal = match (goal, d.goal) {
             (Some(a), Some(b)) => a != b,
             (Some(_), None) => d.tiles.is_some(),
             _ => false,
         };
-        if d.id != id_value(id) || other_board || other_goal {
+        let other_shape = match (shape, &d.shape) {
+            (Some(a), Some(b)) => a.to_string() != *b,
+            (Some(_), None) => d.tiles.is_some(),
+            _ => false,
+        };
+        if d.id != id_value(id) || other_board || other_goal || other_shape {
             return Err(ResultsError::Mismatch {
                 path: self.path.clone(),
                 line: d.line,
                 file_id: id_text(&d.id),
                 input_id: id.to_string(),
-                what: if other_board {
+                what: if other_shape {
+                    format!(
+                        " (another shape: {} in the file, {} now: was a size: line changed?)",
+                        d.shape.as_deref().unwrap_or("none"),
+                        shape.map(|s| s.to_string()).unwrap_or_default()
+                    )
+                } else if other_board {
                     " (another board)".into()
                 } else if other_goal {
                     " (another goal: was a goal: line or --goal changed?)".into()
@@ -456,12 +512,17 @@ pub struct ResultsFile {
     results: u64,
     complete: bool,
     last_sync: Instant,
+    /// Where the valid part of the file ends, while a torn tail after it is still to be
+    /// cut off (before the first write).
+    keep: Option<u64>,
 }
 
 impl ResultsFile {
     /// Opens `path` for `header`'s batch: creates it with its header, or reads back what it
-    /// holds, cuts off a torn last line, and checks that it was written with the same
-    /// settings. Returns the file, ready for appending, and the records it holds.
+    /// holds and checks that it was written with the same settings. Returns the file, ready
+    /// for appending, and the records it holds. A torn last line is cut off at the first
+    /// write ([`ResultsFile::append`], [`ResultsFile::finish`]), once [`Resume`] has held
+    /// the file's records to the input: a file refused, here or there, is left as it was.
     ///
     /// # Errors
     /// See [`ResultsError`]: nothing is written to a file refused.
@@ -488,10 +549,16 @@ impl ResultsFile {
             Err(std::fs::TryLockError::Error(_)) => {}
         }
         let read = read_back(path, &mut file, true)?;
-        let (cut, keep) = (read.length - read.valid, read.valid);
-        if cut > 0 {
-            file.set_len(keep).map_err(io)?;
+        if let Some(h) = &read.header {
+            let differences = h.differences(header);
+            if !differences.is_empty() {
+                return Err(ResultsError::Settings {
+                    path: path.to_path_buf(),
+                    differences: differences.join("; "),
+                });
+            }
         }
+        let (cut, keep) = (read.length - read.valid, read.valid);
         file.seek(SeekFrom::Start(keep)).map_err(io)?;
         let mut results = ResultsFile {
             path: path.to_path_buf(),
@@ -499,21 +566,15 @@ impl ResultsFile {
             results: read.done.len() as u64,
             complete: read.end.is_some(),
             last_sync: Instant::now(),
+            // The torn tail is cut off only once the input was found to be the file's,
+            // at the first write: a file refused keeps every byte.
+            keep: (cut > 0).then_some(keep),
         };
-        match &read.header {
-            None => {
-                results.write_line(&header.to_line())?;
-                results.sync()?;
-            }
-            Some(h) => {
-                let differences = h.differences(header);
-                if !differences.is_empty() {
-                    return Err(ResultsError::Settings {
-                        path: path.to_path_buf(),
-                        differences: differences.join("; "),
-                    });
-                }
-            }
+        // No whole header line: a new file, or a header cut short (or whole but for its
+        // newline, and the same as this one). Nothing in it to keep.
+        if keep == 0 {
+            results.write_line(&header.to_line())?;
+            results.sync()?;
         }
         let resume = Resume {
             path: path.to_path_buf(),
@@ -558,17 +619,32 @@ impl ResultsFile {
             items,
             results: self.results,
             input,
+            input_version: input.map(|_| INPUT_DIGEST_VERSION),
         };
         if !self.complete {
             self.write_line(&serde_json::json!({ END_KEY: end }).to_string())?;
             self.complete = true;
         }
+        // (A torn tail after a complete file's end line is cut off too: the input held.)
+        self.cut_torn_tail()?;
         self.sync()?;
         Ok(end)
     }
 
+    /// Cuts off the torn tail found on opening, if it is still there.
+    fn cut_torn_tail(&mut self) -> Result<(), ResultsError> {
+        if let Some(keep) = self.keep.take() {
+            self.file.set_len(keep).map_err(|error| ResultsError::Io {
+                path: self.path.clone(),
+                error,
+            })?;
+        }
+        Ok(())
+    }
+
     fn write_line(&mut self, line: &str) -> Result<(), ResultsError> {
         debug_assert!(!line.contains('\n'));
+        self.cut_torn_tail()?;
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');

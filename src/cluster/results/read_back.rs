@@ -6,8 +6,51 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use super::{tiles_key, Done, End, FileLine, Header, LineError, ResultsError, HEADER_KEY};
+use super::{
+    tiles_key, Done, End, FileLine, Header, LineError, ResultsError, HEADER_KEY,
+    RESULTS_FORMAT_VERSION,
+};
 use crate::check::MAX_RESULT_LINE_BYTES;
+
+/// What a first line without its newline is.
+enum FirstLine {
+    /// The start of a header cut short by a kill, or a crash's zero bytes: cut off.
+    Torn,
+    /// A whole header, but for its newline.
+    Header(Header),
+    /// Anything else: someone's file without a final newline, which cutting off would
+    /// destroy.
+    NotOurs,
+}
+
+/// The fixed start of every header this version writes, up to the command's name.
+fn header_start() -> String {
+    format!("{{\"{HEADER_KEY}\":{{\"version\":{RESULTS_FORMAT_VERSION},\"command\":\"")
+}
+
+/// Tells a header cut short from a file of someone else's that merely lacks a final
+/// newline (a one-line JSON file as Python's `json.dump` writes it, `{"batch": 64}`): a
+/// torn header is a prefix of our header's fixed start or goes on from it, and is not
+/// itself a whole JSON value.
+fn torn_first_line(buf: &[u8]) -> FirstLine {
+    if buf.iter().all(|&c| c == 0) {
+        return FirstLine::Torn;
+    }
+    if let Ok(text) = std::str::from_utf8(buf) {
+        if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+            return match FileLine::parse(text) {
+                Ok(FileLine::Header(h)) => FirstLine::Header(h),
+                _ => FirstLine::NotOurs,
+            };
+        }
+    }
+    let start = header_start();
+    if buf.starts_with(start.as_bytes()) || start.as_bytes().starts_with(buf) {
+        FirstLine::Torn
+    } else {
+        FirstLine::NotOurs
+    }
+}
 
 /// What [`read_back`] found.
 pub(crate) struct ReadBack {
@@ -66,17 +109,18 @@ pub(crate) fn read_back(
             if n > MAX_RESULT_LINE_BYTES {
                 return Err(damaged(line, "a line too long to be a result".into()));
             }
-            // A first line cut short can only be our header's start (or a crash's zero
-            // bytes): anything else is someone's file without a final newline, which
-            // cutting off would destroy.
-            let start = format!("{{\"{HEADER_KEY}\":");
-            let ours = buf.starts_with(start.as_bytes())
-                || start.as_bytes().starts_with(&buf)
-                || buf.iter().all(|&c| c == 0);
-            if line == 1 && !ours {
-                return Err(ResultsError::NotOurs {
-                    path: path.to_path_buf(),
-                });
+            if line == 1 {
+                match torn_first_line(&buf) {
+                    FirstLine::Torn => {}
+                    // Our header whole but for its newline: held to the settings like any
+                    // header, then written again (the valid part is empty).
+                    FirstLine::Header(h) => out.header = Some(h),
+                    FirstLine::NotOurs => {
+                        return Err(ResultsError::NotOurs {
+                            path: path.to_path_buf(),
+                        })
+                    }
+                }
             }
             break; // torn: cut off
         }
@@ -148,9 +192,12 @@ pub(crate) fn read_back(
                     line,
                     tiles: r.tiles.as_ref().map(|t| tiles_key(t.iter().copied())),
                     goal: r.goal.as_ref().map(|t| tiles_key(t.iter().copied())),
+                    shape: r.size.clone(),
                     id: r.id,
                     failed: r.error.is_some(),
                     mismatched: r.ok == Some(false),
+                    length: r.error.is_none().then_some(r.length).flatten(),
+                    known: r.known,
                 })
             }
             FileLine::End(e) => {

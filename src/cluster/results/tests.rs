@@ -62,7 +62,8 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
         End {
             items: 2,
             results: 2,
-            input: Some(0xabc)
+            input: Some(0xabc),
+            input_version: Some(INPUT_DIGEST_VERSION),
         }
     );
     drop(f);
@@ -70,7 +71,7 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
     assert_eq!(l.len(), 4);
     assert_eq!(
         l[3],
-        r#"{"batch_end":{"items":2,"results":2,"input":2748}}"#
+        r#"{"batch_end":{"items":2,"results":2,"input":2748,"input_version":2}}"#
     );
 
     // Complete: a rerun skips everything and writes nothing.
@@ -81,7 +82,8 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
         Some(End {
             items: 2,
             results: 2,
-            input: Some(0xabc)
+            input: Some(0xabc),
+            input_version: Some(INPUT_DIGEST_VERSION),
         })
     );
     assert!(r.skip("1", Some(&[1, 2, 0, 3])).unwrap().is_some());
@@ -109,10 +111,17 @@ fn a_torn_last_line_or_a_zero_tail_is_cut_off_and_nothing_else_is() {
         let mut bytes = good.clone().into_bytes();
         bytes.extend_from_slice(tail);
         std::fs::write(&path, &bytes).unwrap();
-        let (_, r) = ResultsFile::open(&path, &h).unwrap();
+        let (mut f, r) = ResultsFile::open(&path, &h).unwrap();
         assert_eq!(r.results(), 1, "{tail:?}");
         assert_eq!(r.cut_bytes(), tail.len() as u64);
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), good);
+        // Cut at the first write, not before: a file refused keeps it.
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        f.append(&record(5, &[1])).unwrap();
+        let next = record(5, &[1]).to_line();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            good.clone() + &next + "\n"
+        );
     }
     // A torn header: the file starts over.
     std::fs::write(&path, &h.to_line()[..10]).unwrap();
@@ -179,4 +188,116 @@ fn files_of_other_settings_inputs_or_writers_are_refused() {
     std::fs::write(&path, "{\"batch\":{\"version\":9}}\n").unwrap();
     let e = ResultsFile::open(&path, &header("1/2")).unwrap_err();
     assert!(matches!(e, ResultsError::Version { .. }), "{e}");
+}
+
+/// A file refused, for its settings or for its input, keeps its torn last line: the cut
+/// comes only once every check passed, just before the first write.
+#[test]
+fn a_refused_file_keeps_its_torn_tail() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.jsonl");
+    let h = header("1/1");
+    let torn = format!(
+        "{}\n{}\n{{\"id\":2,\"til",
+        h.to_line(),
+        record(1, &[1]).to_line()
+    );
+    std::fs::write(&path, &torn).unwrap();
+    let mut other = header("1/1");
+    other.settings.insert("weight".into(), 2.into());
+    assert!(matches!(
+        ResultsFile::open(&path, &other),
+        Err(ResultsError::Settings { .. })
+    ));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), torn);
+    {
+        let (_, mut r) = ResultsFile::open(&path, &h).unwrap();
+        assert_eq!(r.cut_bytes(), 12);
+        assert!(r.skip("1", Some(&[0, 2, 1, 3])).is_err());
+    }
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), torn);
+    // Held by the input, the file is cut at the first write.
+    let (mut f, mut r) = ResultsFile::open(&path, &h).unwrap();
+    assert!(r.skip("1", Some(&[1, 2, 0, 3])).unwrap().is_some());
+    assert_eq!(r.skip("2", None).unwrap(), None);
+    f.append(&record(2, &[2, 1])).unwrap();
+    drop(f);
+    let l = lines(&path);
+    assert_eq!(l.len(), 3);
+    assert_eq!(l[2], record(2, &[2, 1]).to_line());
+}
+
+/// A first line without its newline is our torn header only when it is the start of one:
+/// a one-line JSON file of someone else's whose first key is "batch" is not ours.
+#[test]
+fn a_one_line_json_file_of_someone_elses_is_not_a_torn_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cfg.json");
+    let h = header("1/1");
+    for text in [
+        r#"{"batch": 64, "lr": 0.1}"#,
+        r#"{"batch":64}"#,
+        r#"{"batch":{"version":1,"command":"solve"}}"#,
+        r#"{"batch":[1,2"#,
+    ] {
+        std::fs::write(&path, text).unwrap();
+        let e = ResultsFile::open(&path, &h).unwrap_err();
+        assert!(matches!(e, ResultsError::NotOurs { .. }), "{text}: {e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+    // Our header cut short anywhere past its fixed start: the file starts over.
+    let line = h.to_line();
+    std::fs::write(&path, &line[..line.len() - 3]).unwrap();
+    let (_, r) = ResultsFile::open(&path, &h).unwrap();
+    assert_eq!((r.results(), r.cut_bytes()), (0, line.len() as u64 - 3));
+    assert_eq!(lines(&path), [h.to_line()]);
+    // Our header whole but for its newline: the file starts over, as for a shorter cut.
+    std::fs::write(&path, h.to_line()).unwrap();
+    let (_, r) = ResultsFile::open(&path, &h).unwrap();
+    assert_eq!(r.results(), 0);
+    assert_eq!(lines(&path), [h.to_line()]);
+    // ... and one of other settings is refused as such, untouched.
+    let mut other = header("1/1");
+    other.settings.insert("weight".into(), 2.into());
+    std::fs::write(&path, other.to_line()).unwrap();
+    assert!(matches!(
+        ResultsFile::open(&path, &h),
+        Err(ResultsError::Settings { .. })
+    ));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), other.to_line());
+}
+
+/// A record is held to its instance's shape as well as its id, board and goal: the same
+/// tiles in another shape (a `size:` line changed) are another instance.
+#[test]
+fn a_record_of_another_shape_is_another_instances() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.jsonl");
+    let h = header("1/1");
+    let wide = Shape::new(2, 3).unwrap();
+    let tall = Shape::new(3, 2).unwrap();
+    let board = |shape| Board::new(shape, &[1, 2, 3, 4, 0, 5]).unwrap();
+    {
+        let (mut f, _) = ResultsFile::open(&path, &h).unwrap();
+        f.append(&Record {
+            id: 1.into(),
+            size: Some("2x3".into()),
+            tiles: Some(vec![1, 2, 3, 4, 0, 5]),
+            goal: Some(vec![1, 2, 3, 4, 5, 0]),
+            length: Some(1),
+            moves: Some("R".into()),
+            ..Record::default()
+        })
+        .unwrap();
+    }
+    let (_, mut r) = ResultsFile::open(&path, &h).unwrap();
+    let (b, g) = (board(wide), Goal::standard(wide));
+    assert!(r.skip_instance("1", Some((&b, &g))).unwrap().is_some());
+    let (_, mut r) = ResultsFile::open(&path, &h).unwrap();
+    let (b, g) = (board(tall), Goal::standard(tall));
+    let e = r
+        .skip_instance("1", Some((&b, &g)))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("another shape: 2x3 in the file, 3x2 now"), "{e}");
 }
