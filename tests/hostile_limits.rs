@@ -191,7 +191,10 @@ fn a_results_file_in_use_is_refused_untouched() {
         if o.code == Some(0) {
             break;
         }
-        assert!(o.stderr.contains("being written by another fifteen"), "{o:?}");
+        assert!(
+            o.stderr.contains("being written by another fifteen"),
+            "{o:?}"
+        );
         assert!(t0.elapsed() < Duration::from_secs(20), "{o:?}");
         std::thread::sleep(Duration::from_millis(50));
     }
