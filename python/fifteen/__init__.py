@@ -619,12 +619,20 @@ def _progress(progress: Union[bool, Callable[[int, int], Any], None], total: int
 
         return tick, bar.close
     except Exception:
-        state = {"shown": False}
+        state = {"shown": False, "tenths": -1}
+        live = _interactive()
 
         def tick(done: int, total: int) -> None:
-            sys.stderr.write(f"\r{done}/{total} boards\x1b[K")
-            sys.stderr.flush()
-            state["shown"] = True
+            if live:
+                sys.stderr.write(f"\r{done}/{total} boards\x1b[K")
+                sys.stderr.flush()
+                state["shown"] = True
+                return
+            # A log file or a pipe: plain lines, one per tenth of the batch, no control codes.
+            tenths = 10 * done // max(total, 1)
+            if tenths > state["tenths"]:
+                state["tenths"] = tenths
+                print(f"{done}/{total} boards", file=sys.stderr, flush=True)
 
         def close() -> None:
             if state["shown"]:

@@ -254,3 +254,24 @@ def test_heuristic_takes_one_board_as_rows_as_solve_does():
     assert isinstance(h, np.ndarray) and h.tolist() == [fifteen.heuristic(b, "manhattan") for b in batch]
     assert fifteen.heuristic(batch[:1], "manhattan").tolist() == h[:1].tolist()
     assert fifteen.heuristic(np.array([[1, 2, 3, 0], [1, 2, 0, 3]]), "hamming").tolist() == [0, 1]
+
+
+def test_progress_to_a_log_is_plain_lines(tmp_path):
+    # Without tqdm and without a terminal: lines a log can hold, no carriage returns or
+    # escape codes.
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; sys.modules['tqdm'] = None; sys.modules['tqdm.auto'] = None\n"
+        "import fifteen\n"
+        "b = fifteen.random_boards(40, size=3, seed=1)\n"
+        f"print(fifteen.distance(b, progress=True, tables={str(tmp_path)!r}).sum())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "\r" not in out.stderr and "\x1b" not in out.stderr, repr(out.stderr)
+    lines = [line for line in out.stderr.splitlines() if line.endswith(" boards")]
+    assert lines and lines[-1] == "40/40 boards", out.stderr
+    assert len(lines) <= 11
