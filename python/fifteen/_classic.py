@@ -261,6 +261,23 @@ class Problem(NamedTuple):
     board: np.ndarray
     goal: np.ndarray
 
+    # A tuple compares its fields with `==`, which for arrays is an array, not a truth
+    # value: two problems compare by their weight and their boards' cells instead.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Problem):
+            return False
+        return (
+            self.weight_text == other.weight_text
+            and np.array_equal(self.board, other.board)
+            and np.array_equal(self.goal, other.goal)
+        )
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    # Arrays cannot be hashed: neither can a problem.
+    __hash__ = None  # type: ignore[assignment]
+
 
 def read_problem(path: Union[str, os.PathLike]) -> Problem:
     """Reads a course problem file (a weight ``W``, a blank line, the start grid, a blank

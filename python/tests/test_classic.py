@@ -160,6 +160,10 @@ def test_a_problem_file_may_start_with_a_byte_order_mark(tmp_path):
     a, b = fifteen.read_problem(plain), fifteen.read_problem(marked)
     assert (b.weight, b.weight_text) == (a.weight, a.weight_text) == (1.2, "1.2")
     assert (b.board == a.board).all() and (b.goal == a.goal).all()
+    # Problems compare by their contents (a tuple of arrays would raise instead).
+    assert a == b and not a != b
+    assert a != fifteen.read_problem(ROOT / "data" / "course" / "input1.txt")
+    assert a != tuple(a) and a != "1.2"
 
 
 def test_a_report_of_another_board_is_refused():
