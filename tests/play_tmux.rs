@@ -662,3 +662,44 @@ fn boards_from_2x2_to_6x6_fit_80x24_and_a_solved_board_says_so() {
     assert!(p.contains("solved, 0 moves made"), "{p}");
     assert_all_restored(&tmux, &p);
 }
+
+/// Not the game: a batch's progress line on a terminal (the same tmux pane). Before any
+/// instance is done the line shows the batch's size and a clock that keeps moving, and a
+/// note printed on Ctrl-C starts a line of its own instead of running on from the bar.
+#[test]
+fn a_batch_on_a_terminal_shows_a_moving_clock_before_any_instance_is_done() {
+    let Some(tmux) = Tmux::start("batch") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // Korf's instance 88, three times: Manhattan distance alone needs 6 x 10^9 nodes.
+    let board = "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4";
+    let file = dir.path().join("three.txt");
+    std::fs::write(&file, format!("a ? {board}\nb ? {board}\nc ? {board}\n")).unwrap();
+    tmux.type_line(&format!(
+        "{} solve -i {} --goal blank-first --heuristic manhattan --threads 1 > /dev/null; echo \"exit status $?\"",
+        env!("CARGO_BIN_EXE_fifteen"),
+        file.display()
+    ));
+    let clock = |p: &str, at_least: u32| {
+        p.lines().any(|l| {
+            l.contains("0/3")
+                && l.split(", ")
+                    .filter_map(|f| f.strip_prefix("0:"))
+                    .any(|s| s.parse::<u32>().is_ok_and(|s| s >= at_least))
+        })
+    };
+    tmux.wait("the bar at 0:01", |p| clock(p, 1));
+    let p = tmux.wait("the bar at 0:03", |p| clock(p, 3));
+    assert!(
+        p.contains("? left"),
+        "no time left before an instance is done:\n{p}"
+    );
+    tmux.keys(&["C-c"]);
+    let p = tmux.wait("the shell again", exited);
+    assert!(p.contains("exit status 130"), "{p}");
+    assert!(
+        p.lines().any(|l| l.starts_with("interrupted:")),
+        "the note runs on from the bar:\n{p}"
+    );
+}

@@ -64,12 +64,27 @@ pub fn emit(out: &mut impl Write, text: &str) -> Result<()> {
         .context("cannot write the output")
 }
 
-/// Prints a line on stderr, ignoring failure (see the module doc).
+/// Prints a line on stderr, ignoring failure (see the module doc). On a terminal the line
+/// is cleared first: a progress line may be drawn there (a batch's, redrawn every second,
+/// or a long search's iterations), and a note written after it would be read as part of it.
 macro_rules! note {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "{}", $crate::cli::output::start_of_line());
+        let _ = writeln!(err, $($arg)*);
     }};
+}
+
+/// What takes a terminal's cursor to the start of an empty line (carriage return, erase
+/// the line): nothing when stderr is not a terminal, so logs and pipes get plain lines.
+pub fn start_of_line() -> &'static str {
+    static ON_TERMINAL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *ON_TERMINAL.get_or_init(|| std::io::IsTerminal::is_terminal(&std::io::stderr())) {
+        "\r\x1b[K"
+    } else {
+        ""
+    }
 }
 pub(crate) use note;
 

@@ -4,7 +4,7 @@
 //! progress bar. The library reports [`BuildEvent`]s through a callback; this draws them.
 
 use std::io::IsTerminal;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -13,6 +13,30 @@ use super::output::{inform, note};
 use crate::error::TableError;
 use crate::pdb::{BuildEvent, Built, Partition, PatternSpec, TableDir};
 use crate::rank::Ranker;
+
+/// Table builds under way in this process (their notices and bars own stderr's last line).
+static BUILDING: AtomicUsize = AtomicUsize::new(0);
+
+/// A table build announced or under way, from [`building`] until dropped: a batch's
+/// progress line is not redrawn meanwhile, so that it does not fight with the build's.
+pub struct Building(());
+
+/// Marks a table build as under way until the guard is dropped.
+pub fn building() -> Building {
+    BUILDING.fetch_add(1, Ordering::Relaxed);
+    Building(())
+}
+
+impl Drop for Building {
+    fn drop(&mut self) {
+        BUILDING.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Whether a table build is announced or under way (see [`Building`]).
+pub fn build_under_way() -> bool {
+    BUILDING.load(Ordering::Relaxed) > 0
+}
 
 // What a build will take, and the words that say so, are the library's
 // (`pdb::notice`), shared with the Python package.

@@ -11,7 +11,9 @@ use anyhow::Result;
 
 use super::args;
 use super::output::inform;
-use super::progress::{announce, announce_tables, build_tables_with_bar, build_with_bar, describe};
+use super::progress::{
+    announce, announce_tables, build_tables_with_bar, build_with_bar, building, describe,
+};
 use super::INTERRUPTED;
 use crate::pdb::{self, DualTables, Partition, PdbHeuristic, TableDir};
 use crate::Shape;
@@ -105,6 +107,7 @@ impl TableCache {
             let t = Instant::now();
             let what = format!("{} partition's dual lookups", describe(partition));
             let hint = "choose another directory with --tables DIR (or FIFTEEN_TABLES=DIR)";
+            let _building = building();
             announce_tables(&self.dir, partition, &what, &missing, hint)?;
             build_tables_with_bar(&self.dir, specs, false, !self.quiet, &INTERRUPTED)?;
             inform!("tables built in {:.1} s", t.elapsed().as_secs_f64());
@@ -208,6 +211,7 @@ impl TableCache {
     /// Ctrl-C stops the build with [`crate::error::TableError::Interrupted`].
     fn build(&self, partition: &Partition) -> Result<()> {
         let t0 = Instant::now();
+        let _building = building();
         announce(
             &self.dir,
             partition,

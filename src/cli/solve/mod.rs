@@ -375,7 +375,7 @@ fn run(
                 let search = plan.search(split.then_some(&pool));
                 match &plan.checkpoints {
                     Some(dir) => solve_kept_one(inst, &solver, search, dir, &bar),
-                    None => solve_one(inst, &solver, search, &bar),
+                    None => solve_one(inst, &solver, search, one_at_a_time, &bar),
                 }
             }
         }
@@ -541,23 +541,32 @@ fn run(
     Ok(if failed > 0 || mismatched > 0 { 1 } else { 0 })
 }
 
-/// Solves one instance; a long search on all threads shows its iterations on a terminal
-/// (in the batch's progress line when there is one).
-fn solve_one(inst: Instance, solver: &Solver, search: Search, bar: &BatchBar) -> Outcome {
+/// Solves one instance; a long search run `alone` (one instance at a time, on every
+/// thread) shows its iterations on a terminal (in the batch's progress line when there is
+/// one).
+fn solve_one(
+    inst: Instance,
+    solver: &Solver,
+    search: Search,
+    alone: bool,
+    bar: &BatchBar,
+) -> Outcome {
     let started = Instant::now();
     let weight = search.weight;
-    let show = search.pool.is_some() && !quiet() && std::io::stderr().is_terminal();
+    let show = alone && !quiet() && std::io::stderr().is_terminal();
     let hook = |it: Iteration| {
         let secs = started.elapsed().as_secs_f64();
         if secs > 0.5 {
+            // The time is the iteration's end: the next one, several times as long, is
+            // under way (the batch's bar, when there is one, keeps its own clock moving).
             let text = format!(
-                "instance {}: threshold {} done, {} nodes, {:.1} M nodes/s, {:.1} s",
+                "instance {}: threshold {} done after {:.1} s, {} nodes, {:.1} M nodes/s; searching the next",
                 inst.id,
                 // In moves (a weighted search's thresholds are scaled).
                 weight.moves_at_least(it.threshold),
+                secs,
                 it.nodes,
                 it.nodes as f64 / secs / 1e6,
-                secs
             );
             if bar.visible() {
                 bar.note(text);

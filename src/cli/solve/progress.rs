@@ -1,15 +1,17 @@
 //! A batch's progress on stderr, for a person watching a terminal: instances done out of
-//! the total, the rate and the time left. Nothing at all when stderr is not a terminal or
+//! the total, the rate, the time so far and the time left. Nothing at all when stderr is not a terminal or
 //! with `--quiet`, so pipes and logs see only results and errors.
 
 use std::io::{BufReader, IsTerminal};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use super::super::output;
+use super::super::progress::build_under_way;
 use crate::cluster::shard::Shard;
 use crate::instances::Reader;
 use crate::{GoalSpec, Shape};
@@ -17,14 +19,38 @@ use crate::{GoalSpec, Shape};
 /// Not counted yet (or not countable: stdin).
 const UNKNOWN: u64 = u64::MAX;
 
-/// The progress line of a batch. Drawn only when a result comes in (no ticker thread), so
-/// it never fights with a table build's own bar.
+/// The progress line of a batch, redrawn every second (its clock keeps moving through a
+/// long instance) by a thread of its own, except while a table build owns the line.
 pub struct BatchBar {
+    shown: Arc<Shown>,
+    /// Set to stop the ticker; joined before the bar is cleared.
+    stop: Arc<AtomicBool>,
+    ticker: Mutex<Option<JoinHandle<()>>>,
+}
+
+/// What the batch's thread and the ticker share.
+struct Shown {
     bar: ProgressBar,
     /// The number of instances, once a thread of its own has counted them.
     total: Arc<AtomicU64>,
     /// Whether the bar already shows the total.
     with_total: AtomicBool,
+}
+
+impl Shown {
+    /// The bar with its total, once counted: a bar and the time left from then on.
+    fn take_total(&self, done: u64) {
+        if !self.with_total.load(Ordering::Relaxed) {
+            let total = self.total.load(Ordering::Relaxed);
+            if total != UNKNOWN {
+                self.with_total.store(true, Ordering::Relaxed);
+                self.bar.set_length(total.max(done));
+                self.bar.set_style(style(
+                    "[{bar:20}] {pos}/{len}, {rate}, {elapsed_clock}, {eta} left{msg}",
+                ));
+            }
+        }
+    }
 }
 
 impl BatchBar {
@@ -42,11 +68,20 @@ impl BatchBar {
         let visible = show && !output::quiet() && std::io::stderr().is_terminal();
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         let total = Arc::new(AtomicU64::new(UNKNOWN));
+        let shown = Arc::new(Shown {
+            bar,
+            total: total.clone(),
+            with_total: AtomicBool::new(false),
+        });
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut ticker = None;
         if visible {
-            bar.set_draw_target(ProgressDrawTarget::stderr());
-            bar.set_style(style("{pos} done, {rate}, {elapsed}{msg}"));
+            shown.bar.set_draw_target(ProgressDrawTarget::stderr());
+            shown
+                .bar
+                .set_style(style("{pos} done, {rate}, {elapsed_clock}{msg}"));
             if let Some(path) = file.filter(|p| *p != "-") {
-                let (path, goal, total) = (path.to_string(), goal.clone(), total.clone());
+                let (path, goal) = (path.to_string(), goal.clone());
                 // Parsing is far cheaper than solving; the count is exact, as the batch's
                 // own reader makes the same instances (and errors) of the same lines.
                 std::thread::spawn(move || {
@@ -57,27 +92,41 @@ impl BatchBar {
                     }
                 });
             }
+            let (shown, stop) = (shown.clone(), stop.clone());
+            ticker = Some(std::thread::spawn(move || {
+                let (mut waited, mut built) = (Duration::ZERO, false);
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(TICK / 10);
+                    waited += TICK / 10;
+                    if build_under_way() {
+                        built = true;
+                    } else if std::mem::take(&mut built) {
+                        // The clock and the rate start after a table build (it says its
+                        // own time): a minute of building is no part of the batch's pace.
+                        shown.bar.reset_elapsed();
+                        shown.bar.reset_eta();
+                    }
+                    if waited >= TICK && !build_under_way() {
+                        waited = Duration::ZERO;
+                        shown.take_total(shown.bar.position());
+                        shown.bar.tick();
+                    }
+                }
+            }));
         }
         BatchBar {
-            bar,
-            total,
-            with_total: AtomicBool::new(false),
+            shown,
+            stop,
+            ticker: Mutex::new(ticker),
         }
     }
 
     /// `done` instances are out, `failed` of them failed.
     pub fn update(&self, done: u64, failed: u64) {
-        if !self.with_total.load(Ordering::Relaxed) {
-            let total = self.total.load(Ordering::Relaxed);
-            if total != UNKNOWN {
-                self.with_total.store(true, Ordering::Relaxed);
-                self.bar.set_length(total.max(done));
-                self.bar
-                    .set_style(style("[{bar:20}] {pos}/{len}, {rate}, {eta} left{msg}"));
-            }
-        }
-        self.bar.set_position(done);
-        self.bar.set_message(if failed > 0 {
+        let s = &self.shown;
+        s.take_total(done);
+        s.bar.set_position(done);
+        s.bar.set_message(if failed > 0 {
             format!(", {failed} failed")
         } else {
             String::new()
@@ -86,24 +135,37 @@ impl BatchBar {
 
     /// A line about the instance being searched (the iterations of a long one).
     pub fn note(&self, text: String) {
-        self.bar.set_message(format!(" | {text}"));
+        self.shown.bar.set_message(format!(" | {text}"));
     }
 
     /// Whether the bar is drawn at all.
     pub fn visible(&self) -> bool {
-        !self.bar.is_hidden()
+        !self.shown.bar.is_hidden()
     }
 
     /// Runs `f` (which prints) with the bar cleared, then draws it again.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        self.bar.suspend(f)
+        self.shown.bar.suspend(f)
     }
 
     /// Clears the bar for good.
     pub fn finish(&self) {
-        self.bar.finish_and_clear();
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.ticker.lock().ok().and_then(|mut t| t.take()) {
+            let _ = t.join();
+        }
+        self.shown.bar.finish_and_clear();
     }
 }
+
+impl Drop for BatchBar {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// How often the bar is redrawn when nothing else moves it.
+const TICK: Duration = Duration::from_secs(1);
 
 /// A bar style with `{rate}`: instances a second, to one decimal.
 fn style(template: &str) -> ProgressStyle {
@@ -114,8 +176,18 @@ fn style(template: &str) -> ProgressStyle {
             let _ = write!(w, "{:.1}/s", s.per_sec());
         })
         .with_key("eta", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-            let _ = write!(w, "{}", clock(s.eta()));
+            // Nothing done yet says nothing of the time left.
+            let _ = match s.pos() {
+                0 => write!(w, "?"),
+                _ => write!(w, "{}", clock(s.eta())),
+            };
         })
+        .with_key(
+            "elapsed_clock",
+            |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{}", clock(s.elapsed()));
+            },
+        )
 }
 
 /// A duration as `1:02:03` or `2:03`.
