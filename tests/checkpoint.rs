@@ -145,6 +145,38 @@ fn a_solve_stopped_by_sigterm_or_killed_resumes_to_the_same_answer() {
     resumed(&s, "KILL");
 }
 
+/// A stop on a loaded machine: the save made on SIGTERM takes 2 s (the test knob
+/// `FIFTEEN_TEST_STOP_SAVE_MS`), longer than the grace after a signal (0.75 s). The
+/// command waits for it, says where to resume, and the file holds the stopped search.
+#[test]
+fn a_stop_waits_for_a_slow_checkpoint_save() {
+    let s = setup();
+    let cp = s.dir.path().join("slow.json");
+    let mut child = command(s.tables.path(), &cp)
+        .env("FIFTEEN_TEST_STOP_SAVE_MS", "2000")
+        .spawn()
+        .unwrap();
+    wait_for(&cp, s.iterations - 1, &mut child);
+    let before = checkpoint(&cp)["spent"].as_u64().unwrap();
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(143), "{stderr}");
+    assert!(
+        stderr.contains("run the same command to resume"),
+        "{stderr}"
+    );
+    // The stop's save was made: the file counts the nodes searched since the last one.
+    let after = checkpoint(&cp);
+    assert!(after["moves"].is_null());
+    assert!(after["spent"].as_u64().unwrap() > before, "{after}");
+    assert!(stderr.contains("saving the search's checkpoint first"), "{stderr}");
+}
+
 #[test]
 fn a_checkpoint_of_another_search_is_refused() {
     let shape = Shape::new(3, 3).unwrap();

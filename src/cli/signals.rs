@@ -3,14 +3,16 @@
 //! stop on its own, saving what it has; a command still running after it (blocked in a
 //! read of a pipe that stays open, say, or inside a step that does not poll) is ended
 //! there, with the same exit status: 130 after SIGINT, 143 after SIGTERM (128 + the
-//! signal, the shell's convention). A second signal ends it at once.
+//! signal, the shell's convention). A search that saves its work when it stops (a
+//! checkpoint, [`hold`]) is waited for longer, up to [`HOLD_LIMIT`]. A second signal ends
+//! the command at once.
 //!
 //! The handlers are signal-hook's: the signal handler only writes to a pipe, and this
 //! module's thread does the rest outside signal context, so nothing here needs to be
 //! async-signal-safe. `play` installs none of this (it owns the terminal and restores it
 //! in its own handler, see `play/terminal.rs`).
 
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 #[cfg(unix)]
 use std::time::{Duration, Instant};
 
@@ -28,6 +30,33 @@ use super::INTERRUPTED;
 /// results file to be saved and a last line written (they take milliseconds).
 #[cfg(unix)]
 const GRACE: Duration = Duration::from_millis(750);
+
+/// How long a command saving a long search's work ([`hold`]) may take over the grace: a
+/// loaded machine (a cluster node, a `nice`d run) can take seconds to stop its threads and
+/// write a checkpoint, and ending it before the write loses all the work since the last
+/// save. A second signal still ends it at once.
+#[cfg(unix)]
+const HOLD_LIMIT: Duration = Duration::from_secs(30);
+
+/// Searches whose work is saved when they stop (a checkpoint): while any is running, the
+/// grace waits for them.
+static HOLDS: AtomicUsize = AtomicUsize::new(0);
+
+/// A search whose stop saves its work (see [`HOLD_LIMIT`]), from [`hold`] until dropped.
+pub struct Hold(());
+
+/// Asks the grace after a signal to wait (up to [`HOLD_LIMIT`]) until this guard is
+/// dropped: for a checkpointed search, whose stop ends with a save.
+pub fn hold() -> Hold {
+    HOLDS.fetch_add(1, Ordering::SeqCst);
+    Hold(())
+}
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        HOLDS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
 
 /// The first signal received (0: none yet).
 static RECEIVED: AtomicI32 = AtomicI32::new(0);
@@ -78,14 +107,29 @@ pub fn install() {
             };
             RECEIVED.store(first, Ordering::SeqCst);
             INTERRUPTED.store(true, Ordering::SeqCst);
-            let deadline = Instant::now() + GRACE;
+            let start = Instant::now();
+            let mut deadline = start + GRACE;
+            let mut said = false;
             while Instant::now() < deadline {
                 if signals.pending().next().is_some() {
                     break;
                 }
+                if HOLDS.load(Ordering::SeqCst) > 0 && start.elapsed() < HOLD_LIMIT {
+                    // A checkpointed search is stopping: its save comes first, then the
+                    // command's last lines get the grace again.
+                    deadline = deadline.max(Instant::now() + GRACE);
+                    if !said && start.elapsed() >= GRACE {
+                        said = true;
+                        note!("stopping: saving the search's checkpoint first (signal again to quit at once, losing the work since its last save)");
+                    }
+                }
                 std::thread::sleep(Duration::from_millis(20));
             }
-            note!("interrupted: stopped before the end; what was printed above stays");
+            if HOLDS.load(Ordering::SeqCst) > 0 {
+                note!("interrupted: stopped before its checkpoint was saved; the file keeps the search as of its last save");
+            } else {
+                note!("interrupted: stopped before the end; what was printed above stays");
+            }
             std::process::exit(128 + first);
         });
     if watcher.is_err() {

@@ -172,9 +172,21 @@ pub(super) fn solve_kept(
         on_resume(r);
     }
     let spent_before = books.spent;
+    // Ctrl-C or SIGTERM waits for this search to stop and save its books.
+    let _hold = super::super::signals::hold();
     let books = Mutex::new(books);
     let save_error: Mutex<Option<String>> = Mutex::new(None);
     let save = |b: &Books| {
+        // A test's slow machine: the save made on a stop takes this long (milliseconds,
+        // `FIFTEEN_TEST_STOP_SAVE_MS`), as a loaded node's can, and must still be made.
+        if crate::cli::INTERRUPTED.load(Ordering::Relaxed) {
+            if let Some(ms) = std::env::var("FIFTEEN_TEST_STOP_SAVE_MS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+            {
+                std::thread::sleep(Duration::from_millis(ms));
+            }
+        }
         let mut c = Checkpoint::new(identity.clone());
         c.books = b.clone();
         if let Err(e) = c.save(path) {
