@@ -174,7 +174,56 @@ fn a_stop_waits_for_a_slow_checkpoint_save() {
     let after = checkpoint(&cp);
     assert!(after["moves"].is_null());
     assert!(after["spent"].as_u64().unwrap() > before, "{after}");
-    assert!(stderr.contains("saving the search's checkpoint first"), "{stderr}");
+    assert!(
+        stderr.contains("saving the search's checkpoint first"),
+        "{stderr}"
+    );
+}
+
+/// A batch with `--checkpoints DIR` stopped before any instance is done says that DIR
+/// holds the work and how to resume, not that the results above are complete.
+#[test]
+fn a_stopped_batch_with_checkpoints_says_how_to_resume() {
+    let shape = Shape::new(4, 4).unwrap();
+    let (tables, _) = common::tables(&Partition::parse(shape, 0, "5-5-5").unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let (input, books) = (dir.path().join("in.txt"), dir.path().join("books"));
+    std::fs::write(&input, format!("a ? {BOARD}\n")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["solve", "--goal", "blank-first", "--partition", "5-5-5"])
+        .args(["--threads", "1", "--tables"])
+        .arg(tables.path())
+        .arg("--checkpoints")
+        .arg(&books)
+        .arg("-i")
+        .arg(&input)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Its book is written after the first iteration: the search is under way.
+    let t0 = Instant::now();
+    while std::fs::read_dir(&books).map_or(0, |d| d.count()) == 0 {
+        assert!(child.try_wait().unwrap().is_none(), "finished too soon");
+        assert!(t0.elapsed() < Duration::from_secs(300), "no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr.contains(&format!(
+            "interrupted: no instance was done; {} keeps each stopped search: rerun the same command to resume",
+            books.display()
+        )),
+        "{stderr}"
+    );
 }
 
 #[test]

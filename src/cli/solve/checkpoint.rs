@@ -295,7 +295,16 @@ pub fn run(
             r.done
         )
     };
-    let kept = solve_kept(&inst, &solver, search, &path, &resuming)?;
+    // Its iterations on a terminal, as a board argument's.
+    let shown = super::Iterations::new(&inst.id, &search, true, None);
+    let hook = |it: crate::search::Iteration| shown.note(it);
+    let search = Search {
+        on_iteration: shown.show.then_some(&hook as _),
+        ..search
+    };
+    let kept = solve_kept(&inst, &solver, search, &path, &resuming);
+    shown.clear();
+    let kept = kept?;
     if kept.from_file {
         inform!(
             "{}: already solved; the answer is printed again without searching",

@@ -374,7 +374,7 @@ fn run(
             Item::Solve(inst, solver) => {
                 let search = plan.search(split.then_some(&pool));
                 match &plan.checkpoints {
-                    Some(dir) => solve_kept_one(inst, &solver, search, dir, &bar),
+                    Some(dir) => solve_kept_one(inst, &solver, search, dir, one_at_a_time, &bar),
                     None => solve_one(inst, &solver, search, one_at_a_time, &bar),
                 }
             }
@@ -528,10 +528,18 @@ fn run(
                 "interrupted: {} holds every result up to here; rerun the same command to resume",
                 path.display()
             ),
-            None if report.solved + report.failed == 0 && plan.checkpoints.is_none() => {
-                note!("interrupted: no instance was done (--checkpoints DIR keeps a long search's work for a rerun)")
-            }
-            None => note!("interrupted: the results above are complete; the rest were not solved"),
+            None => match (&plan.checkpoints, report.solved + report.failed) {
+                (Some(dir), 0) => note!(
+                    "interrupted: no instance was done; {} keeps each stopped search: rerun the same command to resume",
+                    dir.display()
+                ),
+                (Some(dir), _) => note!(
+                    "interrupted: the results above are complete; {} keeps each stopped search: rerun the same command to resume",
+                    dir.display()
+                ),
+                (None, 0) => note!("interrupted: no instance was done (--checkpoints DIR keeps a long search's work for a rerun)"),
+                (None, _) => note!("interrupted: the results above are complete; the rest were not solved"),
+            },
         }
         return Ok(130);
     }
@@ -551,39 +559,76 @@ fn solve_one(
     alone: bool,
     bar: &BatchBar,
 ) -> Outcome {
-    let started = Instant::now();
-    let weight = search.weight;
-    let show = alone && !quiet() && std::io::stderr().is_terminal();
-    let hook = |it: Iteration| {
-        let secs = started.elapsed().as_secs_f64();
-        if secs > 0.5 {
-            // The time is the iteration's end: the next one, several times as long, is
-            // under way (the batch's bar, when there is one, keeps its own clock moving).
-            let text = format!(
-                "instance {}: threshold {} done after {:.1} s, {} nodes, {:.1} M nodes/s; searching the next",
-                inst.id,
-                // In moves (a weighted search's thresholds are scaled).
-                weight.moves_at_least(it.threshold),
-                secs,
-                it.nodes,
-                it.nodes as f64 / secs / 1e6,
-            );
-            if bar.visible() {
-                bar.note(text);
-            } else {
-                let _ = write!(std::io::stderr(), "\r\x1b[K{text}");
-            }
-        }
-    };
+    let shown = Iterations::new(&inst.id, &search, alone, Some(bar));
+    let hook = |it: Iteration| shown.note(it);
     let search = Search {
-        on_iteration: show.then_some(&hook as _),
+        on_iteration: shown.show.then_some(&hook as _),
         ..search
     };
     let result = solver.solve(&inst.board, &inst.goal, &search);
-    if show && !bar.visible() && started.elapsed().as_secs_f64() > 0.5 {
-        let _ = write!(std::io::stderr(), "\r\x1b[K");
-    }
+    shown.clear();
     outcome(inst, result)
+}
+
+/// A long search's finished iterations, as a line on a terminal's stderr: in the batch's
+/// progress line when it is drawn, else a line of its own, redrawn in place.
+pub(super) struct Iterations<'a> {
+    id: &'a str,
+    weight: Weight,
+    started: Instant,
+    bar: Option<&'a BatchBar>,
+    /// Whether anything is shown: one instance searched `alone`, on a terminal, not quiet.
+    pub(super) show: bool,
+}
+
+impl<'a> Iterations<'a> {
+    pub(super) fn new(
+        id: &'a str,
+        search: &Search,
+        alone: bool,
+        bar: Option<&'a BatchBar>,
+    ) -> Iterations<'a> {
+        Iterations {
+            id,
+            weight: search.weight,
+            started: Instant::now(),
+            bar,
+            show: alone && !quiet() && std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// Shows a finished iteration (from half a second in: quick searches say nothing).
+    pub(super) fn note(&self, it: Iteration) {
+        let secs = self.started.elapsed().as_secs_f64();
+        if secs <= 0.5 {
+            return;
+        }
+        // The time is the iteration's end: the next one, several times as long, is under
+        // way (the batch's bar, when there is one, keeps its own clock moving).
+        let text = format!(
+            "instance {}: threshold {} done after {:.1} s, {} nodes, {:.1} M nodes/s; searching the next",
+            self.id,
+            // In moves (a weighted search's thresholds are scaled).
+            self.weight.moves_at_least(it.threshold),
+            secs,
+            it.nodes,
+            it.nodes as f64 / secs / 1e6,
+        );
+        match self.bar.filter(|b| b.visible()) {
+            Some(bar) => bar.note(text),
+            None => {
+                let _ = write!(std::io::stderr(), "\r\x1b[K{text}");
+            }
+        }
+    }
+
+    /// Clears a line of its own once the search is over.
+    pub(super) fn clear(&self) {
+        let on_bar = self.bar.is_some_and(|b| b.visible());
+        if self.show && !on_bar && self.started.elapsed().as_secs_f64() > 0.5 {
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
+        }
+    }
 }
 
 /// An instance's outcome from its search's result: a stop by Ctrl-C is neither solved nor
@@ -619,6 +664,7 @@ fn solve_kept_one(
     solver: &Solver,
     search: Search,
     dir: &std::path::Path,
+    alone: bool,
     bar: &BatchBar,
 ) -> Outcome {
     let kept = checkpoint::file_name(&inst, solver, search.weight)
@@ -635,8 +681,15 @@ fn solve_kept_one(
                     )
                 })
             };
-            let kept = checkpoint::solve_kept(&inst, solver, search, &path, &resuming)?;
-            Ok((path, kept))
+            let shown = Iterations::new(&inst.id, &search, alone, Some(bar));
+            let hook = |it: Iteration| shown.note(it);
+            let search = Search {
+                on_iteration: shown.show.then_some(&hook as _),
+                ..search
+            };
+            let kept = checkpoint::solve_kept(&inst, solver, search, &path, &resuming);
+            shown.clear();
+            Ok((path, kept?))
         });
     let (path, kept) = match kept {
         Ok(k) => k,
