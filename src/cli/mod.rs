@@ -110,7 +110,9 @@ enum Command {
     Split(split::SplitArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     ///
-    /// For example: fifteen completions bash > ~/.local/share/bash-completion/completions/fifteen
+    /// For example:
+    ///   mkdir -p ~/.local/share/bash-completion/completions
+    ///   fifteen completions bash > ~/.local/share/bash-completion/completions/fifteen
     #[command(verbatim_doc_comment)]
     Completions(docs::CompletionsArgs),
     /// Print a manual page (roff): fifteen(1), or fifteen-COMMAND(1) for a command.
