@@ -398,8 +398,8 @@ impl Opener {
 }
 
 /// Where `build-pdb`, named in messages, comes from: `pip install` does not provide it.
-const BUILD_PDB: &str = "the command line's `build-pdb`, which `cargo install --path .` in \
-                         fifteen's repository installs (pip does not)";
+const BUILD_PDB: &str = "the command line's `build-pdb`, which `cargo install --locked --path .` \
+                         in fifteen's repository installs (pip does not)";
 
 /// A table error as Python's `OSError`, with the command line's message, except its
 /// advice: a damaged or mismatched table is to be deleted (the next call builds it again

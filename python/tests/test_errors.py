@@ -233,7 +233,7 @@ def test_corrupt_tables(fresh_tables):
         fifteen.solve("1 2 3 0 4 6 7 5 8", tables=other)
     # What to do from Python: pip installs no build-pdb.
     assert "delete it and call fifteen.load_tables" in str(e.value)
-    assert "which `cargo install --path .` in fifteen's repository installs (pip does not)" in str(e.value)
+    assert "which `cargo install --locked --path .` in fifteen's repository installs (pip does not)" in str(e.value)
     for f in other.glob("*.pdb"):
         f.unlink()
     assert fifteen.load_tables(3, tables=other) == ["8"]
@@ -243,7 +243,7 @@ def test_corrupt_tables(fresh_tables):
 def test_the_note_on_tables_never_built_on_first_use_says_where_build_pdb_is(fresh_tables, capfd):
     assert fifteen.load_tables("5x6", tables=fresh_tables) == []
     err = capfd.readouterr().err
-    assert "no 5x6 tables in" in err and "`cargo install --path .`" in err, err
+    assert "no 5x6 tables in" in err and "`cargo install --locked --path .`" in err, err
 
 
 @pytest.mark.parametrize("cell", [-1, np.iinfo(np.int64).min])

@@ -45,7 +45,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 ///   fifteen solve "8 6 7 2 5 4 3 0 1"               # a 3x3 board, standard goal
 ///   fifteen solve --steps "1 2 3 4 5 6 0 8 9 10 7 11 13 14 15 12"
 ///   fifteen solve -i data/korf100.txt --format json
-///   fifteen solve --weight 1.5 "15 11 13 12 14 10 9 5 2 6 8 1 3 7 4 0"
+///   fifteen solve --weight 1.5 --goal blank-first "15 11 13 12 14 10 9 5 2 6 8 1 3 7 4 0"
 ///   fifteen random --count 5 --seed 1 | fifteen solve -
 ///   fifteen bench data/korf100.txt
 ///   fifteen solve -i boards.txt --format json | fifteen check -
@@ -110,7 +110,9 @@ enum Command {
     Split(split::SplitArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     ///
-    /// For example: fifteen completions bash > ~/.local/share/bash-completion/completions/fifteen
+    /// For example:
+    ///   mkdir -p ~/.local/share/bash-completion/completions
+    ///   fifteen completions bash > ~/.local/share/bash-completion/completions/fifteen
     #[command(verbatim_doc_comment)]
     Completions(docs::CompletionsArgs),
     /// Print a manual page (roff): fifteen(1), or fifteen-COMMAND(1) for a command.

@@ -151,7 +151,8 @@ pub fn build_tables_with_bar(
         dir.missing_of(specs.clone())
     };
     let bar = ProgressBar::new(0);
-    if !show || super::output::quiet() || !std::io::stderr().is_terminal() {
+    let hidden = !show || super::output::quiet() || !std::io::stderr().is_terminal();
+    if hidden {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
     bar.set_style(
@@ -188,6 +189,13 @@ pub fn build_tables_with_bar(
             bar.set_position(before[i].saturating_add(done.min(states[i])));
         }
         BuildEvent::Layer { .. } => {}
+        // A hidden bar prints nothing: a log (stderr not a terminal) still gets a line per
+        // table, unless --quiet.
+        BuildEvent::Saved { path } if hidden => {
+            if show {
+                inform!("  wrote {}", path.display());
+            }
+        }
         BuildEvent::Saved { path } => bar.println(format!("  wrote {}", path.display())),
     };
     let built = dir.build_or_stop(missing, &progress, stop);

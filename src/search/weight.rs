@@ -35,15 +35,19 @@ impl Weight {
     pub const ONE: Weight = Weight { g: 1, h: 1 };
 
     /// The largest fraction `h/g <= w` with `g <= 1000`, in lowest terms: rounding down only
-    /// tightens the promise. `None` unless `1 <= w <= 100`.
+    /// tightens the promise. `None` unless `1 <= w <= 100`. A `w` written with at most three
+    /// decimals is kept as it is (1.003 is 1003/1000, though `1.003 * 1000` is 1002.99...
+    /// in floating point).
     pub fn from_factor(w: f64) -> Option<Weight> {
         if !(1.0..=100.0).contains(&w) {
             return None;
         }
         let g = 1000u32;
-        let h = ((w * g as f64).floor() as u32).max(g);
+        // A product a hair below a whole number is that number: `w * 1000` is at most
+        // 100,000, so floating point is off by far less than the 1e-6 added.
+        let h = ((w * g as f64 + 1e-6).floor() as u32).max(g);
         let mut h = h;
-        // Multiplying by 1000 may round up; the factor must not exceed w.
+        // Multiplying by 1000 or the nudge may round up; the factor must not exceed w.
         while h > g && h as f64 / g as f64 > w {
             h -= 1;
         }
@@ -100,6 +104,34 @@ mod tests {
         assert_eq!(Weight::from_factor(0.99), None);
         assert_eq!(Weight::from_factor(100.5), None);
         assert_eq!(Weight::from_factor(f64::NAN), None);
+    }
+
+    #[test]
+    fn a_factor_of_three_decimals_is_kept_exactly() {
+        // Each of these times 1000 is a hair below a whole number in floating point.
+        for (w, h) in [
+            (1.001, 1001),
+            (1.003, 1003),
+            (1.005, 1005),
+            (1.007, 1007),
+            (1.009, 1009),
+            (2.675, 2675),
+        ] {
+            let weight = Weight::from_factor(w).unwrap();
+            assert_eq!(weight.h * 1000 / weight.g, h, "{w}");
+            assert_eq!(weight.h * 1000 % weight.g, 0, "{w}");
+            assert!(weight.factor() <= w, "{w}");
+        }
+        // More decimals are still rounded down to a multiple of 1/1000.
+        assert_eq!(
+            Weight::from_factor(1.0034),
+            Some(Weight { g: 1000, h: 1003 })
+        );
+        assert_eq!(Weight::from_factor(1.0009), Some(Weight::ONE));
+        assert_eq!(
+            Weight::from_factor(1.0029999),
+            Some(Weight { g: 500, h: 501 })
+        );
     }
 
     #[test]

@@ -187,8 +187,17 @@ pub struct SolveArgs {
     opts: SearchOpts,
 }
 
-/// Arguments of `fifteen bench`.
+/// Arguments of `fifteen bench`: solve's search options, less those of the classic searches
+/// (which bench refuses: it runs the solver's own search), hidden from its help.
 #[derive(clap::Args, Debug)]
+#[command(
+    mut_arg("algorithm", |a| a.hide(true)),
+    mut_arg("depth_limit", |a| a.hide(true)),
+    mut_arg("max_memory", |a| a.hide(true)),
+    mut_arg("format", |a| a
+        .help("Output: text for people, json for programs (one JSON object per line)")
+        .hide_possible_values(true)),
+)]
 pub struct BenchArgs {
     /// An instance file such as data/korf100.txt.
     file: String,
