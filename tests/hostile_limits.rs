@@ -316,6 +316,13 @@ fn a_checkpoint_that_cannot_be_saved_keeps_the_answer() {
     assert_eq!(length(&o.stdout), want);
     assert!(o.stderr.contains("warning"), "{}", o.stderr);
     assert!(o.stderr.contains("No space left on device"), "{}", o.stderr);
+    // Said before the search, not only after it.
+    let first = o.stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("warning: ") && first.contains("cannot write a checkpoint there"),
+        "{}",
+        o.stderr
+    );
     assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
     // No save ever worked: the warning must not point at a file that is not there.
     assert!(!fs.path().join("ck.json").exists());

@@ -172,6 +172,11 @@ pub(super) fn solve_kept(
         on_resume(r);
     }
     let spent_before = books.spent;
+    if let Err(e) = probe_beside(path) {
+        // Said now, not only when the search ends (hours later, perhaps): the search runs
+        // all the same, and its answer is kept, but a stop would lose its work.
+        note!("warning: {e}: the search runs, but a stop before the end loses its work; free some space or give another path");
+    }
     // Ctrl-C or SIGTERM waits for this search to stop and save its books.
     let _hold = super::super::signals::hold();
     let books = Mutex::new(books);
@@ -361,6 +366,25 @@ pub fn run(
         }
         Err(e) => bail!("{}: {e}", path.display()),
     }
+}
+
+/// Writes a scratch file beside the checkpoint `path` (and deletes it), before a search
+/// that would save there: a directory that takes no files, or a full disk, is said at the
+/// start, not only by a warning when the search ends.
+///
+/// # Errors
+/// The scratch file cannot be made or written whole.
+fn probe_beside(path: &Path) -> Result<()> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let written = tempfile::NamedTempFile::new_in(parent)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, &[b' '; 4096]));
+    if let Err(e) = written {
+        bail!("{}: cannot write a checkpoint there ({e})", path.display());
+    }
+    Ok(())
 }
 
 /// Makes `--checkpoints DIR` if missing and writes a file there once, before the batch:
