@@ -301,7 +301,7 @@ pub fn run(
         )
     };
     // Its iterations on a terminal, as a board argument's.
-    let shown = super::Iterations::new(&inst.id, &search, true, None);
+    let shown = super::progress::Iterations::new(&inst.id, &search, true, None);
     let hook = |it: crate::search::Iteration| shown.note(it);
     let search = Search {
         on_iteration: shown.show.then_some(&hook as _),

@@ -10,7 +10,7 @@ mod slice;
 mod sources;
 mod study;
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -19,13 +19,13 @@ use anyhow::{bail, Result};
 use clap::ValueEnum;
 
 use self::plan::{NoSolver, Plan};
-use self::progress::BatchBar;
+use self::progress::{BatchBar, Iterations};
 use self::report::{Failure, Outcome, Report};
 use self::slice::Slice;
 use self::sources::{fewer_than_threads, sources, Sources};
 use self::study::DEFAULT_STUDY;
 use super::args::{self, TablesArg};
-use super::output::{emit, inform, note, quiet};
+use super::output::{emit, inform, note};
 use super::{input, INTERRUPTED};
 use crate::batch::run_ordered;
 use crate::cluster::shard::Shard;
@@ -577,67 +577,6 @@ fn solve_one(
     let result = solver.solve(&inst.board, &inst.goal, &search);
     shown.clear();
     outcome(inst, result)
-}
-
-/// A long search's finished iterations, as a line on a terminal's stderr: in the batch's
-/// progress line when it is drawn, else a line of its own, redrawn in place.
-pub(super) struct Iterations<'a> {
-    id: &'a str,
-    weight: Weight,
-    started: Instant,
-    bar: Option<&'a BatchBar>,
-    /// Whether anything is shown: one instance searched `alone`, on a terminal, not quiet.
-    pub(super) show: bool,
-}
-
-impl<'a> Iterations<'a> {
-    pub(super) fn new(
-        id: &'a str,
-        search: &Search,
-        alone: bool,
-        bar: Option<&'a BatchBar>,
-    ) -> Iterations<'a> {
-        Iterations {
-            id,
-            weight: search.weight,
-            started: Instant::now(),
-            bar,
-            show: alone && !quiet() && std::io::stderr().is_terminal(),
-        }
-    }
-
-    /// Shows a finished iteration (from half a second in: quick searches say nothing).
-    pub(super) fn note(&self, it: Iteration) {
-        let secs = self.started.elapsed().as_secs_f64();
-        if secs <= 0.5 {
-            return;
-        }
-        // The time is the iteration's end: the next one, several times as long, is under
-        // way (the batch's bar, when there is one, keeps its own clock moving).
-        let text = format!(
-            "instance {}: threshold {} done after {:.1} s, {} nodes, {:.1} M nodes/s; searching the next",
-            self.id,
-            // In moves (a weighted search's thresholds are scaled).
-            self.weight.moves_at_least(it.threshold),
-            secs,
-            it.nodes,
-            it.nodes as f64 / secs / 1e6,
-        );
-        match self.bar.filter(|b| b.visible()) {
-            Some(bar) => bar.note(text),
-            None => {
-                let _ = write!(std::io::stderr(), "\r\x1b[K{text}");
-            }
-        }
-    }
-
-    /// Clears a line of its own once the search is over.
-    pub(super) fn clear(&self) {
-        let on_bar = self.bar.is_some_and(|b| b.visible());
-        if self.show && !on_bar && self.started.elapsed().as_secs_f64() > 0.5 {
-            let _ = write!(std::io::stderr(), "\r\x1b[K");
-        }
-    }
 }
 
 /// An instance's outcome from its search's result: a stop by Ctrl-C is neither solved nor

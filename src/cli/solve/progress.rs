@@ -2,11 +2,11 @@
 //! the total, the rate, the time so far and the time left. Nothing at all when stderr is not a terminal or
 //! with `--quiet`, so pipes and logs see only results and errors.
 
-use std::io::{BufReader, IsTerminal};
+use std::io::{BufReader, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
@@ -14,6 +14,7 @@ use super::super::output;
 use super::super::progress::build_under_way;
 use crate::cluster::shard::Shard;
 use crate::instances::Reader;
+use crate::search::{Iteration, Search, Weight};
 use crate::{GoalSpec, Shape};
 
 /// Not counted yet (or not countable: stdin).
@@ -166,6 +167,67 @@ impl Drop for BatchBar {
 
 /// How often the bar is redrawn when nothing else moves it.
 const TICK: Duration = Duration::from_secs(1);
+
+/// A long search's finished iterations, as a line on a terminal's stderr: in the batch's
+/// progress line when it is drawn, else a line of its own, redrawn in place.
+pub struct Iterations<'a> {
+    id: &'a str,
+    weight: Weight,
+    started: Instant,
+    bar: Option<&'a BatchBar>,
+    /// Whether anything is shown: one instance searched `alone`, on a terminal, not quiet.
+    pub show: bool,
+}
+
+impl<'a> Iterations<'a> {
+    pub fn new(
+        id: &'a str,
+        search: &Search,
+        alone: bool,
+        bar: Option<&'a BatchBar>,
+    ) -> Iterations<'a> {
+        Iterations {
+            id,
+            weight: search.weight,
+            started: Instant::now(),
+            bar,
+            show: alone && !output::quiet() && std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// Shows a finished iteration (from half a second in: quick searches say nothing).
+    pub fn note(&self, it: Iteration) {
+        let secs = self.started.elapsed().as_secs_f64();
+        if secs <= 0.5 {
+            return;
+        }
+        // The time is the iteration's end: the next one, several times as long, is under
+        // way (the batch's bar, when there is one, keeps its own clock moving).
+        let text = format!(
+            "instance {}: threshold {} done after {:.1} s, {} nodes, {:.1} M nodes/s; searching the next",
+            self.id,
+            // In moves (a weighted search's thresholds are scaled).
+            self.weight.moves_at_least(it.threshold),
+            secs,
+            it.nodes,
+            it.nodes as f64 / secs / 1e6,
+        );
+        match self.bar.filter(|b| b.visible()) {
+            Some(bar) => bar.note(text),
+            None => {
+                let _ = write!(std::io::stderr(), "\r\x1b[K{text}");
+            }
+        }
+    }
+
+    /// Clears a line of its own once the search is over.
+    pub fn clear(&self) {
+        let on_bar = self.bar.is_some_and(|b| b.visible());
+        if self.show && !on_bar && self.started.elapsed().as_secs_f64() > 0.5 {
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
+        }
+    }
+}
 
 /// A bar style with `{rate}`: instances a second, to one decimal.
 fn style(template: &str) -> ProgressStyle {
