@@ -23,6 +23,7 @@ mod split;
 mod table_cache;
 mod tables;
 mod target;
+mod under_way;
 
 use std::sync::atomic::AtomicBool;
 

@@ -4,38 +4,29 @@
 //! progress bar. The library reports [`BuildEvent`]s through a callback; this draws them.
 
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::output::{inform, note};
+use super::under_way::{Guard, UnderWay};
 use crate::error::TableError;
 use crate::pdb::{BuildEvent, Built, Partition, PatternSpec, TableDir};
 use crate::rank::Ranker;
 
 /// Table builds under way in this process (their notices and bars own stderr's last line).
-static BUILDING: AtomicUsize = AtomicUsize::new(0);
+static BUILDING: UnderWay = UnderWay::new();
 
-/// A table build announced or under way, from [`building`] until dropped: a batch's
+/// Marks a table build as announced or under way until the guard is dropped: a batch's
 /// progress line is not redrawn meanwhile, so that it does not fight with the build's.
-pub struct Building(());
-
-/// Marks a table build as under way until the guard is dropped.
-pub fn building() -> Building {
-    BUILDING.fetch_add(1, Ordering::Relaxed);
-    Building(())
+pub fn building() -> Guard {
+    BUILDING.enter()
 }
 
-impl Drop for Building {
-    fn drop(&mut self) {
-        BUILDING.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
-/// Whether a table build is announced or under way (see [`Building`]).
+/// Whether a table build is announced or under way (see [`building`]).
 pub fn build_under_way() -> bool {
-    BUILDING.load(Ordering::Relaxed) > 0
+    BUILDING.any()
 }
 
 // What a build will take, and the words that say so, are the library's
@@ -142,7 +133,7 @@ pub fn build_tables_with_bar(
             dir.lock_builds()?
         }
     };
-    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+    if stop.load(Ordering::Relaxed) {
         return Err(TableError::Interrupted.into());
     }
     let missing = if force {

@@ -12,7 +12,7 @@
 //! async-signal-safe. `play` installs none of this (it owns the terminal and restores it
 //! in its own handler, see `play/terminal.rs`).
 
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 #[cfg(unix)]
 use std::time::{Duration, Instant};
 
@@ -23,6 +23,7 @@ use signal_hook::iterator::Signals;
 
 #[cfg(unix)]
 use super::output::note;
+use super::under_way::{Guard, UnderWay};
 use super::INTERRUPTED;
 
 /// How long a command has, after the first signal, to stop by itself. Short enough that
@@ -40,22 +41,12 @@ const HOLD_LIMIT: Duration = Duration::from_secs(30);
 
 /// Searches whose work is saved when they stop (a checkpoint): while any is running, the
 /// grace waits for them.
-static HOLDS: AtomicUsize = AtomicUsize::new(0);
+static HOLDS: UnderWay = UnderWay::new();
 
-/// A search whose stop saves its work (see [`HOLD_LIMIT`]), from [`hold`] until dropped.
-pub struct Hold(());
-
-/// Asks the grace after a signal to wait (up to [`HOLD_LIMIT`]) until this guard is
+/// Asks the grace after a signal to wait (up to [`HOLD_LIMIT`]) until the guard is
 /// dropped: for a checkpointed search, whose stop ends with a save.
-pub fn hold() -> Hold {
-    HOLDS.fetch_add(1, Ordering::SeqCst);
-    Hold(())
-}
-
-impl Drop for Hold {
-    fn drop(&mut self) {
-        HOLDS.fetch_sub(1, Ordering::SeqCst);
-    }
+pub fn hold() -> Guard {
+    HOLDS.enter()
 }
 
 /// The first signal received (0: none yet).
@@ -114,7 +105,7 @@ pub fn install() {
                 if signals.pending().next().is_some() {
                     break;
                 }
-                if HOLDS.load(Ordering::SeqCst) > 0 && start.elapsed() < HOLD_LIMIT {
+                if HOLDS.any() && start.elapsed() < HOLD_LIMIT {
                     // A checkpointed search is stopping: its save comes first, then the
                     // command's last lines get the grace again.
                     deadline = deadline.max(Instant::now() + GRACE);
@@ -125,7 +116,7 @@ pub fn install() {
                 }
                 std::thread::sleep(Duration::from_millis(20));
             }
-            if HOLDS.load(Ordering::SeqCst) > 0 {
+            if HOLDS.any() {
                 note!("interrupted: stopped before its checkpoint was saved; the file keeps the search as of its last save");
             } else {
                 note!("interrupted: stopped before the end; what was printed above stays");
