@@ -764,7 +764,8 @@ def solve(
             ``--weight`` is: 1.0004 is 1, optimal).
         timeout: seconds before giving up (raises :class:`SearchStopped`).
         threads: worker threads (default: all cores).
-        tables: the tables directory (default: ``FIFTEEN_TABLES``, else the per-user one).
+        tables: the tables directory (default: ``FIFTEEN_TABLES``, else the per-user one);
+            ``str`` or ``os.PathLike``, a leading ``~`` the home directory.
         max_nodes: nodes before giving up (raises :class:`SearchStopped`).
         heuristic: ``"pdb"`` (default), ``"linear-conflict"`` or ``"manhattan"``.
 
@@ -800,9 +801,12 @@ def _path(tables: Union[str, os.PathLike, None]) -> Optional[str]:
 
 
 def _file(name: str, path: Any, what: str) -> str:
-    """A path argument as text; ``TypeError`` naming the argument for anything else."""
+    """A path argument (``str``, ``bytes`` or any ``os.PathLike``) as text, a leading ``~``
+    the home directory (``os.path.expanduser``), as a shell would have it on the command
+    line: Python has no shell to do it. ``TypeError`` naming the argument for anything
+    else."""
     try:
-        return os.fsdecode(os.fspath(path))
+        return os.path.expanduser(os.fsdecode(os.fspath(path)))
     except TypeError:
         raise TypeError(f"{name}: give {what} (str or os.PathLike), not {_typename(path)}") from None
 
@@ -1048,8 +1052,9 @@ def load_tables(
 
 
 def tables_dir(tables: Union[str, os.PathLike, None] = None) -> Path:
-    """The tables directory in use: ``tables``, else ``FIFTEEN_TABLES``, else the per-user
-    directory the command line uses (``~/.local/share/fifteen`` on Linux)."""
+    """The tables directory in use: ``tables`` (a leading ``~`` the home directory, as
+    everywhere a path is taken), else ``FIFTEEN_TABLES``, else the per-user directory the
+    command line uses (``~/.local/share/fifteen`` on Linux)."""
     return Path(_native.tables_dir(_path(tables)))
 
 
