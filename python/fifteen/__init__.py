@@ -645,33 +645,92 @@ def _progress(progress: Union[bool, Callable[[int, int], Any], None], total: int
 
 
 class _Moves:
-    """What a solution and a classic search's answer share: the boards along the moves,
-    and their picture."""
+    """What a solution and a classic search's answer share: they are values (read-only
+    attributes, read-only arrays, equality by what was found, see each class's ``_key``),
+    and they hold the boards along the moves and draw them.
+
+    A value's fields are set once, by ``_init``; ``_derive`` makes the arrays from the
+    bytes kept (read-only views: a caller cannot change a solution behind its hash)."""
 
     __slots__ = ()
     _tiles: bytes
     _rows: int
     _cols: int
+    _goal: bytes
     _boards: Optional[np.ndarray]
+    board: np.ndarray
+    goal: np.ndarray
     moves: str
     length: int
 
+    def _init(self, **fields: Any) -> None:
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+        self._derive()
+
+    def _derive(self) -> None:
+        object.__setattr__(self, "board", _frozen(self._tiles, self._rows, self._cols))
+        object.__setattr__(self, "goal", _frozen(self._goal, self._rows, self._cols))
+        object.__setattr__(self, "length", len(self.moves))
+        object.__setattr__(self, "_boards", None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
+
+    def _key(self) -> Tuple[Any, ...]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> Any:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __ne__(self, other: object) -> Any:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() != other._key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__,) + self._key())
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # Rebuilt from the fields kept (the arrays are made again, read-only): pickling
+        # (multiprocessing) and copying would otherwise set the slots one by one.
+        derived = ("board", "goal", "length", "_boards")
+        state = {k: getattr(self, k) for k in type(self).__slots__ if k not in derived}
+        return (_rebuild, (type(self), state))
+
     @property
     def boards(self) -> np.ndarray:
-        """The boards along the solution, the board first and the goal last: an array of
-        shape ``(length + 1, rows, cols)``."""
+        """The boards along the solution, the board first and the goal last: a read-only
+        array of shape ``(length + 1, rows, cols)``."""
         if self._boards is None:
             raw = _native.replay(self._tiles, self._rows, self._cols, self.moves)
-            self._boards = np.frombuffer(raw, dtype=np.uint8).reshape(
+            boards = np.frombuffer(raw, dtype=np.uint8).reshape(
                 self.length + 1, self._rows, self._cols
             )
-        return self._boards
+            object.__setattr__(self, "_boards", boards)
+        return self._boards  # type: ignore[return-value]
 
     def __len__(self) -> int:
         return self.length
 
     def __str__(self) -> str:
         return self.moves
+
+    def _where(self) -> str:
+        """The board (and the goal, unless standard) as a repr shows them: text that
+        :func:`solve` reads back."""
+        goal = _goal_name(self._goal)
+        board = f"board={_board_text(self._tiles, self._rows, self._cols)!r}"
+        if goal == "standard":
+            return board
+        if goal is None:
+            goal = _board_text(self._goal, self._rows, self._cols)
+        return f"{board}, goal={goal!r}"
 
     def svg(self, step: Optional[int] = None, cell: int = 48) -> str:
         """The board as SVG: at ``step`` (0: the board, ``length``: the goal), or, by
@@ -689,12 +748,45 @@ class _Moves:
         return self.svg()
 
 
+def _rebuild(cls: type, state: Dict[str, Any]) -> Any:
+    """A value of ``cls`` from the fields ``__reduce__`` kept."""
+    obj = cls.__new__(cls)
+    obj._init(**state)
+    return obj
+
+
+def _frozen(tiles: bytes, rows: int, cols: int) -> np.ndarray:
+    """A board as a read-only ``(rows, cols)`` array: a view of the bytes, which no one can
+    make writable again."""
+    return np.frombuffer(tiles, dtype=np.uint8).reshape(rows, cols)
+
+
+def _board_text(tiles: bytes, rows: int, cols: int) -> str:
+    """A board as text :func:`solve` reads: its numbers (a square board), or its rows on
+    lines."""
+    if rows == cols:
+        return " ".join(map(str, tiles))
+    return "\n".join(
+        " ".join(map(str, tiles[r * cols:(r + 1) * cols])) for r in range(rows)
+    )
+
+
+def _goal_name(goal: bytes) -> Optional[str]:
+    """``standard`` or ``blank-first`` when the goal is one of these, else ``None``."""
+    n = len(goal)
+    if goal == bytes(range(1, n)) + b"\0":
+        return "standard"
+    if goal == bytes(range(n)):
+        return "blank-first"
+    return None
+
+
 class Solution(_Moves):
-    """A solution and what it cost to find.
+    """A solution and what it cost to find: a value, read-only.
 
     Attributes:
-        board: the board solved, as a ``(rows, cols)`` array.
-        goal: the goal, as a ``(rows, cols)`` array.
+        board: the board solved, as a read-only ``(rows, cols)`` array.
+        goal: the goal, as a read-only ``(rows, cols)`` array.
         moves: the blank's moves (``U``, ``D``, ``L``, ``R``), as the command line prints them.
         length: the number of moves.
         optimal: whether the length is proven optimal (a weight of 1).
@@ -705,36 +797,43 @@ class Solution(_Moves):
         seconds: wall-clock time of the search.
         heuristic: the estimate used: ``pdb``, ``linear-conflict`` or ``manhattan``.
 
+    Two solutions are equal (``==``) when they answer the same question the same way: the
+    same board and goal, the same moves, found with the same weight and the same lower
+    bound proven. ``nodes``, ``seconds`` and ``heuristic`` say how it was found, not what:
+    they change from run to run (the time always, the nodes of the last iteration with
+    more than one thread) and with the tables at hand, so they are not compared; two
+    solves of one board are equal. Equal solutions have equal hashes (every field compared
+    is read-only, the arrays too), so solutions can be set members and dict keys.
+
     ``boards`` is the sequence of boards from ``board`` to ``goal``. In a notebook a
     ``Solution`` shows itself as a picture of the board stepping through its moves.
     """
 
     __slots__ = (
         "board", "goal", "moves", "length", "optimal", "lower_bound", "weight", "nodes",
-        "seconds", "heuristic", "_tiles", "_rows", "_cols", "_boards",
+        "seconds", "heuristic", "_tiles", "_rows", "_cols", "_goal", "_boards",
     )
 
     def __init__(self, tiles: bytes, rows: int, cols: int, goal: bytes, moves: str,
-                 lower_bound: int, weight: float, nodes: int, millis: float,
+                 lower_bound: int, weight: float, nodes: int, seconds: float,
                  heuristic: str) -> None:
-        self._tiles, self._rows, self._cols = tiles, rows, cols
-        self.board = _grid(tiles, rows, cols)
-        self.goal = _grid(goal, rows, cols)
-        self.moves = moves
-        self.length = len(moves)
-        self.optimal = weight == 1.0
-        self.lower_bound = lower_bound
-        self.weight = weight
-        self.nodes = nodes
-        self.seconds = millis / 1000.0
-        self.heuristic = heuristic
-        self._boards: Optional[np.ndarray] = None
+        self._init(
+            _tiles=tiles, _rows=rows, _cols=cols, _goal=goal, moves=moves,
+            optimal=weight == 1.0, lower_bound=lower_bound, weight=weight, nodes=nodes,
+            seconds=seconds, heuristic=heuristic,
+        )
+
+    def _key(self) -> Tuple[Any, ...]:
+        # What was found, for which question; `optimal` and `length` follow from these.
+        return (self._tiles, self._rows, self._cols, self._goal, self.moves, self.weight,
+                self.lower_bound)
 
     def __repr__(self) -> str:
-        kind = "optimal" if self.optimal else f"weight {self.weight:g}"
+        kind = "optimal=True" if self.optimal else f"optimal=False, weight={self.weight!r}"
         return (
-            f"Solution(moves={self.moves!r}, length={self.length}, {kind}, "
-            f"nodes={self.nodes}, seconds={self.seconds:.4f}, heuristic={self.heuristic!r})"
+            f"Solution({self._where()}, moves={self.moves!r}, length={self.length}, {kind}, "
+            f"lower_bound={self.lower_bound}, nodes={self.nodes}, "
+            f"seconds={self.seconds:.4f}, heuristic={self.heuristic!r})"
         )
 
 
@@ -788,7 +887,7 @@ def solve(
     )
     if not ok:
         raise SearchStopped(reason, nodes, bound)
-    return Solution(tiles, rows, cols, goal_tiles, moves, bound, w, nodes, millis, used)
+    return Solution(tiles, rows, cols, goal_tiles, moves, bound, w, nodes, millis / 1000.0, used)
 
 
 def _estimate(heuristic: Any) -> str:
@@ -894,7 +993,10 @@ def solve_many(
 
 
 class Batch(NamedTuple):
-    """What :func:`solve_many` found, with ``stats=True``."""
+    """What :func:`solve_many` found, with ``stats=True``.
+
+    Compares as a tuple, field by field, each array whole (``seconds`` too: a batch records
+    one run); unhashable, as its arrays are."""
 
     #: Optimal lengths (``int32``; -1 where a limit stopped the search).
     lengths: np.ndarray
@@ -906,6 +1008,23 @@ class Batch(NamedTuple):
     seconds: float
     #: The moves, when asked for with ``moves=True``.
     moves: Optional[List[str]]
+
+    # As a tuple, field by field, but each array compared whole (a tuple's `==` would
+    # compare them cell by cell, an array, not a truth value, and raise), as `Problem`.
+    # Every field counts, `seconds` too: a batch is a record of one run.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Batch):
+            return False
+        return all(
+            np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+            for a, b in zip(self, other)
+        )
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    # Arrays cannot be hashed: neither can a batch.
+    __hash__ = None  # type: ignore[assignment]
 
 
 def distance(

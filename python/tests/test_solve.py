@@ -177,7 +177,7 @@ def test_solution_picture():
     for k in range(s.length + 1):
         ET.fromstring(s.svg(step=k))
     assert "already solved" in fifteen.solve("1 2 3 4 5 6 7 8 0").svg()
-    assert repr(s).startswith("Solution(moves='RDR', length=3, optimal")
+    assert repr(s).startswith("Solution(board='1 2 3 0 4 6 7 5 8', moves='RDR', length=3, optimal=True")
 
 
 def test_korf_100_published_lengths():
