@@ -301,7 +301,7 @@ def _goal(goal: Goal, rows: int, cols: int) -> bytes:
             words = goal.split()
             rows = cols = 4 if len(words) <= 1 else max(2, math.isqrt(len(words)))
         elif not isinstance(goal, str):
-            numbers, r, c = _numbers(goal)
+            numbers, r, c = _goal_numbers(goal)
             side = math.isqrt(len(numbers))
             if not r and side * side != len(numbers):
                 raise ValueError(
@@ -317,7 +317,7 @@ def _goal(goal: Goal, rows: int, cols: int) -> bytes:
             return _native.named_goal(text, rows, cols)
         tiles, r, c = _native.parse_board(text)
     else:
-        numbers, r, c = _numbers(goal)
+        numbers, r, c = _goal_numbers(goal)
         if r == 0:
             # A flat goal: as many numbers as the board has cells, in the board's shape.
             if len(numbers) != rows * cols:
@@ -329,6 +329,15 @@ def _goal(goal: Goal, rows: int, cols: int) -> bytes:
             raise ValueError(f"the goal is {r}x{c} but the board is {rows}x{cols}")
         raise ValueError(f"the goal has {r * c} cells but the board has {rows * cols}")
     return tiles
+
+
+def _goal_numbers(goal: Any) -> Tuple[List[int], int, int]:
+    """A goal's numbers as :func:`_numbers` reads a board's, a ``TypeError`` naming the
+    argument (``goal: ...``): it is no board the caller gave as such."""
+    try:
+        return _numbers(goal)
+    except TypeError as e:
+        raise TypeError(f"goal: {e}") from None
 
 
 def _single(boards: Any) -> bool:
@@ -932,15 +941,22 @@ def solve_many(
             a copy), an ``(N, rows, cols)`` array, or a list of boards.
         goal: the goal of every board (as for :func:`solve`).
         moves: also return each board's moves.
+        weight: 1 for optimal lengths; ``w`` in (1, 100] for lengths at most ``w`` times
+            optimal, found faster (as for :func:`solve`).
         timeout: seconds per board; a board not solved in time gets length -1.
         max_nodes: nodes per board; likewise.
         threads: worker threads (default: all cores).
+        tables: the tables directory (as for :func:`solve`).
         progress: ``True`` for a progress bar (tqdm's when installed), or a callable
             ``progress(done, total)`` called about every 50 ms.
+        heuristic: the estimate, as for :func:`solve` (default ``"pdb"``).
+        stats: return a :class:`Batch` (lengths, lower bounds, nodes, seconds, moves)
+            instead.
 
     Returns:
         the optimal lengths, an ``int32`` array of shape ``(N,)``; with ``moves=True``, a
-        pair ``(lengths, moves)`` with ``moves`` a list of strings.
+        pair ``(lengths, moves)`` with ``moves`` a list of strings; with ``stats=True``, a
+        :class:`Batch`.
 
     Raises:
         ValueError: a malformed or unsolvable board (named by its index), or a bad goal.
@@ -1027,6 +1043,14 @@ class Batch(NamedTuple):
     __hash__ = None  # type: ignore[assignment]
 
 
+# help(Batch) shows each field's own words, not "Alias for field number 0".
+Batch.lengths.__doc__ = "Optimal lengths (``int32``; -1 where a limit stopped the search)."
+Batch.lower_bounds.__doc__ = "No solution is shorter (the length itself when solved)."
+Batch.nodes.__doc__ = "Nodes generated per board (``uint64``)."
+Batch.seconds.__doc__ = "Wall-clock seconds of the whole batch (tables opened or built included)."
+Batch.moves.__doc__ = "The moves, when asked for with ``moves=True``; else ``None``."
+
+
 def distance(
     boards: Any,
     goal: Goal = None,
@@ -1036,7 +1060,15 @@ def distance(
     progress: Union[bool, Callable[[int, int], Any]] = False,
 ) -> np.ndarray:
     """The optimal distance of each board to the goal (labels for learning): an ``int32``
-    array of shape ``(N,)``. :func:`solve_many` without the moves."""
+    array of shape ``(N,)``. :func:`solve_many` without the moves.
+
+    Args:
+        boards: an ``(N, cells)`` or ``(N, rows, cols)`` integer array, or a list of boards.
+        goal: the goal of every board (as for :func:`solve`).
+        threads: worker threads (default: all cores).
+        tables: the tables directory (as for :func:`solve`).
+        progress: ``True`` for a progress bar, or a callable ``progress(done, total)``.
+    """
     return solve_many(boards, goal, threads=threads, tables=tables, progress=progress)
 
 
@@ -1058,7 +1090,7 @@ def random_boards(
     (never undoing the last one; ``k`` at most 1,000,000). The same ``seed`` gives the same
     boards as ``fifteen random --count n --seed SEED --size SIZE`` (``--walk k``). Ctrl-C
     stops a long batch (``KeyboardInterrupt``); a count too large for memory raises
-    ``MemoryError``.
+    ``MemoryError``. ``goal`` is as for :func:`solve`.
     """
     rows, cols = _shape_of(size)
     if not _is_int(n):
@@ -1086,16 +1118,17 @@ def random_boards(
 
 
 def is_solvable(board: Board, goal: Goal = None) -> bool:
-    """Whether the board can reach the goal (half of all arrangements can)."""
+    """Whether ``board`` can reach ``goal`` (half of all arrangements can), both as
+    :func:`solve` takes them."""
     tiles, rows, cols = _board(board)
     return _native.is_solvable(tiles, rows, cols, _goal(goal, rows, cols))
 
 
 def check(board: Board, moves: str, goal: Goal = None) -> int:
-    """Replays ``moves`` (the blank's, ``U D L R``) from the board, independently of the
-    solver: returns their number when they end on the goal; raises ``ValueError`` (with the
-    command line's message) when a move leaves the board or they end elsewhere. Any
-    solver's answer can be checked this way."""
+    """Replays ``moves`` (the blank's, ``U D L R``) from ``board``, independently of the
+    solver: returns their number when they end on ``goal`` (both as :func:`solve` takes
+    them); raises ``ValueError`` (with the command line's message) when a move leaves the
+    board or they end elsewhere. Any solver's answer can be checked this way."""
     tiles, rows, cols = _board(board)
     moves = _text("moves", moves, "the blank's moves as text (U, D, L, R)")  # type: ignore[assignment]
     return _native.check(tiles, rows, cols, _goal(goal, rows, cols), moves)
@@ -1131,7 +1164,8 @@ def heuristic(
     its error naming that board. Rows of a length no square board has (3, on a 3x3 board)
     are one board; more than 36 numbers in all, or a single row, a batch. An empty list
     or array is an empty batch (an empty ``int32`` array, as :func:`distance` returns).
-    Ctrl-C stops a long batch (``KeyboardInterrupt``, nothing returned).
+    Ctrl-C stops a long batch (``KeyboardInterrupt``, nothing returned). ``goal`` and
+    ``tables`` (read by ``pdb`` and ``solve``) are as for :func:`solve`.
     """
     name = _text(
         "kind", kind,
@@ -1164,8 +1198,9 @@ def load_tables(
     tables: Union[str, os.PathLike, None] = None,
 ) -> List[str]:
     """Opens now (building them first if missing and quick, as :func:`solve` would) the
-    pattern databases for boards of this size and goal; returns the partitions in use
-    (empty when there are none and the search uses linear conflict)."""
+    pattern databases for boards of ``size`` (``N``, ``"RxC"`` or ``(rows, cols)``) and
+    ``goal``, in ``tables`` (the directory, as for :func:`solve`); returns the partitions in
+    use (empty when there are none and the search uses linear conflict)."""
     rows, cols = _shape_of(size)
     return _native.load_tables(rows, cols, _goal(goal, rows, cols), _path(tables))
 

@@ -223,7 +223,9 @@ def compare(
     keys ``algorithm``, ``heuristic``, ``length``, ``optimal``, ``expanded``,
     ``generated``, ``peak_frontier``, ``closed``, ``memory_bytes``, ``millis`` and
     ``note`` (why a row stopped without an answer; its ``length`` is then ``None``).
-    ``max_nodes`` and ``timeout`` apply to each row.
+    ``board`` and ``goal`` are as for :func:`search`; the limits (``max_nodes``, ``max_memory``,
+    ``depth_limit``, ``timeout``) and the tables directory ``tables`` are :func:`search`'s,
+    applied to each row.
     """
     tiles, rows, cols = _board(board)
     goal_tiles = _goal(goal, rows, cols)
@@ -287,9 +289,17 @@ class Problem(NamedTuple):
     __hash__ = None  # type: ignore[assignment]
 
 
+# help(Problem) shows each field's own words, not "Alias for field number 0".
+Problem.weight.__doc__ = "W as the search runs it: rounded down to a multiple of 1/1000."
+Problem.weight_text.__doc__ = "W as the file writes it (the report repeats it unchanged)."
+Problem.board.__doc__ = "The start board, an ``(n, n)`` array."
+Problem.goal.__doc__ = "The goal board, an ``(n, n)`` array."
+
+
 def read_problem(path: Union[str, os.PathLike]) -> Problem:
-    """Reads a course problem file (a weight ``W``, a blank line, the start grid, a blank
-    line, the goal grid; docs/teaching.md). A UTF-8 byte order mark at its start is skipped.
+    """Reads the course problem file at ``path`` (a weight ``W``, a blank line, the start
+    grid, a blank line, the goal grid; docs/teaching.md). A UTF-8 byte order mark at its
+    start is skipped.
 
     Raises:
         ValueError: the file does not read as one, with its name and the line.
@@ -337,8 +347,8 @@ def write_report(
     *,
     overwrite: bool = False,
 ) -> str:
-    """Writes :func:`report` to ``path`` and returns it. An existing file is left alone
-    (``FileExistsError``) unless ``overwrite=True``."""
+    """Writes :func:`report` of ``result`` (a search of ``problem``) to ``path`` and returns
+    it. An existing file is left alone (``FileExistsError``) unless ``overwrite=True``."""
     name = _file("path", path, "a file name")
     overwrite = _flag("overwrite", overwrite)
     text = report(problem, result)
