@@ -804,7 +804,8 @@ class Solution(_Moves):
             down to a multiple of 1/1000 as the command line's ``--weight`` is.
         nodes: nodes generated, over all iterations (machine-independent effort).
         seconds: wall-clock time of the search.
-        heuristic: the estimate used: ``pdb``, ``linear-conflict`` or ``manhattan``.
+        heuristic: the estimate used: ``pdb``, ``linear-conflict``, ``manhattan`` or
+            ``hamming``.
 
     Two solutions are equal (``==``) when they answer the same question the same way: the
     same board and goal, the same moves, found with the same weight and the same lower
@@ -875,7 +876,8 @@ def solve(
         tables: the tables directory (default: ``FIFTEEN_TABLES``, else the per-user one);
             ``str`` or ``os.PathLike``, a leading ``~`` the home directory.
         max_nodes: nodes before giving up (raises :class:`SearchStopped`).
-        heuristic: ``"pdb"`` (default), ``"linear-conflict"`` or ``"manhattan"``.
+        heuristic: ``"pdb"`` (default), ``"linear-conflict"``, ``"manhattan"`` or
+            ``"hamming"`` (tiles out of place), as ``fifteen solve --heuristic``.
 
     Raises:
         ValueError: a malformed board or goal, a board of another shape than its goal, or
@@ -901,7 +903,7 @@ def solve(
 
 def _estimate(heuristic: Any) -> str:
     """The estimate of :func:`solve` and :func:`solve_many`, by name."""
-    return _text("heuristic", heuristic, "pdb, linear-conflict or manhattan")  # type: ignore[return-value]
+    return _text("heuristic", heuristic, "pdb, linear-conflict, manhattan or hamming")  # type: ignore[return-value]
 
 
 def _path(tables: Union[str, os.PathLike, None]) -> Optional[str]:

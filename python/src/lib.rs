@@ -65,8 +65,9 @@ fn kind(name: &str) -> PyResult<HeuristicKind> {
         "pdb" => Ok(HeuristicKind::Pdb),
         "linear-conflict" => Ok(HeuristicKind::LinearConflict),
         "manhattan" => Ok(HeuristicKind::Manhattan),
+        "hamming" => Ok(HeuristicKind::Hamming),
         other => Err(PyValueError::new_err(format!(
-            "unknown heuristic '{other}' (use pdb, linear-conflict or manhattan)"
+            "unknown heuristic '{other}' (use pdb, linear-conflict, manhattan or hamming)"
         ))),
     }
 }
