@@ -301,7 +301,7 @@ def _goal(goal: Goal, rows: int, cols: int) -> bytes:
             words = goal.split()
             rows = cols = 4 if len(words) <= 1 else max(2, math.isqrt(len(words)))
         elif not isinstance(goal, str):
-            numbers, r, c = _numbers(goal)
+            numbers, r, c = _goal_numbers(goal)
             side = math.isqrt(len(numbers))
             if not r and side * side != len(numbers):
                 raise ValueError(
@@ -317,7 +317,7 @@ def _goal(goal: Goal, rows: int, cols: int) -> bytes:
             return _native.named_goal(text, rows, cols)
         tiles, r, c = _native.parse_board(text)
     else:
-        numbers, r, c = _numbers(goal)
+        numbers, r, c = _goal_numbers(goal)
         if r == 0:
             # A flat goal: as many numbers as the board has cells, in the board's shape.
             if len(numbers) != rows * cols:
@@ -329,6 +329,15 @@ def _goal(goal: Goal, rows: int, cols: int) -> bytes:
             raise ValueError(f"the goal is {r}x{c} but the board is {rows}x{cols}")
         raise ValueError(f"the goal has {r * c} cells but the board has {rows * cols}")
     return tiles
+
+
+def _goal_numbers(goal: Any) -> Tuple[List[int], int, int]:
+    """A goal's numbers as :func:`_numbers` reads a board's, a ``TypeError`` naming the
+    argument (``goal: ...``): it is no board the caller gave as such."""
+    try:
+        return _numbers(goal)
+    except TypeError as e:
+        raise TypeError(f"goal: {e}") from None
 
 
 def _single(boards: Any) -> bool:
@@ -645,33 +654,92 @@ def _progress(progress: Union[bool, Callable[[int, int], Any], None], total: int
 
 
 class _Moves:
-    """What a solution and a classic search's answer share: the boards along the moves,
-    and their picture."""
+    """What a solution and a classic search's answer share: they are values (read-only
+    attributes, read-only arrays, equality by what was found, see each class's ``_key``),
+    and they hold the boards along the moves and draw them.
+
+    A value's fields are set once, by ``_init``; ``_derive`` makes the arrays from the
+    bytes kept (read-only views: a caller cannot change a solution behind its hash)."""
 
     __slots__ = ()
     _tiles: bytes
     _rows: int
     _cols: int
+    _goal: bytes
     _boards: Optional[np.ndarray]
+    board: np.ndarray
+    goal: np.ndarray
     moves: str
     length: int
 
+    def _init(self, **fields: Any) -> None:
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+        self._derive()
+
+    def _derive(self) -> None:
+        object.__setattr__(self, "board", _frozen(self._tiles, self._rows, self._cols))
+        object.__setattr__(self, "goal", _frozen(self._goal, self._rows, self._cols))
+        object.__setattr__(self, "length", len(self.moves))
+        object.__setattr__(self, "_boards", None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
+
+    def _key(self) -> Tuple[Any, ...]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> Any:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __ne__(self, other: object) -> Any:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() != other._key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__,) + self._key())
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # Rebuilt from the fields kept (the arrays are made again, read-only): pickling
+        # (multiprocessing) and copying would otherwise set the slots one by one.
+        derived = ("board", "goal", "length", "_boards")
+        state = {k: getattr(self, k) for k in type(self).__slots__ if k not in derived}
+        return (_rebuild, (type(self), state))
+
     @property
     def boards(self) -> np.ndarray:
-        """The boards along the solution, the board first and the goal last: an array of
-        shape ``(length + 1, rows, cols)``."""
+        """The boards along the solution, the board first and the goal last: a read-only
+        array of shape ``(length + 1, rows, cols)``."""
         if self._boards is None:
             raw = _native.replay(self._tiles, self._rows, self._cols, self.moves)
-            self._boards = np.frombuffer(raw, dtype=np.uint8).reshape(
+            boards = np.frombuffer(raw, dtype=np.uint8).reshape(
                 self.length + 1, self._rows, self._cols
             )
-        return self._boards
+            object.__setattr__(self, "_boards", boards)
+        return self._boards  # type: ignore[return-value]
 
     def __len__(self) -> int:
         return self.length
 
     def __str__(self) -> str:
         return self.moves
+
+    def _where(self) -> str:
+        """The board (and the goal, unless standard) as a repr shows them: text that
+        :func:`solve` reads back."""
+        goal = _goal_name(self._goal)
+        board = f"board={_board_text(self._tiles, self._rows, self._cols)!r}"
+        if goal == "standard":
+            return board
+        if goal is None:
+            goal = _board_text(self._goal, self._rows, self._cols)
+        return f"{board}, goal={goal!r}"
 
     def svg(self, step: Optional[int] = None, cell: int = 48) -> str:
         """The board as SVG: at ``step`` (0: the board, ``length``: the goal), or, by
@@ -689,12 +757,45 @@ class _Moves:
         return self.svg()
 
 
+def _rebuild(cls: type, state: Dict[str, Any]) -> Any:
+    """A value of ``cls`` from the fields ``__reduce__`` kept."""
+    obj = cls.__new__(cls)
+    obj._init(**state)
+    return obj
+
+
+def _frozen(tiles: bytes, rows: int, cols: int) -> np.ndarray:
+    """A board as a read-only ``(rows, cols)`` array: a view of the bytes, which no one can
+    make writable again."""
+    return np.frombuffer(tiles, dtype=np.uint8).reshape(rows, cols)
+
+
+def _board_text(tiles: bytes, rows: int, cols: int) -> str:
+    """A board as text :func:`solve` reads: its numbers (a square board), or its rows on
+    lines."""
+    if rows == cols:
+        return " ".join(map(str, tiles))
+    return "\n".join(
+        " ".join(map(str, tiles[r * cols:(r + 1) * cols])) for r in range(rows)
+    )
+
+
+def _goal_name(goal: bytes) -> Optional[str]:
+    """``standard`` or ``blank-first`` when the goal is one of these, else ``None``."""
+    n = len(goal)
+    if goal == bytes(range(1, n)) + b"\0":
+        return "standard"
+    if goal == bytes(range(n)):
+        return "blank-first"
+    return None
+
+
 class Solution(_Moves):
-    """A solution and what it cost to find.
+    """A solution and what it cost to find: a value, read-only.
 
     Attributes:
-        board: the board solved, as a ``(rows, cols)`` array.
-        goal: the goal, as a ``(rows, cols)`` array.
+        board: the board solved, as a read-only ``(rows, cols)`` array.
+        goal: the goal, as a read-only ``(rows, cols)`` array.
         moves: the blank's moves (``U``, ``D``, ``L``, ``R``), as the command line prints them.
         length: the number of moves.
         optimal: whether the length is proven optimal (a weight of 1).
@@ -703,7 +804,16 @@ class Solution(_Moves):
             down to a multiple of 1/1000 as the command line's ``--weight`` is.
         nodes: nodes generated, over all iterations (machine-independent effort).
         seconds: wall-clock time of the search.
-        heuristic: the estimate used: ``pdb``, ``linear-conflict`` or ``manhattan``.
+        heuristic: the estimate used: ``pdb``, ``linear-conflict``, ``manhattan`` or
+            ``hamming``.
+
+    Two solutions are equal (``==``) when they answer the same question the same way: the
+    same board and goal, the same moves, found with the same weight and the same lower
+    bound proven. ``nodes``, ``seconds`` and ``heuristic`` say how it was found, not what:
+    they change from run to run (the time always, the nodes of the last iteration with
+    more than one thread) and with the tables at hand, so they are not compared; two
+    solves of one board are equal. Equal solutions have equal hashes (every field compared
+    is read-only, the arrays too), so solutions can be set members and dict keys.
 
     ``boards`` is the sequence of boards from ``board`` to ``goal``. In a notebook a
     ``Solution`` shows itself as a picture of the board stepping through its moves.
@@ -711,30 +821,29 @@ class Solution(_Moves):
 
     __slots__ = (
         "board", "goal", "moves", "length", "optimal", "lower_bound", "weight", "nodes",
-        "seconds", "heuristic", "_tiles", "_rows", "_cols", "_boards",
+        "seconds", "heuristic", "_tiles", "_rows", "_cols", "_goal", "_boards",
     )
 
     def __init__(self, tiles: bytes, rows: int, cols: int, goal: bytes, moves: str,
-                 lower_bound: int, weight: float, nodes: int, millis: float,
+                 lower_bound: int, weight: float, nodes: int, seconds: float,
                  heuristic: str) -> None:
-        self._tiles, self._rows, self._cols = tiles, rows, cols
-        self.board = _grid(tiles, rows, cols)
-        self.goal = _grid(goal, rows, cols)
-        self.moves = moves
-        self.length = len(moves)
-        self.optimal = weight == 1.0
-        self.lower_bound = lower_bound
-        self.weight = weight
-        self.nodes = nodes
-        self.seconds = millis / 1000.0
-        self.heuristic = heuristic
-        self._boards: Optional[np.ndarray] = None
+        self._init(
+            _tiles=tiles, _rows=rows, _cols=cols, _goal=goal, moves=moves,
+            optimal=weight == 1.0, lower_bound=lower_bound, weight=weight, nodes=nodes,
+            seconds=seconds, heuristic=heuristic,
+        )
+
+    def _key(self) -> Tuple[Any, ...]:
+        # What was found, for which question; `optimal` and `length` follow from these.
+        return (self._tiles, self._rows, self._cols, self._goal, self.moves, self.weight,
+                self.lower_bound)
 
     def __repr__(self) -> str:
-        kind = "optimal" if self.optimal else f"weight {self.weight:g}"
+        kind = "optimal=True" if self.optimal else f"optimal=False, weight={self.weight!r}"
         return (
-            f"Solution(moves={self.moves!r}, length={self.length}, {kind}, "
-            f"nodes={self.nodes}, seconds={self.seconds:.4f}, heuristic={self.heuristic!r})"
+            f"Solution({self._where()}, moves={self.moves!r}, length={self.length}, {kind}, "
+            f"lower_bound={self.lower_bound}, nodes={self.nodes}, "
+            f"seconds={self.seconds:.4f}, heuristic={self.heuristic!r})"
         )
 
 
@@ -764,9 +873,11 @@ def solve(
             ``--weight`` is: 1.0004 is 1, optimal).
         timeout: seconds before giving up (raises :class:`SearchStopped`).
         threads: worker threads (default: all cores).
-        tables: the tables directory (default: ``FIFTEEN_TABLES``, else the per-user one).
+        tables: the tables directory (default: ``FIFTEEN_TABLES``, else the per-user one);
+            ``str`` or ``os.PathLike``, a leading ``~`` the home directory.
         max_nodes: nodes before giving up (raises :class:`SearchStopped`).
-        heuristic: ``"pdb"`` (default), ``"linear-conflict"`` or ``"manhattan"``.
+        heuristic: ``"pdb"`` (default), ``"linear-conflict"``, ``"manhattan"`` or
+            ``"hamming"`` (tiles out of place), as ``fifteen solve --heuristic``.
 
     Raises:
         ValueError: a malformed board or goal, a board of another shape than its goal, or
@@ -787,12 +898,12 @@ def solve(
     )
     if not ok:
         raise SearchStopped(reason, nodes, bound)
-    return Solution(tiles, rows, cols, goal_tiles, moves, bound, w, nodes, millis, used)
+    return Solution(tiles, rows, cols, goal_tiles, moves, bound, w, nodes, millis / 1000.0, used)
 
 
 def _estimate(heuristic: Any) -> str:
     """The estimate of :func:`solve` and :func:`solve_many`, by name."""
-    return _text("heuristic", heuristic, "pdb, linear-conflict or manhattan")  # type: ignore[return-value]
+    return _text("heuristic", heuristic, "pdb, linear-conflict, manhattan or hamming")  # type: ignore[return-value]
 
 
 def _path(tables: Union[str, os.PathLike, None]) -> Optional[str]:
@@ -800,9 +911,12 @@ def _path(tables: Union[str, os.PathLike, None]) -> Optional[str]:
 
 
 def _file(name: str, path: Any, what: str) -> str:
-    """A path argument as text; ``TypeError`` naming the argument for anything else."""
+    """A path argument (``str``, ``bytes`` or any ``os.PathLike``) as text, a leading ``~``
+    the home directory (``os.path.expanduser``), as a shell would have it on the command
+    line: Python has no shell to do it. ``TypeError`` naming the argument for anything
+    else."""
     try:
-        return os.fsdecode(os.fspath(path))
+        return os.path.expanduser(os.fsdecode(os.fspath(path)))
     except TypeError:
         raise TypeError(f"{name}: give {what} (str or os.PathLike), not {_typename(path)}") from None
 
@@ -829,15 +943,22 @@ def solve_many(
             a copy), an ``(N, rows, cols)`` array, or a list of boards.
         goal: the goal of every board (as for :func:`solve`).
         moves: also return each board's moves.
+        weight: 1 for optimal lengths; ``w`` in (1, 100] for lengths at most ``w`` times
+            optimal, found faster (as for :func:`solve`).
         timeout: seconds per board; a board not solved in time gets length -1.
         max_nodes: nodes per board; likewise.
         threads: worker threads (default: all cores).
+        tables: the tables directory (as for :func:`solve`).
         progress: ``True`` for a progress bar (tqdm's when installed), or a callable
             ``progress(done, total)`` called about every 50 ms.
+        heuristic: the estimate, as for :func:`solve` (default ``"pdb"``).
+        stats: return a :class:`Batch` (lengths, lower bounds, nodes, seconds, moves)
+            instead.
 
     Returns:
         the optimal lengths, an ``int32`` array of shape ``(N,)``; with ``moves=True``, a
-        pair ``(lengths, moves)`` with ``moves`` a list of strings.
+        pair ``(lengths, moves)`` with ``moves`` a list of strings; with ``stats=True``, a
+        :class:`Batch`.
 
     Raises:
         ValueError: a malformed or unsolvable board (named by its index), or a bad goal.
@@ -890,7 +1011,10 @@ def solve_many(
 
 
 class Batch(NamedTuple):
-    """What :func:`solve_many` found, with ``stats=True``."""
+    """What :func:`solve_many` found, with ``stats=True``.
+
+    Compares as a tuple, field by field, each array whole (``seconds`` too: a batch records
+    one run); unhashable, as its arrays are."""
 
     #: Optimal lengths (``int32``; -1 where a limit stopped the search).
     lengths: np.ndarray
@@ -903,6 +1027,31 @@ class Batch(NamedTuple):
     #: The moves, when asked for with ``moves=True``.
     moves: Optional[List[str]]
 
+    # As a tuple, field by field, but each array compared whole (a tuple's `==` would
+    # compare them cell by cell, an array, not a truth value, and raise), as `Problem`.
+    # Every field counts, `seconds` too: a batch is a record of one run.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Batch):
+            return False
+        return all(
+            np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+            for a, b in zip(self, other)
+        )
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    # Arrays cannot be hashed: neither can a batch.
+    __hash__ = None  # type: ignore[assignment]
+
+
+# help(Batch) shows each field's own words, not "Alias for field number 0".
+Batch.lengths.__doc__ = "Optimal lengths (``int32``; -1 where a limit stopped the search)."
+Batch.lower_bounds.__doc__ = "No solution is shorter (the length itself when solved)."
+Batch.nodes.__doc__ = "Nodes generated per board (``uint64``)."
+Batch.seconds.__doc__ = "Wall-clock seconds of the whole batch (tables opened or built included)."
+Batch.moves.__doc__ = "The moves, when asked for with ``moves=True``; else ``None``."
+
 
 def distance(
     boards: Any,
@@ -913,7 +1062,15 @@ def distance(
     progress: Union[bool, Callable[[int, int], Any]] = False,
 ) -> np.ndarray:
     """The optimal distance of each board to the goal (labels for learning): an ``int32``
-    array of shape ``(N,)``. :func:`solve_many` without the moves."""
+    array of shape ``(N,)``. :func:`solve_many` without the moves.
+
+    Args:
+        boards: an ``(N, cells)`` or ``(N, rows, cols)`` integer array, or a list of boards.
+        goal: the goal of every board (as for :func:`solve`).
+        threads: worker threads (default: all cores).
+        tables: the tables directory (as for :func:`solve`).
+        progress: ``True`` for a progress bar, or a callable ``progress(done, total)``.
+    """
     return solve_many(boards, goal, threads=threads, tables=tables, progress=progress)
 
 
@@ -935,7 +1092,7 @@ def random_boards(
     (never undoing the last one; ``k`` at most 1,000,000). The same ``seed`` gives the same
     boards as ``fifteen random --count n --seed SEED --size SIZE`` (``--walk k``). Ctrl-C
     stops a long batch (``KeyboardInterrupt``); a count too large for memory raises
-    ``MemoryError``.
+    ``MemoryError``. ``goal`` is as for :func:`solve`.
     """
     rows, cols = _shape_of(size)
     if not _is_int(n):
@@ -963,16 +1120,17 @@ def random_boards(
 
 
 def is_solvable(board: Board, goal: Goal = None) -> bool:
-    """Whether the board can reach the goal (half of all arrangements can)."""
+    """Whether ``board`` can reach ``goal`` (half of all arrangements can), both as
+    :func:`solve` takes them."""
     tiles, rows, cols = _board(board)
     return _native.is_solvable(tiles, rows, cols, _goal(goal, rows, cols))
 
 
 def check(board: Board, moves: str, goal: Goal = None) -> int:
-    """Replays ``moves`` (the blank's, ``U D L R``) from the board, independently of the
-    solver: returns their number when they end on the goal; raises ``ValueError`` (with the
-    command line's message) when a move leaves the board or they end elsewhere. Any
-    solver's answer can be checked this way."""
+    """Replays ``moves`` (the blank's, ``U D L R``) from ``board``, independently of the
+    solver: returns their number when they end on ``goal`` (both as :func:`solve` takes
+    them); raises ``ValueError`` (with the command line's message) when a move leaves the
+    board or they end elsewhere. Any solver's answer can be checked this way."""
     tiles, rows, cols = _board(board)
     moves = _text("moves", moves, "the blank's moves as text (U, D, L, R)")  # type: ignore[assignment]
     return _native.check(tiles, rows, cols, _goal(goal, rows, cols), moves)
@@ -1008,7 +1166,8 @@ def heuristic(
     its error naming that board. Rows of a length no square board has (3, on a 3x3 board)
     are one board; more than 36 numbers in all, or a single row, a batch. An empty list
     or array is an empty batch (an empty ``int32`` array, as :func:`distance` returns).
-    Ctrl-C stops a long batch (``KeyboardInterrupt``, nothing returned).
+    Ctrl-C stops a long batch (``KeyboardInterrupt``, nothing returned). ``goal`` and
+    ``tables`` (read by ``pdb`` and ``solve``) are as for :func:`solve`.
     """
     name = _text(
         "kind", kind,
@@ -1041,15 +1200,17 @@ def load_tables(
     tables: Union[str, os.PathLike, None] = None,
 ) -> List[str]:
     """Opens now (building them first if missing and quick, as :func:`solve` would) the
-    pattern databases for boards of this size and goal; returns the partitions in use
-    (empty when there are none and the search uses linear conflict)."""
+    pattern databases for boards of ``size`` (``N``, ``"RxC"`` or ``(rows, cols)``) and
+    ``goal``, in ``tables`` (the directory, as for :func:`solve`); returns the partitions in
+    use (empty when there are none and the search uses linear conflict)."""
     rows, cols = _shape_of(size)
     return _native.load_tables(rows, cols, _goal(goal, rows, cols), _path(tables))
 
 
 def tables_dir(tables: Union[str, os.PathLike, None] = None) -> Path:
-    """The tables directory in use: ``tables``, else ``FIFTEEN_TABLES``, else the per-user
-    directory the command line uses (``~/.local/share/fifteen`` on Linux)."""
+    """The tables directory in use: ``tables`` (a leading ``~`` the home directory, as
+    everywhere a path is taken), else ``FIFTEEN_TABLES``, else the per-user directory the
+    command line uses (``~/.local/share/fifteen`` on Linux)."""
     return Path(_native.tables_dir(_path(tables)))
 
 

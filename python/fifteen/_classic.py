@@ -50,12 +50,13 @@ ALGORITHMS = ("bfs", "dfs", "greedy", "astar", "ida")
 
 
 class SearchResult(_Moves):
-    """What one classic search found, and exactly what it did to find it.
+    """What one classic search found, and exactly what it did to find it: a value,
+    read-only.
 
     Attributes:
         algorithm: ``bfs``, ``dfs``, ``greedy``, ``astar`` or ``ida``.
         heuristic: the estimate it read (``None`` for a blind search).
-        board, goal: the board searched and its goal, as ``(rows, cols)`` arrays.
+        board, goal: the board searched and its goal, as read-only ``(rows, cols)`` arrays.
         moves: the blank's moves (``U``, ``D``, ``L``, ``R``); ``length`` their number.
         optimal: whether the length is proven optimal (BFS; A* and IDA* with weight 1 and
             an admissible estimate).
@@ -65,8 +66,15 @@ class SearchResult(_Moves):
         expanded, generated, peak_frontier, closed, memory_bytes: the counts
             (docs/teaching.md defines each; ``closed`` is ``None`` for a tree search).
         seconds: wall-clock time of the search.
-        steps: ``(g, h)`` of every board on the path, the start first.
-        f: ``g + W*h`` of every board on the path (what the course's report lists).
+        steps: ``(g, h)`` of every board on the path, the start first (a tuple).
+        f: ``g + W*h`` of every board on the path (what the course's report lists; a
+            tuple).
+
+    Two results are equal (``==``) when everything but ``seconds`` is: the algorithm and
+    estimate, the boards, the weight, the path and every count. Unlike a
+    :class:`Solution`'s nodes, a classic search's counts are what it found (what a course
+    compares, the same on every run and machine), so they are compared; only the time is
+    not. Equal results have equal hashes (every field compared is read-only).
 
     ``boards`` is the sequence of boards along the path; in a notebook a result shows itself
     as a picture stepping through it.
@@ -75,38 +83,38 @@ class SearchResult(_Moves):
     __slots__ = (
         "algorithm", "heuristic", "board", "goal", "moves", "length", "optimal", "bound",
         "weight", "expanded", "generated", "peak_frontier", "closed", "memory_bytes",
-        "seconds", "steps", "f", "_tiles", "_rows", "_cols", "_boards",
+        "seconds", "steps", "f", "_tiles", "_rows", "_cols", "_goal", "_boards",
     )
 
     def __init__(self, tiles: bytes, rows: int, cols: int, goal: bytes, weight: float,
                  raw: Dict[str, Any]) -> None:
-        self._tiles, self._rows, self._cols = tiles, rows, cols
-        self._boards: Optional[np.ndarray] = None
-        self.board = _grid(tiles, rows, cols)
-        self.goal = _grid(goal, rows, cols)
-        self.algorithm: str = raw["algorithm"]
-        self.heuristic: Optional[str] = raw["heuristic"]
-        self.moves: str = raw["moves"]
-        self.length = len(self.moves)
-        self.optimal: bool = raw["optimal"]
-        self.bound: Optional[float] = raw["bound"]
-        self.weight = weight
-        self.expanded: int = raw["expanded"]
-        self.generated: int = raw["generated"]
-        self.peak_frontier: int = raw["peak_frontier"]
-        self.closed: Optional[int] = raw["closed"]
-        self.memory_bytes: int = raw["memory_bytes"]
-        self.seconds: float = raw["millis"] / 1000.0
-        self.steps: List[Tuple[int, int]] = list(raw["steps"])
-        w = weight if self.algorithm in ("astar", "ida") else 1.0
-        self.f: List[float] = [g + w * h for g, h in self.steps]
+        steps = tuple((g, h) for g, h in raw["steps"])
+        w = weight if raw["algorithm"] in ("astar", "ida") else 1.0
+        self._init(
+            _tiles=tiles, _rows=rows, _cols=cols, _goal=goal,
+            algorithm=raw["algorithm"], heuristic=raw["heuristic"], moves=raw["moves"],
+            optimal=raw["optimal"], bound=raw["bound"], weight=weight,
+            expanded=raw["expanded"], generated=raw["generated"],
+            peak_frontier=raw["peak_frontier"], closed=raw["closed"],
+            memory_bytes=raw["memory_bytes"], seconds=raw["millis"] / 1000.0, steps=steps,
+            f=tuple(g + w * h for g, h in steps),
+        )
+
+    def _key(self) -> Tuple[Any, ...]:
+        # Everything but the time (`length`, `f` and `boards` follow from these).
+        return (self._tiles, self._rows, self._cols, self._goal, self.algorithm,
+                self.heuristic, self.weight, self.moves, self.optimal, self.bound,
+                self.expanded, self.generated, self.peak_frontier, self.closed,
+                self.memory_bytes, self.steps)
 
     def __repr__(self) -> str:
-        kind = "optimal" if self.optimal else "not proven optimal"
-        est = f", heuristic={self.heuristic!r}" if self.heuristic else ""
+        kind = f"optimal={self.optimal}"
+        if self.weight != 1.0:
+            kind += f", weight={self.weight!r}"
         return (
-            f"SearchResult({self.algorithm}{est}, moves={self.moves!r}, length={self.length}, "
-            f"{kind}, expanded={self.expanded}, generated={self.generated}, "
+            f"SearchResult(algorithm={self.algorithm!r}, heuristic={self.heuristic!r}, "
+            f"{self._where()}, moves={self.moves!r}, length={self.length}, {kind}, "
+            f"expanded={self.expanded}, generated={self.generated}, "
             f"peak_frontier={self.peak_frontier}, seconds={self.seconds:.4f})"
         )
 
@@ -215,7 +223,9 @@ def compare(
     keys ``algorithm``, ``heuristic``, ``length``, ``optimal``, ``expanded``,
     ``generated``, ``peak_frontier``, ``closed``, ``memory_bytes``, ``millis`` and
     ``note`` (why a row stopped without an answer; its ``length`` is then ``None``).
-    ``max_nodes`` and ``timeout`` apply to each row.
+    ``board`` and ``goal`` are as for :func:`search`; the limits (``max_nodes``, ``max_memory``,
+    ``depth_limit``, ``timeout``) and the tables directory ``tables`` are :func:`search`'s,
+    applied to each row.
     """
     tiles, rows, cols = _board(board)
     goal_tiles = _goal(goal, rows, cols)
@@ -279,9 +289,17 @@ class Problem(NamedTuple):
     __hash__ = None  # type: ignore[assignment]
 
 
+# help(Problem) shows each field's own words, not "Alias for field number 0".
+Problem.weight.__doc__ = "W as the search runs it: rounded down to a multiple of 1/1000."
+Problem.weight_text.__doc__ = "W as the file writes it (the report repeats it unchanged)."
+Problem.board.__doc__ = "The start board, an ``(n, n)`` array."
+Problem.goal.__doc__ = "The goal board, an ``(n, n)`` array."
+
+
 def read_problem(path: Union[str, os.PathLike]) -> Problem:
-    """Reads a course problem file (a weight ``W``, a blank line, the start grid, a blank
-    line, the goal grid; docs/teaching.md). A UTF-8 byte order mark at its start is skipped.
+    """Reads the course problem file at ``path`` (a weight ``W``, a blank line, the start
+    grid, a blank line, the goal grid; docs/teaching.md). A UTF-8 byte order mark at its
+    start is skipped.
 
     Raises:
         ValueError: the file does not read as one, with its name and the line.
@@ -329,8 +347,8 @@ def write_report(
     *,
     overwrite: bool = False,
 ) -> str:
-    """Writes :func:`report` to ``path`` and returns it. An existing file is left alone
-    (``FileExistsError``) unless ``overwrite=True``."""
+    """Writes :func:`report` of ``result`` (a search of ``problem``) to ``path`` and returns
+    it. An existing file is left alone (``FileExistsError``) unless ``overwrite=True``."""
     name = _file("path", path, "a file name")
     overwrite = _flag("overwrite", overwrite)
     text = report(problem, result)

@@ -7,6 +7,8 @@
 //! (`fifteen::pdb::notice`), shared with the command line. Notes and the build's progress
 //! go to Python through [`crate::report`]: the library never prints, and neither does this
 //! crate.
+//!
+//! Python's `tables_dir` and `load_tables` are at the end.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -23,6 +25,7 @@ use fifteen::{Extras, HeuristicKind, Shape, Solver, TableError};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 
+use crate::goal;
 use crate::report::{self, Build};
 
 /// The command line's largest table (`cli::args::MAX_TABLE_ENTRIES`).
@@ -363,7 +366,7 @@ impl Opener {
         let dir = self.dir.clone();
         // On the package's pool, not Rayon's global one: a forked child has the parent's
         // global pool without its threads, and cannot build another.
-        let pool = crate::pool(py, crate::threads(None)?)?;
+        let pool = crate::pool::pool(py, crate::pool::threads(None)?)?;
         let mut bar = report::Bar::start(py)?;
         let built = report::blocking(
             py,
@@ -441,4 +444,39 @@ fn disk_full(e: &TableError) -> bool {
     use std::io::ErrorKind;
     matches!(e, TableError::Io { error, .. }
         if matches!(error.kind(), ErrorKind::StorageFull | ErrorKind::QuotaExceeded))
+}
+
+/// The tables directory a call with `tables` uses.
+#[pyfunction]
+#[pyo3(signature = (tables=None))]
+pub fn tables_dir(tables: Option<PathBuf>) -> PathBuf {
+    directory(tables)
+}
+
+/// Opens (building on first use, with the notice) the tables `solve` uses for boards of
+/// this shape and goal; returns the partitions used (empty: none, linear conflict).
+#[pyfunction]
+#[pyo3(signature = (rows, cols, goal_tiles, tables=None))]
+pub fn load_tables(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    goal_tiles: &[u8],
+    tables: Option<PathBuf>,
+) -> PyResult<Vec<String>> {
+    let g = goal(goal_tiles, rows, cols)?;
+    let dir = directory(tables);
+    Ok(match set(py, &dir, g.shape(), g.blank())? {
+        None => vec![],
+        Some(s) => {
+            let mut names = vec![s.first.partition.name()];
+            if let Some(p) = &s.extras.second {
+                names.push(format!("second {}", p.partition.name()));
+            }
+            if s.extras.dual.is_some() {
+                names.push("dual".to_string());
+            }
+            names
+        }
+    })
 }

@@ -177,7 +177,7 @@ def test_solution_picture():
     for k in range(s.length + 1):
         ET.fromstring(s.svg(step=k))
     assert "already solved" in fifteen.solve("1 2 3 4 5 6 7 8 0").svg()
-    assert repr(s).startswith("Solution(moves='RDR', length=3, optimal")
+    assert repr(s).startswith("Solution(board='1 2 3 0 4 6 7 5 8', moves='RDR', length=3, optimal=True")
 
 
 def test_korf_100_published_lengths():
@@ -275,3 +275,20 @@ def test_progress_to_a_log_is_plain_lines(tmp_path):
     lines = [line for line in out.stderr.splitlines() if line.endswith(" boards")]
     assert lines and lines[-1] == "40/40 boards", out.stderr
     assert len(lines) <= 11
+
+
+def test_solve_takes_hamming_as_the_command_line_does():
+    """`fifteen solve --heuristic hamming` runs the solver's own search on misplaced tiles;
+    so do solve and solve_many, with the command line's answer and nodes."""
+    import json
+    import subprocess
+
+    hard = "8 6 7 2 5 4 3 0 1"
+    s = fifteen.solve(hard, heuristic="hamming", threads=1)
+    assert (s.length, s.optimal, s.heuristic) == (31, True, "hamming")
+    assert fifteen.solve_many(["1 2 3 0 4 6 7 5 8", hard], heuristic="hamming").tolist() == [3, 31]
+    out = subprocess.run(
+        [str(release_binary()), "solve", "--heuristic", "hamming", "--threads", "1",
+         "--format", "json", hard], capture_output=True, text=True, check=True).stdout
+    cli = json.loads(out)
+    assert (cli["moves"], cli["nodes"], cli["heuristic"]) == (s.moves, s.nodes, "hamming")

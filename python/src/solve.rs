@@ -1,0 +1,226 @@
+//! The solver on one board (`solve`, the search split over the threads) or on a batch
+//! (`solve_many`, one board a thread), as `fifteen solve` runs it.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use fifteen::batch::run_ordered;
+use fifteen::board::moves_to_string;
+use fifteen::search::{Limits, Search, StopReason};
+use fifteen::{Board, SolveError};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::pool::{pool, threads};
+use crate::{board, board_error, checked, goal, kind, report, shape, tables, timeout, weight};
+
+fn reason(r: StopReason) -> &'static str {
+    match r {
+        StopReason::MaxNodes => "node limit reached",
+        StopReason::Timeout => "time limit reached",
+        StopReason::MaxMemory => "memory limit reached",
+        StopReason::Interrupted => "interrupted",
+    }
+}
+
+/// What one search found, as Python gets it: `(solved, moves, lower_bound, nodes,
+/// millis, heuristic, stop_reason)`.
+type Answer = (bool, String, u32, u64, f64, &'static str, &'static str);
+
+fn answer(r: Result<fifteen::Solution, SolveError>, millis: f64) -> PyResult<Answer> {
+    match r {
+        Ok(s) => Ok((
+            true,
+            moves_to_string(&s.moves),
+            s.lower_bound,
+            s.nodes,
+            s.millis,
+            s.heuristic.name(),
+            "",
+        )),
+        Err(SolveError::Stopped(s)) => Ok((
+            false,
+            String::new(),
+            s.lower_bound,
+            s.nodes,
+            millis,
+            "",
+            reason(s.reason),
+        )),
+        Err(SolveError::Board(e)) => Err(board_error(e)),
+        Err(e) => Err(PyValueError::new_err(e.to_string())),
+    }
+}
+
+/// Solves one board on all `threads` (the search split over them, as `fifteen solve BOARD`
+/// does), with the estimate `fifteen solve` uses.
+#[pyfunction]
+#[pyo3(signature = (tiles, rows, cols, goal_tiles, weight_factor=1.0, timeout_secs=None,
+    max_nodes=None, n_threads=None, tables=None, heuristic="pdb"))]
+#[allow(clippy::too_many_arguments)]
+pub fn solve(
+    py: Python<'_>,
+    tiles: &[u8],
+    rows: usize,
+    cols: usize,
+    goal_tiles: &[u8],
+    weight_factor: f64,
+    timeout_secs: Option<f64>,
+    max_nodes: Option<u64>,
+    n_threads: Option<usize>,
+    tables: Option<PathBuf>,
+    heuristic: &str,
+) -> PyResult<Answer> {
+    let t0 = Instant::now();
+    let b = board(tiles, rows, cols)?;
+    let g = goal(goal_tiles, rows, cols)?;
+    g.labels(&b).map_err(board_error)?;
+    let w = weight(weight_factor)?;
+    let limit = timeout(timeout_secs)?;
+    let n = threads(n_threads)?;
+    let solver = tables::solver(
+        py,
+        &tables::directory(tables),
+        b.shape(),
+        g.blank(),
+        kind(heuristic)?,
+    )?;
+    let pool = if n > 1 { Some(pool(py, n)?) } else { None };
+    let stop = AtomicBool::new(false);
+    let deadline = limit.map(|t| Instant::now() + t);
+    let r = report::blocking(
+        py,
+        &stop,
+        || {
+            let search = Search {
+                weight: w,
+                limits: Limits {
+                    max_nodes,
+                    deadline,
+                    stop: Some(&stop),
+                },
+                pool: pool.as_deref(),
+                ..Search::default()
+            };
+            solver.solve(&b, &g, &search)
+        },
+        |_| Ok(()),
+    )?;
+    answer(r, t0.elapsed().as_secs_f64() * 1000.0)
+}
+
+/// Solves `n` boards (`data`: `n * cells` bytes) in parallel, one board per thread at a
+/// time, in input order (as `fifteen solve -i FILE` and `fifteen bench` do). Returns
+/// `(lengths, lower_bounds, nodes, moves)`: lengths as little-endian `i32` (-1 where a
+/// limit stopped the search), lower bounds as `u32`, nodes as `u64`, and the move strings
+/// when `want_moves`. `progress(done, n)` is called about every 50 ms from this thread.
+#[pyfunction]
+#[pyo3(signature = (data, rows, cols, goal_tiles, want_moves=false, weight_factor=1.0,
+    timeout_secs=None, max_nodes=None, n_threads=None, tables=None, heuristic="pdb",
+    progress=None))]
+#[allow(clippy::too_many_arguments)]
+#[allow(clippy::type_complexity)]
+pub fn solve_many(
+    py: Python<'_>,
+    data: &[u8],
+    rows: usize,
+    cols: usize,
+    goal_tiles: &[u8],
+    want_moves: bool,
+    weight_factor: f64,
+    timeout_secs: Option<f64>,
+    max_nodes: Option<u64>,
+    n_threads: Option<usize>,
+    tables: Option<PathBuf>,
+    heuristic: &str,
+    progress: Option<PyObject>,
+) -> PyResult<(Py<PyBytes>, Py<PyBytes>, Py<PyBytes>, Option<Vec<String>>)> {
+    let s = shape(rows, cols)?;
+    let g = goal(goal_tiles, rows, cols)?;
+    // Every board is checked before any search: a bad one is named by its row.
+    let boards: Vec<Board> = checked(py, data, s, |b| g.labels(&b).map(|_| b))?;
+    let w = weight(weight_factor)?;
+    let limit = timeout(timeout_secs)?;
+    let n = threads(n_threads)?;
+    let solver = tables::solver(
+        py,
+        &tables::directory(tables),
+        s,
+        g.blank(),
+        kind(heuristic)?,
+    )?;
+    let pool = pool(py, n)?;
+    let total = boards.len();
+    let stop = AtomicBool::new(false);
+    let done = AtomicUsize::new(0);
+    let mut lengths = vec![-1i32; total];
+    let mut bounds = vec![0u32; total];
+    let mut nodes = vec![0u64; total];
+    let mut moves: Vec<String> = if want_moves {
+        vec![String::new(); total]
+    } else {
+        vec![]
+    };
+    let mut last_told = usize::MAX;
+    report::blocking(
+        py,
+        &stop,
+        || {
+            let items = boards.iter().take_while(|_| !stop.load(Ordering::Relaxed));
+            let work = |b: &Board| {
+                let search = Search {
+                    weight: w,
+                    limits: Limits {
+                        max_nodes,
+                        deadline: limit.map(|t| Instant::now() + t),
+                        stop: Some(&stop),
+                    },
+                    ..Search::default()
+                };
+                solver.solve(b, &g, &search)
+            };
+            run_ordered(&pool, items, n * 8, work, |i, r| {
+                match r {
+                    Ok(sol) => {
+                        lengths[i] = sol.moves.len() as i32;
+                        bounds[i] = sol.lower_bound;
+                        nodes[i] = sol.nodes;
+                        if want_moves {
+                            moves[i] = moves_to_string(&sol.moves);
+                        }
+                    }
+                    Err(SolveError::Stopped(st)) => {
+                        bounds[i] = st.lower_bound;
+                        nodes[i] = st.nodes;
+                    }
+                    // Checked above: boards fit the goal; no books are kept.
+                    Err(_) => {}
+                }
+                done.fetch_add(1, Ordering::Relaxed);
+                !stop.load(Ordering::Relaxed)
+            });
+        },
+        |py| {
+            let d = done.load(Ordering::Relaxed);
+            match &progress {
+                Some(f) if d != last_told => {
+                    last_told = d;
+                    f.call1(py, (d, total)).map(|_| ())
+                }
+                _ => Ok(()),
+            }
+        },
+    )?;
+    if let Some(f) = &progress {
+        f.call1(py, (done.load(Ordering::Relaxed), total))?;
+    }
+    let bytes = |v: Vec<u8>| PyBytes::new(py, &v).unbind();
+    Ok((
+        bytes(lengths.iter().flat_map(|x| x.to_le_bytes()).collect()),
+        bytes(bounds.iter().flat_map(|x| x.to_le_bytes()).collect()),
+        bytes(nodes.iter().flat_map(|x| x.to_le_bytes()).collect()),
+        want_moves.then_some(moves),
+    ))
+}

@@ -1,0 +1,66 @@
+"""A path argument (a tables directory, a course file) starts with `~` as in a shell (the
+home directory, os.path.expanduser's rules), and is text or any os.PathLike."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+import fifteen
+
+B = "1 2 3 0 4 6 7 5 8"
+PROBLEM = "1.2\n\n1 2 3\n4 0 6\n7 5 8\n\n1 2 3\n4 5 6\n7 8 0\n"
+
+
+class Where(os.PathLike):
+    """An os.PathLike that is no pathlib.Path."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __fspath__(self):
+        return self.path
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """HOME is a fresh directory; the working directory another, where a literal `~`
+    would show up."""
+    home = tmp_path / "home"
+    home.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(work)
+    yield home
+    assert not (work / "~").exists(), "a directory named ~ was made"
+
+
+@pytest.mark.parametrize("given", ["~/t", Path("~/t"), Where("~/t"), b"~/t", "~"])
+def test_tables_dir_expands_the_home_directory(home, given):
+    want = home if given == "~" else home / "t"
+    assert fifteen.tables_dir(given) == want
+
+
+def test_tables_in_the_home_directory_are_built_and_used_there(home):
+    assert fifteen.load_tables(3, tables="~/t") == ["8"]
+    assert sorted(p.name for p in (home / "t").glob("*.pdb")) == ["3x3-b0-1.2.3.4.5.6.7.8.pdb"]
+    assert fifteen.solve(B, tables=Path("~/t")).heuristic == "pdb"
+    assert fifteen.heuristic(B, "pdb", tables=Where("~/t")) == 3
+    assert fifteen.distance([B], tables="~/t").tolist() == [3]
+    assert fifteen.solve_many([B], tables="~/t").tolist() == [3]
+    assert fifteen.search(B, heuristic="pdb", tables="~/t").moves == "RDR"
+    assert fifteen.compare(B, tables="~/t", as_frame=False)[0]["length"] == 3
+
+
+def test_course_files_in_the_home_directory(home):
+    (home / "input.txt").write_text(PROBLEM)
+    for given in ("~/input.txt", Path("~/input.txt"), Where("~/input.txt")):
+        p = fifteen.read_problem(given)
+        assert p.weight == 1.2
+    r = fifteen.search(p.board, p.goal, heuristic="manhattan", weight=p.weight)
+    text = fifteen.write_report("~/output.txt", p, r)
+    assert (home / "output.txt").read_text() == text
+    text = fifteen.write_report(Where("~/output.txt"), p, r, overwrite=True)
+    with pytest.raises(FileExistsError):
+        fifteen.write_report(Path("~/output.txt"), p, r)
