@@ -672,3 +672,53 @@ fn books_of_another_search_order_stop_the_batch_with_what_to_do() {
     );
     assert_eq!(files(), before, "the checkpoints are left as they were");
 }
+
+/// A checkpoint written before 2026-11-27, when the split cut every iteration at one depth
+/// (`depth` in the books, no `slack`), resumes with that depth: its finished subtrees are
+/// taken as done, and the answer is the optimal one. The fixture was written by that
+/// version: Korf's instance 20 (52 moves) under linear conflict on two threads, stopped by
+/// `--max-nodes 1500000` in its last iteration, split at depth 8 into 448 subtrees, 48 of
+/// them done.
+#[test]
+fn a_checkpoint_split_by_depth_resumes_with_its_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("cp.json");
+    std::fs::copy("tests/fixtures/checkpoint-v4-depth-split.json", &cp).unwrap();
+    let before = checkpoint(&cp);
+    assert_eq!(before["depth"], 8, "{before}");
+    assert_eq!(before["done"].as_array().unwrap().len(), 48);
+    let out = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["solve", "--goal", "blank-first", "--threads", "2"])
+        .args([
+            "--heuristic",
+            "linear-conflict",
+            "--format",
+            "json",
+            "--checkpoint",
+        ])
+        .arg(&cp)
+        .arg("6 12 11 3 13 7 9 15 2 14 8 10 4 1 5 0")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("resuming at threshold 52 (8 iterations and 48 subtrees of this one done)"),
+        "{stderr}"
+    );
+    let line: serde_json::Value =
+        serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+    assert_eq!(line["length"], 52, "{line}");
+    assert_eq!(line["optimal"], true, "{line}");
+    // The moves reach the goal (`check` replays them).
+    let check = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["check", "--goal", "blank-first", "--moves"])
+        .arg(line["moves"].as_str().unwrap())
+        .arg("6 12 11 3 13 7 9 15 2 14 8 10 4 1 5 0")
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "{check:?}");
+    let after = checkpoint(&cp);
+    assert_eq!(after["runs"], 2, "{after}");
+    assert_eq!(after["moves"], line["moves"]);
+}

@@ -30,8 +30,11 @@ pub(crate) struct Dfs<'a, H: Heuristic, T: Tiles> {
     /// Limits are checked when `nodes` reaches this (every 65,536 nodes, or sooner when
     /// the node limit is nearer).
     next_check: u64,
-    /// When splitting: nodes at this depth are collected instead of searched.
+    /// When splitting: nodes from this depth on are collected instead of searched, ...
     pub(crate) collect_at: u32,
+    /// ... once their slack (the threshold less their `f`) is at most this (`u32::MAX`:
+    /// at `collect_at` whatever their slack).
+    pub(crate) collect_slack: u32,
     /// Boards met in this iteration (weighted searches only).
     pub(crate) seen: Option<Seen<T>>,
     pub(crate) frontier: Vec<Frontier<T, H::State>>,
@@ -86,6 +89,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
             reported: 0,
             next_check: 0,
             collect_at: u32::MAX,
+            collect_slack: u32::MAX,
             seen: None,
             frontier: Vec::new(),
         }
@@ -125,6 +129,19 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
         self.stopped.is_some()
     }
 
+    /// Whether a node `g` moves deep, at or below `collect_at`, is a subtree of the split.
+    /// Only the top of a split asks (its estimate is read again, in full), so the cost is
+    /// not the search's.
+    fn collects(&self, p: &T, st: &H::State, g: u32) -> bool {
+        if self.collect_slack == u32::MAX {
+            return true;
+        }
+        let mut st = *st;
+        self.h.prepare(&mut st, p, u32::MAX);
+        let f = self.weight.g * g + self.weight.h * self.h.h(&mut st);
+        self.threshold.saturating_sub(f) <= self.collect_slack
+    }
+
     /// Searches below `p` (reached with `g` moves, leaving the move automaton in `state`,
     /// [`ROOT`] at the root). By reference: a child's board and state stay in its parent's
     /// frame while it is searched, and copying them into each call cost 2 to 3% of the
@@ -135,7 +152,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
                 return false;
             }
         }
-        if g == self.collect_at {
+        if g >= self.collect_at && self.collects(p, st, g) {
             self.frontier.push(Frontier {
                 p: *p,
                 st: *st,
