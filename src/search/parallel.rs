@@ -1,7 +1,8 @@
 //! IDA* for one instance on every thread of a pool, with books that survive a stop.
 //!
-//! Each iteration searches the top of the tree alone down to nodes whose subtrees are of a
-//! size ([`Split`]), many more than threads, then hands the subtrees to the threads in their order (see
+//! Each iteration searches the top of the tree alone down to where it splits ([`Split`]: at
+//! one depth, or, when the books are saved, where subtrees are of a size), into many more
+//! subtrees than threads, then hands the subtrees to the threads in their order (see
 //! [`each_in_order`]), each thread taking the next when it is free. When a subtree holds a
 //! solution within the threshold, the others stop: it is optimal, as every smaller
 //! threshold was exhausted. Every iteration but the last counts exactly the nodes the
@@ -20,7 +21,7 @@
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -102,7 +103,8 @@ impl Books {
     }
 }
 
-/// Where the top of an iteration stops and its subtrees begin.
+/// Where the top of an iteration stops and its subtrees begin: by slack when the books
+/// are saved (a checkpointed search), by depth when they are not.
 ///
 /// By slack: a node is a subtree once the threshold less its `f` is at most the slack
 /// (searched from the first move down). A subtree's size grows about geometrically with
@@ -114,9 +116,19 @@ impl Books {
 /// way), and in the last iteration it is the serial search's prefix that both threads
 /// share, in small pieces, instead of one thread taking a large subtree while the other
 /// searches past the solution.
+///
+/// Yet a search whose books are not saved splits by depth, which was faster: medians of
+/// three interleaved runs on two threads, by depth against by slack, 4.19 s against 4.70 s
+/// for id 25, 4.74 s against 5.35 s for id 44, 15.6 s for both for id 1, and 26.6 s against
+/// 28.7 s for the hard 4x4 set (docs/records/2026-11-27-split-by-slack.md). The first
+/// subtrees of one depth are the largest, so taken first they balance the threads' load
+/// (a largest-first schedule); subtrees by slack come in any order of size, and one large
+/// subtree taken last leaves a thread idle. Only a stop makes the size of the largest
+/// subtree matter more than that.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Split {
-    /// Nodes this many moves from the start (the books of earlier versions).
+    /// Nodes this many moves from the start (a search without saved books, and the
+    /// checkpoints of earlier versions).
     Depth(u32),
     /// Nodes whose slack is at most this.
     Slack(u32),
@@ -131,11 +143,10 @@ impl Split {
     }
 
     /// The next finer split, if there is one short of searching the whole iteration at the
-    /// top (slack 0).
-    fn finer(self, weight: Weight) -> Option<Split> {
+    /// top (slack 0, or the depth of the threshold).
+    fn finer(self, weight: Weight, threshold: u32) -> Option<Split> {
         match self {
-            // Only resumed books split by depth, and a recorded split is kept.
-            Split::Depth(_) => None,
+            Split::Depth(d) => (weight.g * d < threshold).then_some(Split::Depth(d + 2)),
             // A move changes f by g - h or g + h weights (the estimate changes by one).
             Split::Slack(s) => s.checked_sub(weight.g + weight.h).map(Split::Slack),
         }
@@ -180,8 +191,12 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
             return Ok(run.at_goal(nodes));
         }
         // The top of the tree, alone, split where the books say, or (a new iteration) by
-        // slack, from the root's down until there is enough work to share.
+        // slack from the root's down, or by depth from 4 down, until there is enough work
+        // to share.
         let mut split = known.unwrap_or_else(|| {
+            if c.every == Duration::MAX {
+                return Split::Depth(4);
+            }
             let mut root = st;
             h.prepare(&mut root, &start, u32::MAX);
             Split::Slack(threshold.saturating_sub(weight.h * h.h(&mut root)))
@@ -195,7 +210,7 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
                 save(&lock());
                 return Err(run.stopped(reason, threshold, nodes + dfs.nodes).into());
             }
-            let finer = split.finer(weight);
+            let finer = split.finer(weight, threshold);
             match finer {
                 Some(f) if known.is_none() && !found && dfs.frontier.len() < want => split = f,
                 _ => break (dfs, found),
