@@ -309,8 +309,15 @@ pub fn check_json_line(text: &str, line: usize, default_goal: &GoalSpec) -> Opti
         }
         out.claimed = record.length;
         let (board, goal) = board_and_goal(&record, default_goal)?;
-        let moves = record.moves.ok_or(CheckError::MissingField("moves"))?;
-        replay(&board, &goal, &parse_moves(&moves)?)
+        let moves = record
+            .moves
+            .as_deref()
+            .ok_or(CheckError::MissingField("moves"))?;
+        let moves = parse_moves(moves).map_err(|e| CheckError::BadField {
+            field: "moves".into(),
+            reason: format!("is refused: {e}"),
+        })?;
+        replay(&board, &goal, &moves)
     })();
     Some(out)
 }

@@ -410,3 +410,43 @@ fn an_instance_file_is_told_to_go_through_solve_first() {
     assert_eq!(o.code, 2);
     assert!(o.stderr.contains("give a results file"), "{}", o.stderr);
 }
+
+/// A solution is a string of the capitals U, D, L, R: lower case, spaces and commas are
+/// refused, saying what is accepted: on the command line a usage error (exit status 2), in
+/// a results line that line's failure (exit status 1).
+#[test]
+fn moves_other_than_capital_udlr_are_refused() {
+    let b = "1 2 3 4 5 6 0 7 8";
+    for moves in ["rr", "Rr", "R R", "R,R", " RR", "RR\t", "R\u{0301}R"] {
+        let o = run(&["check", b, "--moves", moves], None);
+        assert_eq!(o.code, 2, "{moves:?}: {}{}", o.stdout, o.stderr);
+        assert!(o.stdout.is_empty(), "{moves:?}: {}", o.stdout);
+        assert!(
+            o.stderr.contains("bad --moves: ")
+                && o.stderr
+                    .contains("is not a move: a solution is a string of the capitals U, D, L, R"),
+            "{moves:?}: {}",
+            o.stderr
+        );
+        let line = serde_json::json!({"tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8], "moves": moves});
+        for format in ["text", "json"] {
+            let o = run(
+                &["check", "--format", format, "-"],
+                Some(&format!("{line}\n")),
+            );
+            assert_eq!(o.code, 1, "{moves:?}: {}{}", o.stdout, o.stderr);
+            assert!(
+                o.stdout.contains(r#"the \"moves\" field is refused: "#)
+                    || o.stdout.contains(r#"the "moves" field is refused: "#),
+                "{moves:?}: {}",
+                o.stdout
+            );
+            assert!(o.stdout.contains("U, D, L, R"), "{}", o.stdout);
+        }
+    }
+    let o = run(&["check", b, "--moves", "RR"], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    // The empty string is the empty solution, of a board at its goal.
+    let o = run(&["check", "1 2 3 4 5 6 7 8 0", "--moves", ""], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+}
