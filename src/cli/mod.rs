@@ -91,7 +91,10 @@ enum Command {
     ///
     /// Either one board and its moves (`--moves`), or a JSON Lines results file as
     /// `fifteen solve --format json` prints it (`-` or no argument for stdin). Checks that
-    /// every move is legal, the goal is reached and the length is the one claimed; it does
+    /// the moves are a string of U, D, L, R (capitals, nothing between them), every move
+    /// is legal, the goal is reached, the length is the one claimed, and the record does
+    /// not contradict itself (a length below its lower_bound, "optimal" beside a weighted
+    /// search's bound or weight, an ok its known length denies: docs/formats.md). It does
     /// not search, so it cannot tell whether a solution is optimal.
     /// Exit status: 0 all check, 1 some do not, 2 usage errors and unreadable input.
     #[command(verbatim_doc_comment)]
