@@ -512,3 +512,106 @@ fn results_to_a_closed_stdout_are_an_error_not_lost() {
         .unwrap();
     assert!(o.status.success());
 }
+
+/// Every command's `--help` and manual page end with its exit statuses (docs/formats.md,
+/// "Exit status"), and neither bakes in where the tables resolve for whoever printed them:
+/// the default reads `$XDG_DATA_HOME/fifteen`, as the docs say it.
+#[test]
+fn every_help_and_manual_page_gives_its_exit_statuses_and_no_resolved_paths() {
+    let home = tempfile::tempdir().unwrap();
+    let home_dir = home.path().to_str().unwrap();
+    let xdg = home.path().join("xdg-data-of-the-printer");
+    let env_tables = "/env/tables/of-the-printer";
+    let run_with = |bin: &std::path::Path, args: &[&str]| {
+        let out = std::process::Command::new(bin)
+            .args(args)
+            .env("HOME", home_dir)
+            .env("XDG_DATA_HOME", &xdg)
+            .env("FIFTEEN_TABLES", env_tables)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let fifteen = std::path::Path::new(env!("CARGO_BIN_EXE_fifteen"));
+    let commands: &[&[&str]] = &[
+        &[],
+        &["solve"],
+        &["bench"],
+        &["compare"],
+        &["random"],
+        &["merge"],
+        &["check"],
+        &["play"],
+        &["tables"],
+        &["tables", "list"],
+        &["tables", "verify"],
+        &["split"],
+        &["split", "frontier"],
+        &["split", "search"],
+        &["split", "reduce"],
+        &["completions"],
+        &["man"],
+    ];
+    let mut pages: Vec<(String, String, String)> = Vec::new();
+    for command in commands {
+        let mut help = command.to_vec();
+        help.push("--help");
+        let mut man = vec!["man"];
+        man.extend_from_slice(command);
+        pages.push((
+            format!("fifteen {command:?}"),
+            run_with(fifteen, &help),
+            run_with(fifteen, &man),
+        ));
+    }
+    let build_pdb = common::build_pdb();
+    pages.push((
+        "build-pdb".into(),
+        run_with(build_pdb, &["--help"]),
+        run_with(build_pdb, &["--man"]),
+    ));
+    for (what, help, man) in &pages {
+        let statuses = help
+            .split_once("\nExit status:\n")
+            .unwrap_or_else(|| panic!("{what}: no exit statuses in --help:\n{help}"))
+            .1;
+        assert!(statuses.contains("\n  2    "), "{what}: {statuses}");
+        assert!(
+            statuses.contains("never exit status 0"),
+            "{what}: {statuses}"
+        );
+        assert!(
+            man.contains(".SH \"EXIT STATUS\"\n.TP\n\\fB0\\fR\n"),
+            "{what}: {man}"
+        );
+        assert!(man.contains("\\fB2\\fR\n"), "{what}");
+        let stops = !what.contains("completions") && !what.contains("\"man\"");
+        assert_eq!(statuses.contains("\n  130  "), stops, "{what}: {statuses}");
+        assert_eq!(man.contains("\\fB130\\fR"), stops, "{what}");
+        for page in [help, man] {
+            for resolved in [home_dir, env_tables] {
+                assert!(!page.contains(resolved), "{what}: {resolved} in\n{page}");
+            }
+        }
+    }
+    // Where the tables are, as the docs say it; in the man page of every command that
+    // takes --tables (or build-pdb's --out).
+    for (what, help, man) in &pages {
+        if help.contains("--tables <") || help.contains("--out <") {
+            assert!(
+                help.contains("[default: $XDG_DATA_HOME/fifteen]"),
+                "{what}: {help}"
+            );
+            assert!(man.contains("$XDG_DATA_HOME/fifteen"), "{what}: {man}");
+        }
+    }
+    // The statuses of each kind of command are its own.
+    let help_of = |name: &str| &pages.iter().find(|p| p.0 == name).unwrap().1;
+    assert!(help_of("fifteen [\"check\"]").contains("  1    some result does not check"));
+    assert!(help_of("fifteen [\"tables\", \"verify\"]").contains("  1    some table is bad"));
+    assert!(help_of("build-pdb").contains("  130  stopped by Ctrl-C, no partial table left"));
+    // -h stays short.
+    let short = run_with(fifteen, &["solve", "-h"]);
+    assert!(!short.contains("Exit status:"), "{short}");
+}

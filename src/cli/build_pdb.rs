@@ -50,8 +50,15 @@ struct Args {
     partition: Option<String>,
     /// Directory to write the tables to: by default the per-user data directory where
     /// `fifteen` looks for them ($XDG_DATA_HOME/fifteen, else ~/.local/share/fifteen;
-    /// ~/Library/Application Support/fifteen on macOS).
-    #[arg(long, default_value_os_t = args::default_tables(), env = TABLES_ENV)]
+    /// ~/Library/Application Support/fifteen on macOS). [default: $XDG_DATA_HOME/fifteen]
+    // As `--tables`: the default shown as the docs say it, not as it resolves here.
+    #[arg(
+        long,
+        default_value_os_t = args::default_tables(),
+        env = TABLES_ENV,
+        hide_default_value = true,
+        hide_env_values = true
+    )]
     out: PathBuf,
     /// Rebuild tables that already exist.
     #[arg(long)]
