@@ -94,9 +94,10 @@ struct Usage(String);
 /// The options that ask for a build, which --completions and --man refuse beside them.
 const BUILD_OPTIONS: [&str; 6] = ["size", "blank", "partition", "force", "threads", "dual"];
 
-/// The `build-pdb` command: exit status 0 when the tables are there, 2 for usage errors,
-/// 130 when Ctrl-C stopped the build and 143 when SIGTERM did (no partial table is left),
-/// 1 otherwise (with the error on one line, never a backtrace).
+/// The `build-pdb` command: exit status 0 when the tables are there, 2 for usage errors
+/// (a partition too large among them), 130 when Ctrl-C stopped the build and 143 when
+/// SIGTERM did (no partial table is left), 1 otherwise (with the error on one line, never
+/// a backtrace). `exit_status` lists them for the help.
 pub fn main() -> ! {
     super::output::end_quietly_on_closed_pipes();
     let args = args::parse();
@@ -146,12 +147,14 @@ fn run(args: Args) -> Result<()> {
         );
     }
     // Without --partition: every partition `solve` uses by default for this shape.
-    // A partition that is not one is a usage error; one too large to build is not (it
-    // is refused before any work, exit status 1, as other limits).
+    // A partition that is not one, or whose tables would be over the size limit, is a
+    // usage error (exit status 2, as `solve --partition` and every range: docs/guide.md);
+    // a build that does not fit in this machine's memory is a limit of the build (1).
     if let Some(text) = args.partition.as_deref() {
         pdb::Partition::parse(shape, blank, text).map_err(|e| Usage(e.to_string()))?;
     }
-    let first = args::partition(shape, blank, args.partition.as_deref())?;
+    let first = args::partition(shape, blank, args.partition.as_deref())
+        .map_err(|e| Usage(format!("{e:#}")))?;
     let mut partitions = vec![first];
     if args.partition.is_none() {
         partitions.extend(pdb::Partition::second_for(shape, blank));
