@@ -615,3 +615,41 @@ fn every_help_and_manual_page_gives_its_exit_statuses_and_no_resolved_paths() {
     let short = run_with(fifteen, &["solve", "-h"]);
     assert!(!short.contains("Exit status:"), "{short}");
 }
+
+/// A 6x6 board searched optimally (no `--weight`) gets, once, the advice that random
+/// ones are out of reach of an optimal search and that `--weight` answers them quickly.
+#[test]
+fn a_6x6_board_without_weight_is_told_once_that_weight_answers_quickly() {
+    // Two 6x6 boards two moves from the standard goal (the blank up, then left).
+    let goal: Vec<u32> = (1..36).chain([0]).collect();
+    let mut near = goal.clone();
+    near.swap(35, 29);
+    let mut other = near.clone();
+    other.swap(29, 28);
+    let line = |b: &[u32]| {
+        b.iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let input = format!("{}\n{}\n", line(&near), line(&other));
+    let o = run(&["solve", "-"], Some(&input));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let advice = "random 6x6 boards are usually out of reach of an optimal search: --weight";
+    assert_eq!(o.stderr.matches(advice).count(), 1, "{}", o.stderr);
+    assert_eq!(o.stderr.matches("note: ").count(), 1, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("solving 6x6 boards with linear conflict instead"),
+        "{}",
+        o.stderr
+    );
+    // Asked for a weight already, or for quiet: no advice.
+    let o = run(&["solve", "--weight", "2", "-"], Some(&input));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(!o.stderr.contains(advice), "{}", o.stderr);
+    assert!(o.stderr.contains("linear conflict instead"), "{}", o.stderr);
+    let o = run(&["solve", "-q", "-"], Some(&input));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.stderr, "");
+}
