@@ -653,3 +653,50 @@ fn a_6x6_board_without_weight_is_told_once_that_weight_answers_quickly() {
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(o.stderr, "");
 }
+
+/// A failure of an instance whose line gives its length keeps that `known` length in its
+/// record, as a solved one does (a limit reached, a time out, a classic search's limit).
+#[test]
+fn failures_keep_the_known_length_of_their_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(
+        tmp.path(),
+        "known.txt",
+        "a 31 8 6 7 2 5 4 3 0 1\nb ? 8 6 7 2 5 4 3 0 1\nc 1 1 2 3 4 5 6 7 0 8\n",
+    );
+    for args in [
+        &["bench", &file, LC, "--format", "json", "--max-nodes", "10"][..],
+        &["bench", &file, LC, "--format", "json", "--timeout", "1e-9"],
+        &[
+            "solve",
+            "-i",
+            &file,
+            LC,
+            "--format",
+            "json",
+            "--max-nodes",
+            "10",
+        ],
+        &[
+            "solve",
+            "-i",
+            &file,
+            "--heuristic=manhattan",
+            "--algorithm",
+            "astar",
+            "--format",
+            "json",
+            "--max-nodes",
+            "10",
+        ],
+    ] {
+        let o = run(args, None);
+        assert_eq!(o.code, 1, "{args:?}: {}{}", o.stdout, o.stderr);
+        let v = json_lines(&o.stdout);
+        assert_eq!(v[0]["kind"], "limit", "{args:?}: {}", v[0]);
+        assert_eq!(v[0]["known"], 31, "{args:?}: {}", v[0]);
+        assert!(v[0].get("ok").is_none(), "{args:?}: {}", v[0]);
+        assert_eq!(v[1]["kind"], "limit", "{args:?}: {}", v[1]);
+        assert!(v[1].get("known").is_none(), "{args:?}: {}", v[1]);
+    }
+}

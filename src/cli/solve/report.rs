@@ -63,7 +63,12 @@ impl Report {
             Ok(sol) => sol,
             Err(f) => {
                 self.count_failed(o, f);
-                return Record::failed(&o.id, f.kind, &f.message, f.stopped.as_ref());
+                // The known length stays with the instance that failed (a limit reached
+                // tells as much beside it as a solution would).
+                return Record {
+                    known: o.known.map(u64::from),
+                    ..Record::failed(&o.id, f.kind, &f.message, f.stopped.as_ref())
+                };
             }
         };
         let ok = self.count_solved(o, sol);
