@@ -616,6 +616,43 @@ fn every_help_and_manual_page_gives_its_exit_statuses_and_no_resolved_paths() {
     assert!(!short.contains("Exit status:"), "{short}");
 }
 
+/// `-q` keeps errors and the `interrupted: ...` line (which explains exit status 130 or 143
+/// and says what was not finished), and its help says so, for `fifteen` and `build-pdb`.
+#[test]
+fn quiet_says_it_keeps_errors_and_the_interrupted_line() {
+    let o = run(&["solve", "--help"], None);
+    assert!(
+        o.stdout
+            .contains("errors are still printed, and so is the line")
+            && o.stdout.contains("says a run was interrupted"),
+        "{}",
+        o.stdout
+    );
+    let o = std::process::Command::new(common::build_pdb())
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(o.stdout).unwrap();
+    assert!(help.contains("says the build was interrupted"), "{help}");
+    // The behaviour the words describe: Ctrl-C under -q still says what it stopped.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["check", "-q", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(130));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("interrupted: "), "{err}");
+}
+
 /// A 6x6 board searched optimally (no `--weight`) gets, once, the advice that random
 /// ones are out of reach of an optimal search and that `--weight` answers them quickly.
 #[test]

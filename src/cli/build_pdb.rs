@@ -72,7 +72,8 @@ struct Args {
     /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long, value_parser = args::whole::<usize>(1, MAX_THREADS), allow_negative_numbers = true)]
     threads: Option<usize>,
-    /// No progress bar and no notes on stderr (errors are still printed).
+    /// No progress bar and no notes on stderr (errors are still printed, and so is the
+    /// line that says the build was interrupted).
     #[arg(long, short)]
     quiet: bool,
     /// Print a completion script for this shell (bash, zsh, fish, elvish, powershell) and

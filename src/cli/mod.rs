@@ -60,7 +60,8 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 struct Cli {
     #[command(subcommand)]
     command: Command,
-    /// No progress and no notes on stderr; errors are still printed.
+    /// No progress and no notes on stderr; errors are still printed, and so is the line
+    /// that says a run was interrupted (Ctrl-C, SIGTERM) and what it did not finish.
     #[arg(long, short, global = true)]
     quiet: bool,
 }
