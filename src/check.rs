@@ -14,6 +14,7 @@ use crate::error::BoardError;
 use crate::instances::lines::ByteLines;
 use crate::instances::GoalSpec;
 use crate::record::Record;
+use crate::search::Weight;
 
 /// Why a solution, or a results line, could not be checked. Each message is one line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -63,6 +64,16 @@ pub enum CheckError {
     /// The line is the solver saying it failed: there is no solution to check.
     #[error("no solution to check: the line reports an error: {0}")]
     Reported(String),
+    /// A results line whose fields contradict one another: a length below its own
+    /// `lower_bound`, a record called optimal beside the `bound` or `weight` of a weighted
+    /// search, an `ok` that is not what its `known` length says (see [`contradiction`]).
+    #[error("the \"{field}\" field {reason}")]
+    Contradiction {
+        /// The field at fault.
+        field: &'static str,
+        /// How it contradicts the others, worded to follow the field's name in a sentence.
+        reason: String,
+    },
     /// A solution read back from a file that is shorter than a proven lower bound, or longer
     /// than the bound it claims to meet: the file is damaged or not what it says.
     #[error("{length} moves, but {why}")]
@@ -304,15 +315,150 @@ pub fn check_json_line(text: &str, line: usize, default_goal: &GoalSpec) -> Opti
         }
     };
     out.result = (|| {
-        if let Some(e) = record.error {
-            return Err(CheckError::Reported(e));
+        if let Some(e) = &record.error {
+            return Err(CheckError::Reported(e.clone()));
         }
         out.claimed = record.length;
         let (board, goal) = board_and_goal(&record, default_goal)?;
-        let moves = record.moves.ok_or(CheckError::MissingField("moves"))?;
-        replay(&board, &goal, &parse_moves(&moves)?)
+        let moves = record
+            .moves
+            .as_deref()
+            .ok_or(CheckError::MissingField("moves"))?;
+        let moves = parse_moves(moves).map_err(|e| CheckError::BadField {
+            field: "moves".into(),
+            reason: format!("is refused: {e}"),
+        })?;
+        let r = replay(&board, &goal, &moves)?;
+        // A solution that reaches the goal is held to what its record says of it: the
+        // length it claims (or, without one, the moves') against its other fields.
+        if r.reaches_goal {
+            let length = record.length.unwrap_or(r.length as u64);
+            if let Some(e) = contradiction(&record, length) {
+                return Err(e);
+            }
+        }
+        Ok(r)
     })();
     Some(out)
+}
+
+/// Whether a `bound` or `weight` is that of a weighted search: above 1 once rounded down to
+/// a multiple of 1/1000, as the search rounds it (`--weight 1.0004` is the optimal search).
+fn weighted(factor: f64) -> bool {
+    factor > 1.0 && Weight::from_factor(factor.min(100.0)).is_none_or(|w| !w.is_one())
+}
+
+/// Whether a solution of `length` moves agrees with the known optimal length `known`: the
+/// same, or, for a weighted search, no shorter and at most `weight` times it
+/// (docs/formats.md, the `ok` field).
+pub fn length_agrees(known: u64, length: u64, weight: Weight) -> bool {
+    known == length
+        || (!weight.is_one()
+            && known < length
+            && u128::from(length) * u128::from(weight.g)
+                <= u128::from(known) * u128::from(weight.h))
+}
+
+/// The first way a record's fields contradict one another, `length` being its length (the
+/// `length` field, or the number of its moves without one); `None` when they agree. This
+/// is no search: it holds the record to its own word, as docs/formats.md defines the
+/// fields ("check --format json" lists the contradictions):
+///
+/// - `lower_bound` above the length: a solution of that length proves the optimum is at
+///   most it;
+/// - `bound` below 1: no solution is shorter than the optimum;
+/// - `optimal` true beside a `bound` or a `weight` above 1 (rounded down to a multiple of
+///   1/1000, as searches round them), or beside `algorithm` `dfs` or `greedy`: those
+///   searches prove no optimality;
+/// - `optimal` true beside a `lower_bound` below the length: an optimal length is its own
+///   lower bound;
+/// - `ok` that is not what the `known` length says of the length, by the rule of the
+///   record's search (optimal: equal; `algorithm` not optimal: at least; weighted: between
+///   it and `bound` times it).
+pub fn contradiction(record: &Record, length: u64) -> Option<CheckError> {
+    let bad =
+        |field: &'static str, reason: String| Some(CheckError::Contradiction { field, reason });
+    if let Some(lb) = record.lower_bound.filter(|&lb| lb > length) {
+        return bad(
+            "lower_bound",
+            format!(
+                "is {lb}, above the length {length}: a solution of {length} moves proves \
+                 that the optimum is at most {length}"
+            ),
+        );
+    }
+    if let Some(b) = record.bound.filter(|&b| b < 1.0) {
+        return bad(
+            "bound",
+            format!("is {b}, below 1: no solution is shorter than the optimum"),
+        );
+    }
+    if record.optimal == Some(true) {
+        let weighted_search = "a weighted search's, whose lengths are not proven optimal";
+        if let Some(b) = record.bound.filter(|&b| weighted(b)) {
+            return bad(
+                "bound",
+                format!("is {b}, {weighted_search}, but \"optimal\" is true"),
+            );
+        }
+        if let Some(w) = record.weight.filter(|&w| weighted(w)) {
+            return bad(
+                "weight",
+                format!("is {w}, {weighted_search}, but \"optimal\" is true"),
+            );
+        }
+        if let Some(a) = record
+            .algorithm
+            .as_deref()
+            .filter(|a| matches!(*a, "dfs" | "greedy"))
+        {
+            return bad(
+                "optimal",
+                format!("is true, but the \"algorithm\" {a} proves no optimality"),
+            );
+        }
+        if let Some(lb) = record.lower_bound.filter(|&lb| lb < length) {
+            return bad(
+                "lower_bound",
+                format!(
+                    "is {lb}, below the length {length}, but \"optimal\" is true: an \
+                     optimal length is its own lower bound"
+                ),
+            );
+        }
+    }
+    if let (Some(known), Some(ok)) = (record.known, record.ok) {
+        let agrees = match (record.optimal, record.algorithm.is_some(), record.bound) {
+            (Some(true), _, _) => Some(known == length),
+            (Some(false), true, _) => Some(known <= length),
+            (Some(false), false, Some(b)) => {
+                Weight::from_factor(b.min(100.0)).map(|w| length_agrees(known, length, w))
+            }
+            _ => None,
+        };
+        if let Some(agrees) = agrees.filter(|&a| a != ok) {
+            let rule = match (record.optimal, record.algorithm.is_some()) {
+                (Some(true), _) => "an optimal length must equal it".to_string(),
+                (_, true) => "a length not proven optimal must be at least it".to_string(),
+                _ => format!(
+                    "a weighted length must lie between it and {} times it",
+                    record.bound.unwrap_or(1.0)
+                ),
+            };
+            return bad(
+                "ok",
+                format!(
+                    "is {ok}, but the length {length} {} the \"known\" {known} ({rule})",
+                    if agrees {
+                        "agrees with"
+                    } else {
+                        "does not agree with"
+                    }
+                ),
+            );
+        }
+    }
+    None
 }
 
 /// The line's board and the goal it is to reach.

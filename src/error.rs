@@ -63,8 +63,9 @@ pub enum BoardError {
         /// The goal's number of cells.
         goal: usize,
     },
-    /// A character in a move string that is none of `U`, `D`, `L`, `R` (either case).
-    #[error("'{0}' is not a move (use U, D, L, R)")]
+    /// A character in a move string that is none of `U`, `D`, `L`, `R`: lower case, a
+    /// space or a comma too, as a solution is written with these four capitals alone.
+    #[error("'{}' is not a move: a solution is a string of the capitals U, D, L, R, with nothing between them", .0.escape_debug())]
     BadMove(char),
     /// A goal given as text that is neither a known name nor numbers (it contains letters).
     /// Holds the text, cut to 30 characters.

@@ -410,3 +410,148 @@ fn an_instance_file_is_told_to_go_through_solve_first() {
     assert_eq!(o.code, 2);
     assert!(o.stderr.contains("give a results file"), "{}", o.stderr);
 }
+
+/// A record whose moves reach the goal in the length it claims still fails when its own
+/// fields contradict one another (docs/formats.md, "check --format json"), and the message
+/// names the field, in text and in JSON.
+#[test]
+fn a_record_that_contradicts_itself_fails_naming_the_field() {
+    // "1 2 3 4 5 6 0 7 8" is two moves (RR) from the standard goal.
+    let base = r#""tiles":[1,2,3,4,5,6,0,7,8],"moves":"RR","length":2"#;
+    #[rustfmt::skip]
+    let bad: &[(&str, &str)] = &[
+        (r#""lower_bound":3"#, "lower_bound"),
+        (r#""optimal":false,"bound":1.5,"lower_bound":4"#, "lower_bound"),
+        (r#""optimal":true,"bound":1.5"#, "bound"),
+        (r#""optimal":true,"bound":1.001"#, "bound"),
+        (r#""optimal":true,"weight":2"#, "weight"),
+        (r#""optimal":true,"lower_bound":1"#, "lower_bound"),
+        (r#""optimal":true,"lower_bound":3"#, "lower_bound"),
+        (r#""optimal":true,"algorithm":"dfs""#, "optimal"),
+        (r#""optimal":true,"algorithm":"greedy""#, "optimal"),
+        (r#""bound":0.5"#, "bound"),
+        (r#""optimal":true,"known":4,"ok":true"#, "ok"),
+        (r#""optimal":true,"known":2,"ok":false"#, "ok"),
+        (r#""optimal":false,"algorithm":"greedy","known":3,"ok":true"#, "ok"),
+        (r#""optimal":false,"bound":1.2,"lower_bound":1,"known":1,"ok":true"#, "ok"),
+    ];
+    #[rustfmt::skip]
+    let good: &[&str] = &[
+        r#""optimal":true"#,
+        r#""optimal":true,"lower_bound":2"#,
+        // Weights below 1.001 round down to 1: the optimal search.
+        r#""optimal":true,"bound":1.0004"#,
+        r#""optimal":true,"weight":1"#,
+        r#""optimal":false,"bound":1.5,"lower_bound":2"#,
+        r#""optimal":false,"bound":1.5,"lower_bound":1,"known":2,"ok":true"#,
+        r#""optimal":false,"bound":2,"lower_bound":1,"known":1,"ok":true"#,
+        r#""optimal":false,"algorithm":"greedy","known":1,"ok":true"#,
+        r#""optimal":true,"known":2,"ok":true"#,
+        r#""optimal":true,"known":3,"ok":false"#,
+        // Without "optimal", "ok" is not judged.
+        r#""known":9,"ok":true"#,
+    ];
+    for (extra, field) in bad {
+        let line = format!("{{{base},{extra}}}\n");
+        let o = run(&["check", "-"], Some(&line));
+        assert_eq!(o.code, 1, "{line}{}{}", o.stdout, o.stderr);
+        let first = o.stdout.lines().next().unwrap();
+        assert!(
+            first.starts_with(&format!("line 1: FAIL: the \"{field}\" field ")),
+            "{line}{first}"
+        );
+        let o = run(&["check", "--format", "json", "-"], Some(&line));
+        assert_eq!(o.code, 1, "{line}{}", o.stderr);
+        let v = &json_lines(&o.stdout)[0];
+        assert_eq!(v["ok"], false, "{line}{v}");
+        assert_eq!(v["field"], *field, "{line}{v}");
+        let error = v["error"].as_str().unwrap();
+        assert!(
+            error.starts_with(&format!("the \"{field}\" field ")),
+            "{error}"
+        );
+    }
+    for extra in good {
+        let line = format!("{{{base},{extra}}}\n");
+        let o = run(&["check", "-"], Some(&line));
+        assert_eq!(o.code, 0, "{line}{}{}", o.stdout, o.stderr);
+    }
+    // What our own searches write checks out: weighted, with a known length, and classic.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("known.txt");
+    std::fs::write(&file, "a 2 1 2 3 4 5 6 0 7 8\nb 3 1 2 3 0 4 6 7 5 8\n").unwrap();
+    let file = file.to_str().unwrap();
+    let mh = "--heuristic=manhattan";
+    for args in [
+        &["solve", LC, "--format", "json", "--weight", "3", "-i", file][..],
+        &["bench", file, LC, "--format", "json"],
+        &["bench", file, LC, "--format", "json", "--weight", "2"],
+        &[
+            "solve",
+            mh,
+            "--algorithm",
+            "greedy",
+            "--format",
+            "json",
+            "-i",
+            file,
+        ],
+        &[
+            "solve",
+            mh,
+            "--algorithm",
+            "astar",
+            "--weight",
+            "2",
+            "--format",
+            "json",
+            "-i",
+            file,
+        ],
+    ] {
+        let o = run(args, None);
+        assert_eq!(o.code, 0, "{args:?}: {}", o.stderr);
+        let c = run(&["check", "-"], Some(&o.stdout));
+        assert_eq!(c.code, 0, "{args:?}: {}{}", o.stdout, c.stdout);
+    }
+}
+
+/// A solution is a string of the capitals U, D, L, R: lower case, spaces and commas are
+/// refused, saying what is accepted: on the command line a usage error (exit status 2), in
+/// a results line that line's failure (exit status 1).
+#[test]
+fn moves_other_than_capital_udlr_are_refused() {
+    let b = "1 2 3 4 5 6 0 7 8";
+    for moves in ["rr", "Rr", "R R", "R,R", " RR", "RR\t", "R\u{0301}R"] {
+        let o = run(&["check", b, "--moves", moves], None);
+        assert_eq!(o.code, 2, "{moves:?}: {}{}", o.stdout, o.stderr);
+        assert!(o.stdout.is_empty(), "{moves:?}: {}", o.stdout);
+        assert!(
+            o.stderr.contains("bad --moves: ")
+                && o.stderr
+                    .contains("is not a move: a solution is a string of the capitals U, D, L, R"),
+            "{moves:?}: {}",
+            o.stderr
+        );
+        let line = serde_json::json!({"tiles": [1, 2, 3, 4, 5, 6, 0, 7, 8], "moves": moves});
+        for format in ["text", "json"] {
+            let o = run(
+                &["check", "--format", format, "-"],
+                Some(&format!("{line}\n")),
+            );
+            assert_eq!(o.code, 1, "{moves:?}: {}{}", o.stdout, o.stderr);
+            assert!(
+                o.stdout.contains(r#"the \"moves\" field is refused: "#)
+                    || o.stdout.contains(r#"the "moves" field is refused: "#),
+                "{moves:?}: {}",
+                o.stdout
+            );
+            assert!(o.stdout.contains("U, D, L, R"), "{}", o.stdout);
+        }
+    }
+    let o = run(&["check", b, "--moves", "RR"], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    // The empty string is the empty solution, of a board at its goal.
+    let o = run(&["check", "1 2 3 4 5 6 7 8 0", "--moves", ""], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+}

@@ -512,3 +512,228 @@ fn results_to_a_closed_stdout_are_an_error_not_lost() {
         .unwrap();
     assert!(o.status.success());
 }
+
+/// Every command's `--help` and manual page end with its exit statuses (docs/formats.md,
+/// "Exit status"), and neither bakes in where the tables resolve for whoever printed them:
+/// the default reads `$XDG_DATA_HOME/fifteen`, as the docs say it.
+#[test]
+fn every_help_and_manual_page_gives_its_exit_statuses_and_no_resolved_paths() {
+    let home = tempfile::tempdir().unwrap();
+    let home_dir = home.path().to_str().unwrap();
+    let xdg = home.path().join("xdg-data-of-the-printer");
+    let env_tables = "/env/tables/of-the-printer";
+    let run_with = |bin: &std::path::Path, args: &[&str]| {
+        let out = std::process::Command::new(bin)
+            .args(args)
+            .env("HOME", home_dir)
+            .env("XDG_DATA_HOME", &xdg)
+            .env("FIFTEEN_TABLES", env_tables)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let fifteen = std::path::Path::new(env!("CARGO_BIN_EXE_fifteen"));
+    let commands: &[&[&str]] = &[
+        &[],
+        &["solve"],
+        &["bench"],
+        &["compare"],
+        &["random"],
+        &["merge"],
+        &["check"],
+        &["play"],
+        &["tables"],
+        &["tables", "list"],
+        &["tables", "verify"],
+        &["split"],
+        &["split", "frontier"],
+        &["split", "search"],
+        &["split", "reduce"],
+        &["completions"],
+        &["man"],
+    ];
+    let mut pages: Vec<(String, String, String)> = Vec::new();
+    for command in commands {
+        let mut help = command.to_vec();
+        help.push("--help");
+        let mut man = vec!["man"];
+        man.extend_from_slice(command);
+        pages.push((
+            format!("fifteen {command:?}"),
+            run_with(fifteen, &help),
+            run_with(fifteen, &man),
+        ));
+    }
+    let build_pdb = common::build_pdb();
+    pages.push((
+        "build-pdb".into(),
+        run_with(build_pdb, &["--help"]),
+        run_with(build_pdb, &["--man"]),
+    ));
+    for (what, help, man) in &pages {
+        let statuses = help
+            .split_once("\nExit status:\n")
+            .unwrap_or_else(|| panic!("{what}: no exit statuses in --help:\n{help}"))
+            .1;
+        assert!(statuses.contains("\n  2    "), "{what}: {statuses}");
+        assert!(
+            statuses.contains("never exit status 0"),
+            "{what}: {statuses}"
+        );
+        assert!(
+            man.contains(".SH \"EXIT STATUS\"\n.TP\n\\fB0\\fR\n"),
+            "{what}: {man}"
+        );
+        assert!(man.contains("\\fB2\\fR\n"), "{what}");
+        let stops = !what.contains("completions") && !what.contains("\"man\"");
+        assert_eq!(statuses.contains("\n  130  "), stops, "{what}: {statuses}");
+        assert_eq!(man.contains("\\fB130\\fR"), stops, "{what}");
+        for page in [help, man] {
+            for resolved in [home_dir, env_tables] {
+                assert!(!page.contains(resolved), "{what}: {resolved} in\n{page}");
+            }
+        }
+    }
+    // Where the tables are, as the docs say it; in the man page of every command that
+    // takes --tables (or build-pdb's --out).
+    for (what, help, man) in &pages {
+        if help.contains("--tables <") || help.contains("--out <") {
+            assert!(
+                help.contains("[default: $XDG_DATA_HOME/fifteen]"),
+                "{what}: {help}"
+            );
+            assert!(man.contains("$XDG_DATA_HOME/fifteen"), "{what}: {man}");
+        }
+    }
+    // The statuses of each kind of command are its own.
+    let help_of = |name: &str| &pages.iter().find(|p| p.0 == name).unwrap().1;
+    assert!(help_of("fifteen [\"check\"]").contains("  1    some result does not check"));
+    assert!(help_of("fifteen [\"tables\", \"verify\"]").contains("  1    some table is bad"));
+    assert!(help_of("build-pdb").contains("  130  stopped by Ctrl-C, no partial table left"));
+    // -h stays short.
+    let short = run_with(fifteen, &["solve", "-h"]);
+    assert!(!short.contains("Exit status:"), "{short}");
+}
+
+/// `-q` keeps errors and the `interrupted: ...` line (which explains exit status 130 or 143
+/// and says what was not finished), and its help says so, for `fifteen` and `build-pdb`.
+#[test]
+fn quiet_says_it_keeps_errors_and_the_interrupted_line() {
+    let o = run(&["solve", "--help"], None);
+    assert!(
+        o.stdout
+            .contains("errors are still printed, and so is the line")
+            && o.stdout.contains("says a run was interrupted"),
+        "{}",
+        o.stdout
+    );
+    let o = std::process::Command::new(common::build_pdb())
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(o.stdout).unwrap();
+    assert!(help.contains("says the build was interrupted"), "{help}");
+    // The behaviour the words describe: Ctrl-C under -q still says what it stopped.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["check", "-q", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(130));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("interrupted: "), "{err}");
+}
+
+/// A 6x6 board searched optimally (no `--weight`) gets, once, the advice that random
+/// ones are out of reach of an optimal search and that `--weight` answers them quickly.
+#[test]
+fn a_6x6_board_without_weight_is_told_once_that_weight_answers_quickly() {
+    // Two 6x6 boards two moves from the standard goal (the blank up, then left).
+    let goal: Vec<u32> = (1..36).chain([0]).collect();
+    let mut near = goal.clone();
+    near.swap(35, 29);
+    let mut other = near.clone();
+    other.swap(29, 28);
+    let line = |b: &[u32]| {
+        b.iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let input = format!("{}\n{}\n", line(&near), line(&other));
+    let o = run(&["solve", "-"], Some(&input));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let advice = "random 6x6 boards are usually out of reach of an optimal search: --weight";
+    assert_eq!(o.stderr.matches(advice).count(), 1, "{}", o.stderr);
+    assert_eq!(o.stderr.matches("note: ").count(), 1, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("solving 6x6 boards with linear conflict instead"),
+        "{}",
+        o.stderr
+    );
+    // Asked for a weight already, or for quiet: no advice.
+    let o = run(&["solve", "--weight", "2", "-"], Some(&input));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(!o.stderr.contains(advice), "{}", o.stderr);
+    assert!(o.stderr.contains("linear conflict instead"), "{}", o.stderr);
+    let o = run(&["solve", "-q", "-"], Some(&input));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.stderr, "");
+}
+
+/// A failure of an instance whose line gives its length keeps that `known` length in its
+/// record, as a solved one does (a limit reached, a time out, a classic search's limit).
+#[test]
+fn failures_keep_the_known_length_of_their_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(
+        tmp.path(),
+        "known.txt",
+        "a 31 8 6 7 2 5 4 3 0 1\nb ? 8 6 7 2 5 4 3 0 1\nc 1 1 2 3 4 5 6 7 0 8\n",
+    );
+    for args in [
+        &["bench", &file, LC, "--format", "json", "--max-nodes", "10"][..],
+        &["bench", &file, LC, "--format", "json", "--timeout", "1e-9"],
+        &[
+            "solve",
+            "-i",
+            &file,
+            LC,
+            "--format",
+            "json",
+            "--max-nodes",
+            "10",
+        ],
+        &[
+            "solve",
+            "-i",
+            &file,
+            "--heuristic=manhattan",
+            "--algorithm",
+            "astar",
+            "--format",
+            "json",
+            "--max-nodes",
+            "10",
+        ],
+    ] {
+        let o = run(args, None);
+        assert_eq!(o.code, 1, "{args:?}: {}{}", o.stdout, o.stderr);
+        let v = json_lines(&o.stdout);
+        assert_eq!(v[0]["kind"], "limit", "{args:?}: {}", v[0]);
+        assert_eq!(v[0]["known"], 31, "{args:?}: {}", v[0]);
+        assert!(v[0].get("ok").is_none(), "{args:?}: {}", v[0]);
+        assert_eq!(v[1]["kind"], "limit", "{args:?}: {}", v[1]);
+        assert!(v[1].get("known").is_none(), "{args:?}: {}", v[1]);
+    }
+}

@@ -72,8 +72,9 @@ pub fn board(data: &[u8]) {
             assert_eq!(GoalSpec::parse(&grid(&goal)), Ok(GoalSpec::Explicit(tiles)));
         }
     }
+    // A move string is accepted only as written out again: the capitals U D L R alone.
     if let Ok(moves) = parse_moves(text) {
-        assert_eq!(parse_moves(&moves_to_string(&moves)), Ok(moves));
+        assert_eq!(moves_to_string(&moves), text);
     }
     if let Some(shape) = Shape::parse(text) {
         assert!(shape.rows >= 2 && shape.cols >= 2, "{shape}");

@@ -203,7 +203,11 @@ def test_an_infinite_or_huge_timeout_is_no_limit():
 
 
 def test_check_refuses_wrong_answers():
-    assert fifteen.check("1 2 3 0 4 6 7 5 8", "rdr") == 3
+    assert fifteen.check("1 2 3 0 4 6 7 5 8", "RDR") == 3
+    # A solution is the capitals U, D, L, R alone, as on the command line.
+    for moves in ("rdr", "R D R", "R,D,R"):
+        with pytest.raises(ValueError, match="is not a move: a solution is a string of the capitals"):
+            fifteen.check("1 2 3 0 4 6 7 5 8", moves)
     with pytest.raises(ValueError, match="do not reach the goal"):
         fifteen.check("1 2 3 0 4 6 7 5 8", "RD")
     with pytest.raises(ValueError, match="'X' is not a move"):

@@ -42,9 +42,10 @@ impl Dir {
         }
     }
 
-    /// The direction of a move letter, upper or lower case; `None` for any other character.
+    /// The direction of a move letter, `U`, `D`, `L` or `R` (capitals, as every solution
+    /// is written: docs/formats.md); `None` for any other character, lower case included.
     pub fn from_letter(c: char) -> Option<Dir> {
-        match c.to_ascii_uppercase() {
+        match c {
             'U' => Some(Dir::Up),
             'D' => Some(Dir::Down),
             'L' => Some(Dir::Left),
@@ -59,10 +60,26 @@ pub fn moves_to_string(moves: &[Dir]) -> String {
     moves.iter().map(|d| d.letter()).collect()
 }
 
-/// Parses a `UDLR` string (case-insensitive; spaces and commas ignored).
+/// Parses a solution: a string of `U`, `D`, `L`, `R` and nothing else (docs/formats.md,
+/// "Boards, goals, moves"). Lower case, spaces and commas are refused, not read as moves:
+/// a string written otherwise is not a solution of ours, and `rr` or `R,R` read leniently
+/// would pass `fifteen check` as if it were. The empty string is the empty solution.
+///
+/// # Errors
+/// [`BoardError::BadMove`] with the first character that is not a move.
+///
+/// # Examples
+/// ```
+/// use fifteen::board::{parse_moves, Dir};
+/// use fifteen::error::BoardError;
+///
+/// assert_eq!(parse_moves("RD"), Ok(vec![Dir::Right, Dir::Down]));
+/// assert_eq!(parse_moves("rd"), Err(BoardError::BadMove('r')));
+/// assert_eq!(parse_moves("R D"), Err(BoardError::BadMove(' ')));
+/// assert_eq!(parse_moves("R,D"), Err(BoardError::BadMove(',')));
+/// ```
 pub fn parse_moves(text: &str) -> Result<Vec<Dir>, BoardError> {
     text.chars()
-        .filter(|c| !c.is_whitespace() && *c != ',')
         .map(|c| Dir::from_letter(c).ok_or(BoardError::BadMove(c)))
         .collect()
 }

@@ -37,8 +37,17 @@ pub struct TablesArg {
     /// Support/fifteen on macOS). Built there on first use when quick, said before it
     /// starts: 4x4 about 35 seconds once, 5x5 about 20 (`build-pdb` builds them ahead, and
     /// larger ones). Boards without tables (6x6, --no-build) are solved with linear
-    /// conflict, with a note saying so.
-    #[arg(long, env = TABLES_ENV, default_value_os_t = default_tables(), global = true)]
+    /// conflict, with a note saying so. [default: $XDG_DATA_HOME/fifteen]
+    // The default and the variable's value are shown as the docs say them, not as they
+    // resolve for whoever prints the help or the manual page.
+    #[arg(
+        long,
+        env = TABLES_ENV,
+        default_value_os_t = default_tables(),
+        hide_default_value = true,
+        hide_env_values = true,
+        global = true
+    )]
     pub tables: PathBuf,
 }
 
@@ -71,7 +80,12 @@ pub fn parse<T: clap::Parser>() -> T {
     if std::env::var_os(TABLES_ENV).is_some_and(|v| v.is_empty()) {
         std::env::remove_var(TABLES_ENV);
     }
-    match T::try_parse() {
+    // The derived command, with each command's exit statuses added to its long help.
+    let mut cmd = super::exit_status::command::<T>();
+    let parsed = cmd
+        .try_get_matches_from_mut(std::env::args_os())
+        .and_then(|mut m| T::from_arg_matches_mut(&mut m).map_err(|e| e.format(&mut cmd)));
+    match parsed {
         Ok(t) => t,
         Err(e) if !e.use_stderr() => {
             let text = e.render().to_string();

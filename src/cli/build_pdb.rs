@@ -50,8 +50,15 @@ struct Args {
     partition: Option<String>,
     /// Directory to write the tables to: by default the per-user data directory where
     /// `fifteen` looks for them ($XDG_DATA_HOME/fifteen, else ~/.local/share/fifteen;
-    /// ~/Library/Application Support/fifteen on macOS).
-    #[arg(long, default_value_os_t = args::default_tables(), env = TABLES_ENV)]
+    /// ~/Library/Application Support/fifteen on macOS). [default: $XDG_DATA_HOME/fifteen]
+    // As `--tables`: the default shown as the docs say it, not as it resolves here.
+    #[arg(
+        long,
+        default_value_os_t = args::default_tables(),
+        env = TABLES_ENV,
+        hide_default_value = true,
+        hide_env_values = true
+    )]
     out: PathBuf,
     /// Rebuild tables that already exist.
     #[arg(long)]
@@ -65,7 +72,8 @@ struct Args {
     /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long, value_parser = args::whole::<usize>(1, MAX_THREADS), allow_negative_numbers = true)]
     threads: Option<usize>,
-    /// No progress bar and no notes on stderr (errors are still printed).
+    /// No progress bar and no notes on stderr (errors are still printed, and so is the
+    /// line that says the build was interrupted).
     #[arg(long, short)]
     quiet: bool,
     /// Print a completion script for this shell (bash, zsh, fish, elvish, powershell) and
@@ -87,9 +95,10 @@ struct Usage(String);
 /// The options that ask for a build, which --completions and --man refuse beside them.
 const BUILD_OPTIONS: [&str; 6] = ["size", "blank", "partition", "force", "threads", "dual"];
 
-/// The `build-pdb` command: exit status 0 when the tables are there, 2 for usage errors,
-/// 130 when Ctrl-C stopped the build and 143 when SIGTERM did (no partial table is left),
-/// 1 otherwise (with the error on one line, never a backtrace).
+/// The `build-pdb` command: exit status 0 when the tables are there, 2 for usage errors
+/// (a partition too large among them), 130 when Ctrl-C stopped the build and 143 when
+/// SIGTERM did (no partial table is left), 1 otherwise (with the error on one line, never
+/// a backtrace). `exit_status` lists them for the help.
 pub fn main() -> ! {
     super::output::end_quietly_on_closed_pipes();
     let args = args::parse();
@@ -139,12 +148,14 @@ fn run(args: Args) -> Result<()> {
         );
     }
     // Without --partition: every partition `solve` uses by default for this shape.
-    // A partition that is not one is a usage error; one too large to build is not (it
-    // is refused before any work, exit status 1, as other limits).
+    // A partition that is not one, or whose tables would be over the size limit, is a
+    // usage error (exit status 2, as `solve --partition` and every range: docs/guide.md);
+    // a build that does not fit in this machine's memory is a limit of the build (1).
     if let Some(text) = args.partition.as_deref() {
         pdb::Partition::parse(shape, blank, text).map_err(|e| Usage(e.to_string()))?;
     }
-    let first = args::partition(shape, blank, args.partition.as_deref())?;
+    let first = args::partition(shape, blank, args.partition.as_deref())
+        .map_err(|e| Usage(format!("{e:#}")))?;
     let mut partitions = vec![first];
     if args.partition.is_none() {
         partitions.extend(pdb::Partition::second_for(shape, blank));

@@ -224,12 +224,18 @@ fn describe(result: &Result<Replay, CheckError>, claimed: Option<u64>) -> (bool,
 }
 
 /// What a replay says, for programs: `ok`, and `reaches_goal`, `length`, `claimed`,
-/// `length_ok` (and `end` when the goal is not reached), or `error`.
+/// `length_ok` (and `end` when the goal is not reached), or `error` (and `field`, for a
+/// record whose fields contradict one another).
 fn replay_json(result: &Result<Replay, CheckError>, claimed: Option<u64>) -> Value {
     let (ok, _) = describe(result, claimed);
     let mut v = serde_json::json!({ "ok": ok });
     match result {
-        Err(e) => v["error"] = e.to_string().into(),
+        Err(e) => {
+            v["error"] = e.to_string().into();
+            if let CheckError::Contradiction { field, .. } = e {
+                v["field"] = (*field).into();
+            }
+        }
         Ok(r) => {
             v["reaches_goal"] = r.reaches_goal.into();
             v["length"] = r.length.into();

@@ -43,7 +43,7 @@ pub fn run_man<C: CommandFactory>(a: ManArgs) -> Result<i32> {
 
 /// Writes `C`'s completion script for `shell` to stdout, for the binary called `bin`.
 pub fn completions<C: CommandFactory>(shell: Shell, bin: &str) -> Result<()> {
-    let mut cmd = C::command();
+    let mut cmd = super::exit_status::command::<C>();
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut cmd, bin, &mut script);
     emit(&mut std::io::stdout(), &String::from_utf8_lossy(&script))
@@ -53,7 +53,7 @@ pub fn completions<C: CommandFactory>(shell: Shell, bin: &str) -> Result<()> {
 /// (`["split", "frontier"]`; a word may join two levels, as the page's name does:
 /// `split-frontier`).
 pub fn man<C: CommandFactory>(path: &[&str]) -> Result<()> {
-    let mut cmd = C::command().disable_help_subcommand(true);
+    let mut cmd = super::exit_status::command::<C>().disable_help_subcommand(true);
     // Building names the subcommands `fifteen-solve` ... and brings in global options.
     cmd.build();
     let source = format!(
@@ -61,6 +61,12 @@ pub fn man<C: CommandFactory>(path: &[&str]) -> Result<()> {
         cmd.get_name(),
         cmd.get_version().unwrap_or_default()
     );
+    // The page's place among the commands, for its exit statuses (`build-pdb` is a root
+    // of its own).
+    let mut at: Vec<String> = match cmd.get_name() {
+        "fifteen" => vec![],
+        name => vec![name.to_string()],
+    };
     let mut page = cmd;
     let mut words: Vec<String> = path.iter().map(|w| w.to_string()).collect();
     words.reverse();
@@ -74,7 +80,10 @@ pub fn man<C: CommandFactory>(path: &[&str]) -> Result<()> {
             _ => page.find_subcommand(&word),
         };
         page = match found {
-            Some(s) => s.clone(),
+            Some(s) => {
+                at.push(s.get_name().to_string());
+                s.clone()
+            }
             None => {
                 let names: Vec<&str> = page.get_subcommands().map(|s| s.get_name()).collect();
                 if names.is_empty() {
@@ -84,9 +93,18 @@ pub fn man<C: CommandFactory>(path: &[&str]) -> Result<()> {
             }
         };
     }
+    // The page as `Man::render` writes it, but for the long help's closing paragraph (the
+    // exit statuses, which it would put in an `EXTRA` section): they get a section of their
+    // own, where man pages have it, before the version.
+    let man = clap_mangen::Man::new(page.after_long_help(None::<&'static str>)).source(source);
     let mut roff = Vec::new();
-    clap_mangen::Man::new(page)
-        .source(source)
-        .render(&mut roff)?;
-    emit(&mut std::io::stdout(), &String::from_utf8_lossy(&roff))
+    man.render(&mut roff)?;
+    let mut roff = String::from_utf8_lossy(&roff).into_owned();
+    let at: Vec<&str> = at.iter().map(String::as_str).collect();
+    let section = super::exit_status::roff(&at);
+    match roff.find("\n.SH VERSION") {
+        Some(i) => roff.insert_str(i + 1, &section),
+        None => roff.push_str(&section),
+    }
+    emit(&mut std::io::stdout(), &roff)
 }

@@ -11,6 +11,7 @@ pub mod build_pdb;
 mod check;
 mod compare;
 mod docs;
+mod exit_status;
 mod input;
 mod merge;
 mod output;
@@ -60,7 +61,8 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 struct Cli {
     #[command(subcommand)]
     command: Command,
-    /// No progress and no notes on stderr; errors are still printed.
+    /// No progress and no notes on stderr; errors are still printed, and so is the line
+    /// that says a run was interrupted (Ctrl-C, SIGTERM) and what it did not finish.
     #[arg(long, short, global = true)]
     quiet: bool,
 }
@@ -83,18 +85,20 @@ enum Command {
     /// Join the results files of a sharded batch (solve --shard K/N --output FILE) into
     /// one, in input order, checking every result.
     ///
-    /// Refuses (exit status 2, nothing written) unless the files are all N shards of one
-    /// batch, each complete (its task ran to the end), with no id twice. Exit status 1
-    /// when some result does not check (each is named on stderr), as `fifteen check`.
+    /// Refuses (nothing written) unless the files are all N shards of one batch, each
+    /// complete (its task ran to the end), with no id twice. Every result is checked as
+    /// `fifteen check` does; each that does not is named on stderr.
     #[command(verbatim_doc_comment)]
     Merge(merge::MergeArgs),
     /// Replay solutions against their boards: does each reach the goal, in how many moves?
     ///
     /// Either one board and its moves (`--moves`), or a JSON Lines results file as
     /// `fifteen solve --format json` prints it (`-` or no argument for stdin). Checks that
-    /// every move is legal, the goal is reached and the length is the one claimed; it does
+    /// the moves are a string of U, D, L, R (capitals, nothing between them), every move
+    /// is legal, the goal is reached, the length is the one claimed, and the record does
+    /// not contradict itself (a length below its lower_bound, "optimal" beside a weighted
+    /// search's bound or weight, an ok its known length denies: docs/formats.md). It does
     /// not search, so it cannot tell whether a solution is optimal.
-    /// Exit status: 0 all check, 1 some do not, 2 usage errors and unreadable input.
     #[command(verbatim_doc_comment)]
     Check(check::CheckArgs),
     /// Play in the terminal: slide tiles with the keys, ask for hints, watch it solve.

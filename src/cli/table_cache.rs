@@ -34,6 +34,11 @@ pub struct TableCache {
     duals: Vec<(Arc<PdbHeuristic>, Option<Arc<DualTables>>)>,
     /// Table sets already reported missing: shape, blank, whether a second partition's.
     told: Vec<(Shape, u8, bool)>,
+    /// The search is optimal and could be weighted (`solve`, `bench` without `--weight`):
+    /// the note on boards beyond the tables says once that `--weight` answers them.
+    suggest_weight: bool,
+    /// Whether that has been said.
+    suggested: bool,
 }
 
 impl TableCache {
@@ -49,7 +54,17 @@ impl TableCache {
             build_secs: 0.0,
             duals: Vec::new(),
             told: Vec::new(),
+            suggest_weight: false,
+            suggested: false,
         }
+    }
+
+    /// Says, in the note on boards beyond the tables (6x6), that random ones are out of
+    /// reach of an optimal search and that `--weight` answers them: for a search that is
+    /// optimal and could be weighted.
+    pub fn suggest_weight(mut self, suggest: bool) -> TableCache {
+        self.suggest_weight = suggest;
+        self
     }
 
     /// The pattern databases for boards of this shape and goal blank, built if missing and
@@ -135,12 +150,16 @@ impl TableCache {
         // Before the partition: a --partition for other boards must not stop a batch's
         // boards that no table can serve anyway.
         if shape.cells() > pdb::MAX_TABLE_CELLS {
-            self.tell(
-                shape,
-                blank,
-                second,
-                format!("pattern databases go up to {} cells", pdb::MAX_TABLE_CELLS),
-            );
+            let mut why = format!("pattern databases go up to {} cells", pdb::MAX_TABLE_CELLS);
+            if self.suggest_weight && !self.suggested && !self.quiet {
+                self.suggested = true;
+                why += &format!(
+                    " (random {shape} boards are usually out of reach of an optimal search: \
+                     --weight 3 gives an answer at most 3 times optimal, usually within a \
+                     second)"
+                );
+            }
+            self.tell(shape, blank, second, why);
             return Ok(None);
         }
         let partition = args::partition(shape, blank, text.as_deref())?;

@@ -236,6 +236,7 @@ fn failure(
             ClassicError::Stopped { .. } | ClassicError::DepthLimit { .. } => FailureKind::Limit,
         };
         let mut r = Record::failed(&inst.id, kind, message, None);
+        r.known = inst.known.map(u64::from);
         r.algorithm = Some(algorithm.name().into());
         if let Some(c) = e.counts() {
             counts_into(&mut r, c);

@@ -183,7 +183,8 @@ impl Plan {
         };
         Ok(Solvers {
             kind: self.kind,
-            cache: TableCache::new(&c.dir, self.partition.clone(), c.build, false),
+            cache: TableCache::new(&c.dir, self.partition.clone(), c.build, false)
+                .suggest_weight(self.weight.is_one()),
             study,
         })
     }

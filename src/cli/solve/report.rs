@@ -63,7 +63,12 @@ impl Report {
             Ok(sol) => sol,
             Err(f) => {
                 self.count_failed(o, f);
-                return Record::failed(&o.id, f.kind, &f.message, f.stopped.as_ref());
+                // The known length stays with the instance that failed (a limit reached
+                // tells as much beside it as a solution would).
+                return Record {
+                    known: o.known.map(u64::from),
+                    ..Record::failed(&o.id, f.kind, &f.message, f.stopped.as_ref())
+                };
             }
         };
         let ok = self.count_solved(o, sol);
@@ -259,8 +264,8 @@ impl Report {
 /// Whether a solution of `len` moves agrees with the known length `known`: the same, or,
 /// for a weighted search, within its bound.
 pub fn length_agrees(known: u32, len: u32, w: Weight) -> bool {
-    known == len
-        || (!w.is_one() && known < len && len as u64 * w.g as u64 <= known as u64 * w.h as u64)
+    // One rule for what is written and what `check` holds records to.
+    crate::check::length_agrees(known.into(), len.into(), w)
 }
 
 /// Every board on the way, with g, h (linear conflict, cheap to compute) and f.
