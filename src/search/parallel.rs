@@ -428,17 +428,24 @@ mod tests {
     /// Korf's instance 20 (52 moves, about 2 M nodes under linear conflict).
     const BOARD: [u8; 16] = [6, 12, 11, 3, 13, 7, 9, 15, 2, 14, 8, 10, 4, 1, 5, 0];
 
-    #[test]
-    fn the_parallel_search_counts_the_serial_nodes_until_the_last_iteration() {
-        let shape = Shape::new(3, 3).unwrap();
-        let board = Board::new(shape, &[8, 6, 7, 2, 5, 4, 3, 0, 1]).unwrap();
-        let labels = Goal::standard(shape).labels(&board).unwrap();
+    /// The search's frame for `tiles` (a square board) and `goal`, and a pool of two threads.
+    fn two_threads(tiles: &[u8], goal: fn(Shape) -> Goal) -> (Geometry, Packed, rayon::ThreadPool) {
+        let side = (tiles.len() as f64).sqrt() as usize;
+        let shape = Shape::new(side, side).unwrap();
+        let board = Board::new(shape, tiles).unwrap();
+        let labels = goal(shape).labels(&board).unwrap();
         let geo = Geometry::new(labels.shape, labels.blank_label);
         let start = geo.load::<Packed>(&labels);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
             .unwrap();
+        (geo, start, pool)
+    }
+
+    #[test]
+    fn the_parallel_search_counts_the_serial_nodes_until_the_last_iteration() {
+        let (geo, start, pool) = two_threads(&[8, 6, 7, 2, 5, 4, 3, 0, 1], Goal::standard);
         let lc = LinearConflict;
         let serial = ida_star(&geo, &lc, start, &Search::default()).unwrap();
         let split = Search {
@@ -460,15 +467,7 @@ mod tests {
     /// against 5,609 by slack), and half of the 24-puzzle's last iteration (see [`Split`]).
     #[test]
     fn no_subtree_of_a_split_holds_much_of_its_iteration() {
-        let shape = Shape::new(4, 4).unwrap();
-        let board = Board::new(shape, &BOARD).unwrap();
-        let labels = Goal::blank_first(shape).labels(&board).unwrap();
-        let geo = Geometry::new(labels.shape, labels.blank_label);
-        let start = geo.load::<Packed>(&labels);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
+        let (geo, start, pool) = two_threads(&BOARD, Goal::blank_first);
         // The largest subtree of each iteration, as the books saw it before it closed.
         let largest = Mutex::new(std::collections::HashMap::<u32, u64>::new());
         let save = |b: &Books| {
