@@ -204,6 +204,11 @@ impl Slurm {
             .unwrap_or_else(|_| "localhost".into());
         let p = |name: &str| d.join(name).display().to_string();
         let node = format!("fifteen{ctld_port}");
+        // MinJobAge=5: `sbatch --wait` polls the controller after 2 s, then waits four times
+        // longer each time (up to 32 s) while that stays well under MinJobAge (default 300
+        // s; finished jobs are forgotten after it), so an iteration of the driver's that
+        // outlasted one poll cost 10 s, or 42. With finished jobs kept 5 s the polls stay
+        // 2 s apart: tests/slurm.rs took 61 s against 101 s.
         let conf = format!(
             "# A private test cluster (tests/common/slurm.rs).
 ClusterName=fifteen
@@ -230,6 +235,7 @@ MpiDefault=none
 SwitchType=switch/none
 MailProg=/bin/true
 ReturnToService=2
+MinJobAge=5
 SchedulerType=sched/backfill
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
