@@ -181,10 +181,14 @@ pub(super) fn solve_kept(
     let _hold = super::super::signals::hold();
     let books = Mutex::new(books);
     let save_error: Mutex<Option<String>> = Mutex::new(None);
+    // The flag the search stops on: set in the signal handler itself, where INTERRUPTED
+    // is set a moment later by the signals thread (on a loaded machine, after the save).
+    let stop = search.limits.stop;
     let save = |b: &Books| {
         // A test's slow machine: the save made on a stop takes this long (milliseconds,
         // `FIFTEEN_TEST_STOP_SAVE_MS`), as a loaded node's can, and must still be made.
-        if crate::cli::INTERRUPTED.load(Ordering::Relaxed) {
+        let stopping = stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        if stopping || crate::cli::INTERRUPTED.load(Ordering::Relaxed) {
             if let Some(ms) = std::env::var("FIFTEEN_TEST_STOP_SAVE_MS")
                 .ok()
                 .and_then(|v| v.parse().ok())
