@@ -415,3 +415,63 @@ fn the_matcher_compares_exactly_outside_its_wildcards() {
     assert_eq!((b.len(), b[0].steps[0].expected.len()), (1, 1));
     assert!(blocks("```sh\n$ fifteen solve 1\n```\n").is_err());
 }
+
+/// The statuses each command's `--help` lists (its "Exit status:" lines).
+fn help_statuses(program: &str, command: &[&str]) -> Vec<u32> {
+    let out = Command::new(program)
+        .args(command)
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{program} {command:?} --help");
+    let help = String::from_utf8(out.stdout).unwrap();
+    let (_, tail) = help
+        .split_once("Exit status:\n")
+        .unwrap_or_else(|| panic!("{program} {command:?} --help lists no exit status"));
+    tail.lines()
+        .map_while(|l| l.split_whitespace().next()?.parse().ok())
+        .collect()
+}
+
+/// docs/formats.md's "Exit status" table and the statuses each command's `--help` lists
+/// (from `src/cli/exit_status.rs`) name the same statuses, command by command: the table is
+/// the contract, and the help must not promise another.
+#[test]
+fn the_exit_status_table_is_what_each_help_lists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("docs/formats.md")).unwrap();
+    let (_, section) = text.split_once("\n## Exit status\n").unwrap();
+    let rows: Vec<Vec<&str>> = section
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            l.trim()
+                .trim_matches('|')
+                .split('|')
+                .map(str::trim)
+                .collect()
+        })
+        .collect();
+    let header = &rows[0];
+    assert_eq!(header[0], "status", "{header:?}");
+    let mut checked = 0;
+    for (col, heading) in header.iter().enumerate().skip(1) {
+        let listed: Vec<u32> = rows[2..]
+            .iter()
+            .filter(|r| !r[col].is_empty())
+            .map(|r| r[0].parse().unwrap())
+            .collect();
+        for name in heading.split(", ") {
+            let name = name.trim_matches('`');
+            let help = match name {
+                "build-pdb" => help_statuses(env!("CARGO_BIN_EXE_build-pdb"), &[]),
+                _ => help_statuses(env!("CARGO_BIN_EXE_fifteen"), &[name]),
+            };
+            assert_eq!(help, listed, "`{name}`: its --help against docs/formats.md");
+            checked += 1;
+        }
+    }
+    // solve, bench, check, merge, tables, build-pdb.
+    assert_eq!(checked, 6);
+}
