@@ -3,15 +3,17 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use fifteen::batch::run_ordered;
 use fifteen::board::moves_to_string;
+use fifteen::search::Weight;
 use fifteen::search::{Limits, Search, StopReason};
-use fifteen::{Board, SolveError};
+use fifteen::{Board, Goal, Shape, SolveError, Solver};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use rayon::ThreadPool;
 
 use crate::pool::{pool, threads};
 use crate::{board, board_error, checked, goal, kind, report, shape, tables, timeout, weight};
@@ -77,38 +79,71 @@ pub fn solve(
     let b = board(tiles, rows, cols)?;
     let g = goal(goal_tiles, rows, cols)?;
     g.labels(&b).map_err(board_error)?;
-    let w = weight(weight_factor)?;
-    let limit = timeout(timeout_secs)?;
-    let n = threads(n_threads)?;
-    let solver = tables::solver(
-        py,
-        &tables::directory(tables),
-        b.shape(),
-        g.blank(),
-        kind(heuristic)?,
-    )?;
-    let pool = if n > 1 { Some(pool(py, n)?) } else { None };
+    let options = (weight_factor, timeout_secs, max_nodes, n_threads, heuristic);
+    let plan = Plan::new(py, b.shape(), &g, options, tables)?;
+    let pool = if plan.threads > 1 {
+        Some(pool(py, plan.threads)?)
+    } else {
+        None
+    };
     let stop = AtomicBool::new(false);
-    let deadline = limit.map(|t| Instant::now() + t);
-    let r = report::blocking(
-        py,
-        &stop,
-        || {
-            let search = Search {
-                weight: w,
-                limits: Limits {
-                    max_nodes,
-                    deadline,
-                    stop: Some(&stop),
-                },
-                pool: pool.as_deref(),
-                ..Search::default()
-            };
-            solver.solve(&b, &g, &search)
-        },
-        |_| Ok(()),
-    )?;
+    let search = plan.search(&stop, pool.as_deref());
+    let r = report::blocking(py, &stop, || plan.solver.solve(&b, &g, &search), |_| Ok(()))?;
     answer(r, t0.elapsed().as_secs_f64() * 1000.0)
+}
+
+/// The options `solve` and `solve_many` share, as Python passes them: the weight factor,
+/// the timeout in seconds, the node limit, the threads and the estimate's name.
+type Options<'a> = (f64, Option<f64>, Option<u64>, Option<usize>, &'a str);
+
+/// What `solve` and `solve_many` set up alike, checked before any search: the weight, the
+/// limits, the threads, and the solver for the boards' shape and goal (its tables opened,
+/// or built first when that is quick).
+struct Plan {
+    weight: Weight,
+    timeout: Option<Duration>,
+    max_nodes: Option<u64>,
+    threads: usize,
+    solver: Solver,
+}
+
+impl Plan {
+    fn new(
+        py: Python<'_>,
+        shape: Shape,
+        goal: &Goal,
+        (weight_factor, timeout_secs, max_nodes, n_threads, heuristic): Options,
+        tables: Option<PathBuf>,
+    ) -> PyResult<Plan> {
+        let (weight, timeout, threads) = (
+            weight(weight_factor)?,
+            timeout(timeout_secs)?,
+            threads(n_threads)?,
+        );
+        let dir = tables::directory(tables);
+        let solver = tables::solver(py, &dir, shape, goal.blank(), kind(heuristic)?)?;
+        Ok(Plan {
+            weight,
+            timeout,
+            max_nodes,
+            threads,
+            solver,
+        })
+    }
+
+    /// One board's search, its clock started now.
+    fn search<'a>(&self, stop: &'a AtomicBool, pool: Option<&'a ThreadPool>) -> Search<'a> {
+        Search {
+            weight: self.weight,
+            limits: Limits {
+                max_nodes: self.max_nodes,
+                deadline: self.timeout.map(|t| Instant::now() + t),
+                stop: Some(stop),
+            },
+            pool,
+            ..Search::default()
+        }
+    }
 }
 
 /// Solves `n` boards (`data`: `n * cells` bytes) in parallel, one board per thread at a
@@ -141,17 +176,9 @@ pub fn solve_many(
     let g = goal(goal_tiles, rows, cols)?;
     // Every board is checked before any search: a bad one is named by its row.
     let boards: Vec<Board> = checked(py, data, s, |b| g.labels(&b).map(|_| b))?;
-    let w = weight(weight_factor)?;
-    let limit = timeout(timeout_secs)?;
-    let n = threads(n_threads)?;
-    let solver = tables::solver(
-        py,
-        &tables::directory(tables),
-        s,
-        g.blank(),
-        kind(heuristic)?,
-    )?;
-    let pool = pool(py, n)?;
+    let options = (weight_factor, timeout_secs, max_nodes, n_threads, heuristic);
+    let plan = Plan::new(py, s, &g, options, tables)?;
+    let pool = pool(py, plan.threads)?;
     let total = boards.len();
     let stop = AtomicBool::new(false);
     let done = AtomicUsize::new(0);
@@ -169,19 +196,8 @@ pub fn solve_many(
         &stop,
         || {
             let items = boards.iter().take_while(|_| !stop.load(Ordering::Relaxed));
-            let work = |b: &Board| {
-                let search = Search {
-                    weight: w,
-                    limits: Limits {
-                        max_nodes,
-                        deadline: limit.map(|t| Instant::now() + t),
-                        stop: Some(&stop),
-                    },
-                    ..Search::default()
-                };
-                solver.solve(b, &g, &search)
-            };
-            run_ordered(&pool, items, n * 8, work, |i, r| {
+            let work = |b: &Board| plan.solver.solve(b, &g, &plan.search(&stop, None));
+            run_ordered(&pool, items, plan.threads * 8, work, |i, r| {
                 match r {
                     Ok(sol) => {
                         lengths[i] = sol.moves.len() as i32;
