@@ -31,6 +31,7 @@ import math
 import os
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -520,10 +521,6 @@ def _each(boards: Sequence[Any]) -> Tuple[bytes, int, int, int]:
         raise ValueError("boards: an empty batch of unknown shape (give an (0, cells) array)")
     (rows, cols), = shapes
     return b"".join(t for t, _, _ in parsed), len(parsed), rows, cols
-
-
-def _grid(tiles: bytes, rows: int, cols: int) -> np.ndarray:
-    return np.frombuffer(tiles, dtype=np.uint8).reshape(rows, cols).copy()
 
 
 # --- notes and progress -----------------------------------------------------------------
@@ -1082,27 +1079,41 @@ def random_boards(
     n: int,
     size: Union[int, str, Tuple[int, int]] = 4,
     seed: Optional[int] = None,
-    moves: Optional[int] = None,
+    walk: Optional[int] = None,
     goal: Goal = None,
+    *,
+    moves: Optional[int] = None,
 ) -> np.ndarray:
     """``n`` random boards that can reach the goal, as a ``uint8`` array of shape
     ``(n, cells)`` (``(n, rows, cols)`` when ``size`` is not square, e.g. ``"3x4"``).
 
-    Uniform over all such boards, or, with ``moves=k``, ``k`` random moves from the goal
+    Uniform over all such boards, or, with ``walk=k``, ``k`` random moves from the goal
     (never undoing the last one; ``k`` at most 1,000,000). The same ``seed`` gives the same
     boards as ``fifteen random --count n --seed SEED --size SIZE`` (``--walk k``). Ctrl-C
     stops a long batch (``KeyboardInterrupt``); a count too large for memory raises
     ``MemoryError``. ``goal`` is as for :func:`solve`.
+
+    ``moves=k`` is the former name of ``walk=k`` (it warns): elsewhere ``moves`` are a
+    solution's moves.
     """
+    if moves is not None:
+        if walk is not None:
+            raise TypeError("give walk= alone: moves= is its former name")
+        warnings.warn(
+            "random_boards(moves=k) is now random_boards(walk=k), as fifteen random --walk",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        walk = moves
     rows, cols = _shape_of(size)
     if not _is_int(n):
         raise TypeError(f"n: give a count of 0 or more, not {_typename(n)}")
     if n < 0:
         raise ValueError("n: give a count of 0 or more")
-    if moves is not None and not _is_int(moves):
-        raise TypeError(f"moves: give a whole number from 0 to {_MAX_WALK:,}, not {_typename(moves)}")
-    if moves is not None and not 0 <= moves <= _MAX_WALK:
-        raise ValueError(f"moves: give a number from 0 to {_MAX_WALK:,} (longer walks add nothing)")
+    if walk is not None and not _is_int(walk):
+        raise TypeError(f"walk: give a whole number from 0 to {_MAX_WALK:,}, not {_typename(walk)}")
+    if walk is not None and not 0 <= walk <= _MAX_WALK:
+        raise ValueError(f"walk: give a number from 0 to {_MAX_WALK:,} (longer walks add nothing)")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
     if not _is_int(seed):
@@ -1112,7 +1123,7 @@ def random_boards(
     goal_tiles = _goal(goal, rows, cols)
     if n >= 2**63:  # more than an address space holds (the native half takes a usize)
         raise MemoryError(f"{n} boards of {rows * cols} cells do not fit in memory")
-    raw = _native.random_boards(int(n), rows, cols, goal_tiles, int(seed), moves)
+    raw = _native.random_boards(int(n), rows, cols, goal_tiles, int(seed), walk)
     arr = np.frombuffer(raw, dtype=np.uint8)
     if rows == cols:
         return arr.reshape(n, rows * cols).copy()
@@ -1172,7 +1183,8 @@ def heuristic(
     name = _text(
         "kind", kind,
         "an estimate's name (hamming, manhattan, linear-conflict, walking-distance, pdb or solve)",
-    ).strip().lower().replace("_", "-").replace(" ", "-")  # type: ignore[union-attr]
+    )
+    # The names exactly, as solve(heuristic=) and fifteen --heuristic take them.
     if name not in HEURISTICS:
         raise ValueError(
             f"unknown heuristic '{name}' (use hamming, manhattan, linear-conflict, "

@@ -137,8 +137,10 @@ def random_boards(
     n: int,
     size: Size = 4,
     seed: Optional[int] = None,
-    moves: Optional[int] = None,
+    walk: Optional[int] = None,
     goal: Goal = None,
+    *,
+    moves: Optional[int] = None,
 ) -> npt.NDArray[np.uint8]: ...
 def is_solvable(board: Board, goal: Goal = None) -> bool: ...
 def check(board: Board, moves: str, goal: Goal = None) -> int: ...

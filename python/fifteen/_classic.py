@@ -20,7 +20,7 @@ from . import (
     SearchStopped,
     _board,
     _goal,
-    _grid,
+    _frozen,
     _native,
     _path,
     _Moves,
@@ -264,7 +264,7 @@ class Problem(NamedTuple):
     """A course problem file: the weight ``W`` (as a number, the one the search runs with:
     ``W`` rounded down to a multiple of 1/1000, as everywhere; and as the file writes it,
     so that the report repeats it unchanged), the start board and the goal board (``(n,
-    n)`` arrays)."""
+    n)`` read-only arrays: a problem is a value, as the file it was read from)."""
 
     weight: float
     weight_text: str
@@ -292,8 +292,8 @@ class Problem(NamedTuple):
 # help(Problem) shows each field's own words, not "Alias for field number 0".
 Problem.weight.__doc__ = "W as the search runs it: rounded down to a multiple of 1/1000."
 Problem.weight_text.__doc__ = "W as the file writes it (the report repeats it unchanged)."
-Problem.board.__doc__ = "The start board, an ``(n, n)`` array."
-Problem.goal.__doc__ = "The goal board, an ``(n, n)`` array."
+Problem.board.__doc__ = "The start board, a read-only ``(n, n)`` array."
+Problem.goal.__doc__ = "The goal board, a read-only ``(n, n)`` array."
 
 
 def read_problem(path: Union[str, os.PathLike]) -> Problem:
@@ -317,7 +317,7 @@ def read_problem(path: Union[str, os.PathLike]) -> Problem:
     # A byte order mark (Windows editors write one) is no part of the weight.
     text = text[1:] if text.startswith("\ufeff") else text
     w_text, w, start, goal, rows, cols = _native.parse_problem(text, name)
-    return Problem(w, w_text, _grid(start, rows, cols), _grid(goal, rows, cols))
+    return Problem(w, w_text, _frozen(start, rows, cols), _frozen(goal, rows, cols))
 
 
 def report(problem: Problem, result: SearchResult) -> str:

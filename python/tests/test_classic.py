@@ -121,6 +121,9 @@ def test_bad_arguments_are_value_errors():
 def test_course_report_is_the_command_lines(name, tmp_path):
     path = ROOT / "data" / "course" / name
     p = fifteen.read_problem(path)
+    assert p == fifteen.read_problem(path)
+    with pytest.raises(ValueError, match="read-only"):
+        p.board[0, 0] = 0  # a problem is a value: its boards stay what the file says
     r = fifteen.search(p.board, p.goal, heuristic="manhattan", weight=p.weight)
     assert fifteen.check(p.board, r.moves, p.goal) == r.length
     out = tmp_path / "out.txt"

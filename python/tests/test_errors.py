@@ -133,10 +133,12 @@ def test_a_list_batch_is_read_board_by_board_as_solve_reads_boards():
 
 
 def test_random_boards_refuses_what_it_cannot_do():
-    with pytest.raises(ValueError, match="moves: give a number from 0 to 1,000,000"):
-        fifteen.random_boards(1, size=3, moves=10**11)
-    with pytest.raises(ValueError, match="moves"):
-        fifteen.random_boards(1, size=3, moves=-1)
+    with pytest.raises(ValueError, match="walk: give a number from 0 to 1,000,000"):
+        fifteen.random_boards(1, size=3, walk=10**11)
+    with pytest.raises(ValueError, match="walk"):
+        fifteen.random_boards(1, size=3, walk=-1)
+    with pytest.raises(TypeError, match="give walk= alone"):
+        fifteen.random_boards(1, size=3, walk=2, moves=2)
     with pytest.raises(MemoryError):
         fifteen.random_boards(2**62, size=4)
 
@@ -171,7 +173,7 @@ def test_bad_options():
         (lambda: fifteen.random_boards(2, size=3, seed=1.5), TypeError, "seed"),
         (lambda: fifteen.random_boards(2, size=3, seed=-1), ValueError, "seed"),
         (lambda: fifteen.random_boards(2.0, size=3), TypeError, "n: give a count"),
-        (lambda: fifteen.random_boards(2, size=3, moves=3.5), TypeError, "moves"),
+        (lambda: fifteen.random_boards(2, size=3, walk=3.5), TypeError, "walk"),
         (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8").svg(step=4), ValueError, "step: give a whole number from 0 to 3"),
         (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8").svg(step=-1), ValueError, "step"),
         (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8").svg(cell=-48), ValueError, "cell"),
@@ -314,7 +316,7 @@ def test_ctrl_c_raises_keyboard_interrupt_within_a_second(batch):
                 fifteen.solve_many([hard] * 8, heuristic="manhattan", threads=2, timeout=10)
             elif batch == "random":
                 # Ten thousand walks of a million moves: about two minutes uninterrupted.
-                fifteen.random_boards(10_000, size=3, moves=1_000_000)
+                fifteen.random_boards(10_000, size=3, walk=1_000_000)
             else:
                 fifteen.solve(hard, heuristic="manhattan", threads=2, timeout=20)
         assert sent and time.monotonic() - sent[0] < 1.0

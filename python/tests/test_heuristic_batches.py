@@ -45,6 +45,12 @@ def test_heuristic_of_no_boards_is_an_empty_array_as_distance_gives():
     assert fifteen.heuristic([], "pdb").shape == (0,)  # no tables opened for no boards
     with pytest.raises(ValueError, match="unknown heuristic 'nope'"):
         fifteen.heuristic([], "nope")
+    # The names exactly, as solve(heuristic=) takes them: no second spelling.
+    for other in ("Manhattan", "linear_conflict", "walking distance"):
+        with pytest.raises(ValueError, match=f"unknown heuristic '{other}'"):
+            fifteen.heuristic("1 2 3 4 5 6 7 8 0", other)
+        with pytest.raises(ValueError, match=f"unknown heuristic '{other}'"):
+            fifteen.solve("1 2 3 4 5 6 7 8 0", heuristic=other)
 
 
 def test_heuristic_of_a_list_of_boards_given_as_rows_is_a_batch():

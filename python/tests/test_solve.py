@@ -94,7 +94,7 @@ def test_blank_first_goal(bfs_3x3):
 
 
 def test_3x4_random_walks_and_heuristics():
-    boards = fifteen.random_boards(40, size="3x4", seed=2, moves=30)
+    boards = fifteen.random_boards(40, size="3x4", seed=2, walk=30)
     assert boards.shape == (40, 3, 4)
     lengths, moves = fifteen.solve_many(boards, moves=True)
     goal = tuple(range(1, 12)) + (0,)
@@ -152,8 +152,11 @@ def test_random_boards_are_reproducible_and_solvable():
     assert not (a == fifteen.random_boards(100, size=4, seed=43)).all()
     assert all(fifteen.is_solvable(b) for b in a)
     assert all(sorted(b) == list(range(16)) for b in a.tolist())
-    w = fifteen.random_boards(50, size=4, seed=1, moves=12)
+    w = fifteen.random_boards(50, size=4, seed=1, walk=12)
     assert (fifteen.heuristic(w, "manhattan") <= 12).all()
+    # The former name of walk=, still taken, with a warning.
+    with pytest.warns(DeprecationWarning, match="walk"):
+        assert (fifteen.random_boards(50, size=4, seed=1, moves=12) == w).all()
 
 
 def test_the_same_boards_as_the_command_line():
