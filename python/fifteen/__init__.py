@@ -478,9 +478,14 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
         # No board gives the shape: the goal's own shape is taken (see `_goal`).
         return b"", 0, 0, 0
     if arr.ndim not in (2, 3):
+        # One board (text, or a row of numbers) where a batch is asked for: say how.
+        one = (arr.ndim == 0 and arr.dtype.kind == "U") or (
+            arr.ndim == 1 and arr.dtype.kind in "iu"
+        )
         raise ValueError(
             "boards: give an (N, cells) array of square boards, an (N, rows, cols) "
             "array, or a list of boards"
+            + ("; this is one board: give [board], or solve(board) for one" if one else "")
         )
     if arr.dtype == object and arr.size:
         return _each(list(arr))

@@ -143,6 +143,17 @@ def test_random_boards_refuses_what_it_cannot_do():
         fifteen.random_boards(2**62, size=4)
 
 
+def test_one_board_where_a_batch_is_asked_says_how():
+    board = "1 2 3 4 5 6 7 0 8"
+    for one in (board, [1, 2, 3, 4, 5, 6, 7, 0, 8], np.array([1, 2, 3, 4, 5, 6, 7, 0, 8])):
+        for batch_only in (fifteen.distance, fifteen.solve_many):
+            with pytest.raises(ValueError, match=r"this is one board: give \[board\]"):
+                batch_only(one)
+    assert fifteen.distance([board]).tolist() == [1] == [fifteen.solve(board).length]
+    with pytest.raises(ValueError, match="or a list of boards$"):
+        fifteen.distance(5)  # no board at all: no such hint
+
+
 def test_bad_options():
     with pytest.raises(ValueError, match="weight: give a number from 1 to 100"):
         fifteen.solve("1 2 3 0 4 6 7 5 8", weight=0.5)
