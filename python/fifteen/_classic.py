@@ -10,23 +10,18 @@ library's own (``fifteen::classic``), so a count here is the command line's to t
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
-from . import (
+from . import SearchStopped, _file, _frozen, _Moves, _native, _path
+from ._args import (
     Board,
     Goal,
-    SearchStopped,
-    _board,
-    _goal,
-    _frozen,
-    _native,
-    _path,
-    _Moves,
     _MAX_NODES,
-    _file,
+    _board,
     _flag,
+    _goal,
     _seconds,
     _text,
     _typename,

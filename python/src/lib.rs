@@ -1,8 +1,8 @@
 //! `fifteen._native`: the Rust half of the `fifteen` Python package. The Python half
-//! (`fifteen/__init__.py`) turns boards, arrays and goals into the bytes these functions
-//! take, and their answers into `Solution` objects and NumPy arrays; everything here is
-//! the library's one search API (`Solver::solve` with a `Search`), run as `fifteen solve`
-//! runs it, with the GIL released while it works.
+//! (`fifteen/`, its arguments checked in `_args.py`) turns boards, arrays and goals into the
+//! bytes these functions take, and their answers into `Solution` objects and NumPy arrays;
+//! everything here is the library's one search API (`Solver::solve` with a `Search`), run
+//! as `fifteen solve` runs it, with the GIL released while it works.
 //!
 //! Boards cross as `bytes` (one byte a cell, row-major) with their rows and columns; a
 //! goal crosses as the goal board's bytes.
