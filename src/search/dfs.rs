@@ -38,6 +38,26 @@ pub(crate) struct Dfs<'a, H: Heuristic, T: Tiles> {
     /// Boards met in this iteration (weighted searches only).
     pub(crate) seen: Option<Seen<T>>,
     pub(crate) frontier: Vec<Frontier<T, H::State>>,
+    /// Resuming a subtree stopped partway (see [`Dfs::resume`]): the moves still to retrace
+    /// from here to the node where it stopped, the next last.
+    cursor: Vec<Dir>,
+    /// Whether the node being searched is on that path (the search is retracing it).
+    retracing: bool,
+    /// Nodes generated again while retracing: counted before the stop, so not in `nodes`.
+    pub(crate) retraced: u64,
+    /// Set when the path to retrace leaves the tree this search reaches: the books that
+    /// gave it do not fit the search.
+    pub(crate) lost: bool,
+}
+
+/// How a node on the path being retraced goes on (see [`Dfs::resume`]).
+enum Retraced {
+    /// Its children from this place in their order are still to search.
+    From(usize),
+    /// The goal was reached below it.
+    Found,
+    /// The search stopped below it (a limit, or a path that leaves the tree).
+    Stopped,
 }
 
 /// A node at the split depth, with the moves that reach it.
@@ -92,7 +112,78 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
             collect_slack: u32::MAX,
             seen: None,
             frontier: Vec::new(),
+            cursor: Vec::new(),
+            retracing: false,
+            retraced: 0,
+            lost: false,
         }
+    }
+
+    /// Resumes a subtree whose search stopped partway, at the node the moves `at` reach
+    /// from it (the part of [`Dfs::path`] below the subtree's root at the stop): the next
+    /// [`Dfs::go`] on the subtree's root retraces them, and searches only what the stopped
+    /// search had not. Every node before that one in the search's order was searched, and
+    /// the children of the nodes on the path were generated, so `nodes` counts neither
+    /// again: the stopped search's count plus this one's is the count of a search that
+    /// never stopped. The least `f` over the threshold met before the stop is the caller's
+    /// to keep. A path that leaves the tree this search reaches (books of another search)
+    /// stops it with [`Dfs::lost`] set.
+    pub(crate) fn resume(&mut self, at: &[Dir]) {
+        self.cursor = at.iter().rev().copied().collect();
+        self.retracing = true;
+    }
+
+    /// A node on the retraced path, its live children in `order`: the children the
+    /// stopped search had not reached are searched from the returned place on. At the node
+    /// where it stopped, all of them; above it, those after the path's next move, once the
+    /// subtree below that move has been resumed in turn.
+    #[cold]
+    #[inline(never)]
+    fn retrace(
+        &mut self,
+        kids: &[Child<T, H::State>],
+        order: &[u8],
+        g: u32,
+        generated: u64,
+    ) -> Retraced {
+        self.nodes -= generated;
+        self.retraced += generated;
+        let Some(d) = self.cursor.pop() else {
+            self.retracing = false;
+            return Retraced::From(0);
+        };
+        let Some(place) = order
+            .iter()
+            .position(|&i| dir_of(kids[i as usize].dir) == d)
+        else {
+            return self.lose();
+        };
+        let k = &kids[order[place] as usize];
+        self.path.push(d);
+        if self.go(&k.p, &k.st, g + 1, k.state) {
+            return Retraced::Found;
+        }
+        if self.stopped.is_some() {
+            return Retraced::Stopped;
+        }
+        if self.retracing {
+            // The move's subtree was cut before the path's end was reached.
+            return self.lose();
+        }
+        self.path.pop();
+        Retraced::From(place + 1)
+    }
+
+    /// Whether a resumed search has not yet reached the node where it stopped.
+    pub(crate) fn retracing(&self) -> bool {
+        self.retracing
+    }
+
+    fn lose(&mut self) -> Retraced {
+        self.lost = true;
+        self.retracing = false;
+        self.stopped = Some(StopReason::Interrupted);
+        Retraced::Stopped
     }
 
     fn check_limits(&mut self) -> bool {
@@ -127,6 +218,16 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
             }
         }
         self.stopped.is_some()
+    }
+
+    /// Adds the nodes not yet reported to the parallel siblings' count: a search that ends
+    /// between two checks of the limits would otherwise leave them out, and the node limit
+    /// of a split search would let through every small subtree's nodes.
+    pub(crate) fn settle(&mut self) {
+        if let Some(sh) = self.shared {
+            sh.fetch_add(self.nodes - self.reported, Ordering::Relaxed);
+            self.reported = self.nodes;
+        }
     }
 
     /// Whether a node `g` moves deep, at or below `collect_at`, is a subtree of the split.
@@ -267,10 +368,18 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
                 j -= 1;
             }
         }
+        let mut first = 0;
+        if self.retracing {
+            match self.retrace(kids, order, g, n as u64) {
+                Retraced::From(k) => first = k,
+                Retraced::Found => return true,
+                Retraced::Stopped => return false,
+            }
+        }
         if self.nodes >= self.next_check && self.check_limits() {
             return false;
         }
-        for &i in order.iter() {
+        for &i in order[first..].iter() {
             let k = &kids[i as usize];
             self.path.push(dir_of(k.dir));
             if self.go(&k.p, &k.st, g + 1, k.state) {

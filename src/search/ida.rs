@@ -90,11 +90,16 @@ pub enum SearchError {
 }
 
 /// Books that do not fit the search given them: the top of the iteration under way reached
-/// another number of subtrees than the books say, or the same number in another order.
+/// another number of subtrees than the books say, or the same number in another order, or
+/// a subtree's stop point (see [`super::PartSubtree`]) is not in the tree below it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the books do not fit this search: its iteration under threshold {threshold} had {expected} subtrees, this search has {found}{}",
-    if *.reordered { " in another order" } else { "" }
+    "the books do not fit this search: {}",
+    match .lost {
+        Some(i) => format!("subtree {i} of its iteration under threshold {threshold} stopped at a node this search does not reach"),
+        None => format!("its iteration under threshold {threshold} had {expected} subtrees, this search has {found}{}",
+            if *.reordered { " in another order" } else { "" }),
+    }
 )]
 pub struct BooksMismatch {
     /// The threshold of the iteration under way.
@@ -105,6 +110,8 @@ pub struct BooksMismatch {
     pub found: u64,
     /// As many, but their moves in another order than the books' digest says.
     pub reordered: bool,
+    /// The subtree whose stop point the search does not reach, if that is the misfit.
+    pub lost: Option<u64>,
 }
 
 impl From<Stopped> for SearchError {

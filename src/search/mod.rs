@@ -46,7 +46,7 @@ pub use heuristics::{Hamming, Heuristic, LcState, LinearConflict, Manhattan};
 pub use ida::{ida_star, BooksMismatch, Checkpointing, SaveHook, Search, SearchError};
 pub use limits::{Limits, StopReason};
 pub use outcome::{Found, Iteration, IterationHook, Stopped};
-pub use parallel::{Books, DoneSubtree};
+pub use parallel::{Books, DoneSubtree, PartSubtree};
 pub use seen::Seen;
 pub use tiles::{Packed, Tiles, Wide, PACKED_CELLS};
 pub use walking::{WalkingDistance, WdState};

@@ -13,12 +13,13 @@
 //! checkpointed one are the same code. A resumed search skips the iterations already
 //! finished, re-runs the cheap top of the current iteration with the split it used
 //! before (so the subtrees are numbered as they were), and searches only the subtrees not
-//! yet finished. Its node count is the straight run's (the finished parts are counted from
-//! the books); the work lost to a stop is the subtrees that were under way, which
-//! [`Books::spent`] counts when the stop was orderly (a stop flag) and cannot count after
-//! a kill.
+//! yet finished, those a stop caught partway from the node each was at ([`PartSubtree`]:
+//! a depth-first search in a fixed order is where it is by the path it is on). Its node
+//! count is the straight run's (the finished parts are counted from the books). An orderly
+//! stop (a limit, a stop flag) loses nothing but the path retraced; a kill loses what was
+//! searched since the last save, which [`Books::spent`] cannot count.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -28,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use super::dfs::{Dfs, Frontier, ROOT};
 use super::ida::{BooksMismatch, Checkpointing, Deepening, Search, SearchError};
 use super::{Found, Geometry, Heuristic, Iteration, Limits, StopReason, Tiles, Weight};
-use crate::board::Dir;
+use crate::board::{moves_to_string, parse_moves, Dir};
 
 /// A finished subtree of the current iteration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,6 +40,21 @@ pub struct DoneSubtree {
     pub nodes: u64,
     /// The smallest `f` over the threshold met below it (`u32::MAX`: none).
     pub next: u32,
+}
+
+/// A subtree of the current iteration that a stop caught partway.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartSubtree {
+    /// Its place among the nodes the top reached at the split, in search order.
+    pub index: u64,
+    /// Nodes generated below it before the stop.
+    pub nodes: u64,
+    /// The smallest `f` over the threshold met below it before the stop (`u32::MAX`: none).
+    pub next: u32,
+    /// The blank's moves (`U`, `D`, `L`, `R`, in the search's frame) from its root to the
+    /// node the search was at: everything before that node in the search's order is
+    /// searched, and so are that node's and its ancestors' children.
+    pub at: String,
 }
 
 /// Where a split search is: what it needs to go on after a stop, and what a checkpoint
@@ -65,6 +81,10 @@ pub struct Books {
     pub order: Option<String>,
     /// The finished subtrees of the current iteration.
     pub done: Vec<DoneSubtree>,
+    /// The subtrees of the current iteration that a stop caught partway (none in the
+    /// checkpoints of versions before 2026-11-28, whose stops lost them).
+    #[serde(default)]
+    pub partial: Vec<PartSubtree>,
     /// Nodes generated over every run so far, the work lost to stops included when known:
     /// the cost of stopping and resuming, beside the search's own count.
     pub spent: u64,
@@ -82,6 +102,7 @@ impl Books {
         self.subtrees = None;
         self.order = None;
         self.done.clear();
+        self.partial.clear();
     }
 }
 
@@ -180,10 +201,13 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
     let want = 64 * pool.current_num_threads().max(1);
     let shared = AtomicU64::new(0);
     loop {
-        let (threshold, known, before) = {
+        let (threshold, known, before, booked) = {
             let b = lock();
             let before = b.iterations.last().map_or(0, |it| it.nodes);
-            (b.threshold, b.split(), before)
+            // The nodes of this iteration's subtrees searched before, done or partway.
+            let booked = b.done.iter().map(|s| s.nodes).sum::<u64>()
+                + b.partial.iter().map(|p| p.nodes).sum::<u64>();
+            (b.threshold, b.split(), before, booked)
         };
         let mut nodes = before + 1;
         if start == geo.goal() {
@@ -204,11 +228,16 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
         let (mut dfs, found) = loop {
             let mut dfs = Dfs::new(geo, h, weight, threshold, limits, Vec::with_capacity(128));
             split.apply(&mut dfs);
+            // The node limit counts what came before the top too.
+            shared.store(nodes + booked, Ordering::Relaxed);
+            dfs.shared = Some(&shared);
             let found = dfs.go(&start, &st, 0, ROOT);
             lock().spent += dfs.nodes + 1;
             if let Some(reason) = dfs.stopped {
                 save(&lock());
-                return Err(run.stopped(reason, threshold, nodes + dfs.nodes).into());
+                return Err(run
+                    .stopped(reason, threshold, nodes + booked + dfs.nodes)
+                    .into());
             }
             let finer = split.finer(weight, threshold);
             match finer {
@@ -226,7 +255,7 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
         let frontier = std::mem::take(&mut dfs.frontier);
         let reached = frontier.len() as u64;
         let mut next = dfs.next;
-        let done: HashSet<u64> = {
+        let (done, partial): (HashSet<u64>, HashMap<u64, PartSubtree>) = {
             let mut b = lock();
             let order = order_digest(&frontier);
             // (Said only of as many subtrees: a count that differs says it all.)
@@ -238,6 +267,7 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
                     expected,
                     found: reached,
                     reordered,
+                    lost: None,
                 }
                 .into());
             }
@@ -248,44 +278,97 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
                 nodes += s.nodes;
                 next = next.min(s.next);
             }
-            b.done.iter().map(|s| s.index).collect()
+            let done: HashSet<u64> = b.done.iter().map(|s| s.index).collect();
+            // A subtree booked both ways was finished after it was caught partway.
+            b.partial.retain(|p| !done.contains(&p.index));
+            let partial: HashMap<u64, PartSubtree> =
+                b.partial.iter().map(|p| (p.index, p.clone())).collect();
+            (done, partial)
         };
-        save(&lock());
-        shared.store(nodes, Ordering::Relaxed);
-        let halt = AtomicBool::new(false);
-        let last_save = Mutex::new(Instant::now());
-        let todo: Vec<(usize, &Frontier<T, H::State>)> = frontier
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !done.contains(&(*i as u64)))
-            .collect();
         let sub = Subtrees {
             geo,
             h,
             weight,
             threshold,
             limits,
-            halt: &halt,
+            halt: &AtomicBool::new(false),
             shared: &shared,
         };
+        // Books whose stop points are not in the tree are refused before they are saved.
+        for (i, f) in frontier.iter().enumerate() {
+            let i = i as u64;
+            match partial.get(&i) {
+                Some(p) if !done.contains(&i) && !sub.reaches(f, p) => {
+                    return Err(BooksMismatch {
+                        threshold,
+                        expected: reached,
+                        found: reached,
+                        reordered: false,
+                        lost: Some(i),
+                    }
+                    .into());
+                }
+                _ => {}
+            }
+        }
+        save(&lock());
+        // (The node limit counts the stopped runs' nodes of subtrees caught partway too.)
+        shared.store(
+            nodes + partial.values().map(|p| p.nodes).sum::<u64>(),
+            Ordering::Relaxed,
+        );
+        let halt = AtomicBool::new(false);
+        let misfit = AtomicBool::new(false);
+        let last_save = Mutex::new(Instant::now());
+        let todo: Vec<(usize, &Frontier<T, H::State>)> = frontier
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !done.contains(&(*i as u64)))
+            .collect();
+        let sub = Subtrees { halt: &halt, ..sub };
         let results: Vec<SubtreeResult> = each_in_order(pool, &todo, |&(i, f)| {
-            let r = sub.search(f);
+            let index = i as u64;
+            let r = sub.search(f, partial.get(&index));
+            if r.lost {
+                // Books that do not fit: the search ends and they are not saved again.
+                misfit.store(true, Ordering::Relaxed);
+                halt.store(true, Ordering::Relaxed);
+                return r;
+            }
             let mut b = lock();
-            b.spent += r.0;
-            if r.2.is_none() && r.3.is_none() {
+            b.spent += r.fresh;
+            b.partial.retain(|p| p.index != index);
+            if r.solution.is_none() && r.stopped.is_none() {
                 b.done.push(DoneSubtree {
-                    index: i as u64,
-                    nodes: r.0,
-                    next: r.1,
+                    index,
+                    nodes: r.nodes,
+                    next: r.next,
                 });
                 let mut last = last_save.lock().unwrap_or_else(|e| e.into_inner());
-                if last.elapsed() >= c.every {
+                if last.elapsed() >= c.every && !misfit.load(Ordering::Relaxed) {
                     save(&b);
                     *last = Instant::now();
                 }
+            } else if let Some(at) = &r.at {
+                b.partial.push(PartSubtree {
+                    index,
+                    nodes: r.nodes,
+                    next: r.next,
+                    at: moves_to_string(at),
+                });
             }
             r
         });
+        if let Some(place) = results.iter().position(|r| r.lost) {
+            return Err(BooksMismatch {
+                threshold,
+                expected: reached,
+                found: reached,
+                reordered: false,
+                lost: Some(todo[place].0 as u64),
+            }
+            .into());
+        }
         let (solution, stop) = gather(results, &mut nodes, &mut next);
         if let Some(moves) = solution {
             run.finished(threshold, nodes);
@@ -304,9 +387,24 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
     }
 }
 
-/// One subtree's search under a threshold: nodes, the least f over it, the path if it
-/// reached the goal, and why it stopped early, if it did.
-pub(super) type SubtreeResult = (u64, u32, Option<Vec<Dir>>, Option<StopReason>);
+/// One subtree's search under a threshold.
+pub(super) struct SubtreeResult {
+    /// Nodes generated below it, a stopped run's included when it was resumed: the count
+    /// of a search that never stopped, once it is finished.
+    nodes: u64,
+    /// Nodes this run generated.
+    fresh: u64,
+    /// The least `f` over the threshold met below it.
+    next: u32,
+    /// The moves to the goal, if it reached it.
+    solution: Option<Vec<Dir>>,
+    /// Why it stopped early, if it did.
+    stopped: Option<StopReason>,
+    /// Where a limit stopped it: the moves from its root to the node it was at.
+    at: Option<Vec<Dir>>,
+    /// The stop point it was to resume from is not in its tree.
+    lost: bool,
+}
 
 /// [`Books::order`] for these subtrees: xxh3-64 of their moves, in order, in 16 hex digits.
 fn order_digest<T, S>(frontier: &[Frontier<T, S>]) -> String {
@@ -328,15 +426,15 @@ pub(super) fn gather(
 ) -> (Option<Vec<Dir>>, Option<StopReason>) {
     let mut solution = None;
     let mut stop = None;
-    for (n, nx, sol, stopped) in results {
-        *nodes += n;
-        *next = (*next).min(nx);
+    for r in results {
+        *nodes += r.nodes;
+        *next = (*next).min(r.next);
         if solution.is_none() {
-            solution = sol;
+            solution = r.solution;
         }
         // A sibling halted by another's limit says "interrupted"; the limit is the news.
-        if stopped.is_some() && (stop.is_none() || stop == Some(StopReason::Interrupted)) {
-            stop = stopped;
+        if r.stopped.is_some() && (stop.is_none() || stop == Some(StopReason::Interrupted)) {
+            stop = r.stopped;
         }
     }
     (solution, stop)
@@ -355,36 +453,96 @@ pub(super) struct Subtrees<'a, H> {
 }
 
 impl<H: Heuristic> Subtrees<'_, H> {
-    /// Searches the subtree below one frontier entry, and when it reaches the goal, stops
-    /// the siblings. Once a sibling has, nothing is searched: the subtree says it was
-    /// interrupted, as one stopped halfway does, so that no books count it as done.
-    pub(super) fn search<T: Tiles>(&self, f: &Frontier<T, H::State>) -> SubtreeResult {
+    /// Whether the search below `f` reaches the node where `part` says a stop caught it
+    /// (retracing the path there, searching nothing).
+    fn reaches<T: Tiles>(&self, f: &Frontier<T, H::State>, part: &PartSubtree) -> bool {
+        let Ok(at) = parse_moves(&part.at) else {
+            return false;
+        };
+        let none = Limits {
+            max_nodes: Some(0),
+            ..Limits::default()
+        };
+        let mut d = Dfs::new(
+            self.geo,
+            self.h,
+            self.weight,
+            self.threshold,
+            none,
+            Vec::new(),
+        );
+        d.resume(&at);
+        d.go(&f.p, &f.st, f.g, f.state);
+        !d.lost && !d.retracing()
+    }
+
+    /// Searches the subtree below one frontier entry, from where a stop caught it when
+    /// `part` says so, and when it reaches the goal, stops the siblings. Once a sibling
+    /// has, nothing is searched: the subtree says it was interrupted, as one stopped
+    /// halfway does, so that no books count it as done.
+    pub(super) fn search<T: Tiles>(
+        &self,
+        f: &Frontier<T, H::State>,
+        part: Option<&PartSubtree>,
+    ) -> SubtreeResult {
+        let (before, before_next) = part.map_or((0, u32::MAX), |p| (p.nodes, p.next));
+        let mut r = SubtreeResult {
+            nodes: before,
+            fresh: 0,
+            next: before_next,
+            solution: None,
+            stopped: Some(StopReason::Interrupted),
+            // A subtree not started keeps the stop point it had.
+            at: part.and_then(|p| parse_moves(&p.at).ok()),
+            lost: false,
+        };
         if self.halt.load(Ordering::Relaxed) {
-            return (0, u32::MAX, None, Some(StopReason::Interrupted));
+            return r;
         }
-        let path = f.path.clone();
         let mut d = Dfs::new(
             self.geo,
             self.h,
             self.weight,
             self.threshold,
             self.limits,
-            path,
+            f.path.clone(),
         );
         d.halt = Some(self.halt);
         d.shared = Some(self.shared);
-        if d.go(&f.p, &f.st, f.g, f.state) {
-            self.halt.store(true, Ordering::Relaxed);
-            return (d.nodes, d.next, Some(d.path), None);
+        if let Some(p) = part {
+            match parse_moves(&p.at) {
+                Ok(at) => d.resume(&at),
+                Err(_) => {
+                    r.lost = true;
+                    return r;
+                }
+            }
         }
-        if d.stopped.is_some() {
+        let found = d.go(&f.p, &f.st, f.g, f.state);
+        d.settle();
+        r.nodes += d.nodes;
+        r.fresh = d.nodes + d.retraced;
+        r.next = r.next.min(d.next);
+        r.stopped = d.stopped;
+        r.at = None;
+        if d.lost || d.retracing() {
+            // (A path cut at the subtree's root leaves it retracing.)
+            r.lost = true;
+            r.stopped = Some(StopReason::Interrupted);
+            return r;
+        }
+        if found {
+            self.halt.store(true, Ordering::Relaxed);
+            r.solution = Some(d.path);
+        } else if d.stopped.is_some() {
             // A limit (or Ctrl-C) ends the iteration: the subtrees after this one are not
             // started. Small ones would otherwise run to their end before any limit check
             // and be booked as done, and a resumed search would count work the straight
             // search never does (those after the one holding the goal).
             self.halt.store(true, Ordering::Relaxed);
+            r.at = Some(d.path[f.path.len()..].to_vec());
         }
-        (d.nodes, d.next, None, d.stopped)
+        r
     }
 }
 
@@ -441,6 +599,161 @@ mod tests {
             .build()
             .unwrap();
         (geo, start, pool)
+    }
+
+    /// A search stopped again and again (its node limit raised by a step each run) and
+    /// resumed from its books each time finds the answer of a search that never stopped,
+    /// counting the same nodes in every iteration: the subtrees a stop caught partway are
+    /// resumed where they were, not searched again, so the work spent over all the runs
+    /// exceeds the straight search's by little more than the tops of the iterations
+    /// searched again.
+    #[test]
+    fn a_search_stopped_anywhere_resumes_where_it_stopped() {
+        let (geo, start, _) = two_threads(&BOARD, Goal::blank_first);
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let lc = LinearConflict;
+        fn kept<'a>(pool: &'a rayon::ThreadPool, books: &'a Mutex<Books>) -> Search<'a> {
+            Search {
+                pool: Some(pool),
+                checkpoint: Some(Checkpointing {
+                    books,
+                    save: &|_: &Books| {},
+                    every: std::time::Duration::ZERO,
+                }),
+                ..Search::default()
+            }
+        }
+        let straight_books = Mutex::new(Books::default());
+        let straight = ida_star(&geo, &lc, start, &kept(&one, &straight_books)).unwrap();
+        for step in [30_011, 123_457] {
+            let books = Mutex::new(Books::default());
+            let (mut runs, mut caught) = (0, 0);
+            // A search that re-searched what a stop caught would need more runs (or, each
+            // run's budget smaller than a subtree, never end).
+            let most = 2 * straight.nodes / step + 2;
+            let found = loop {
+                runs += 1;
+                assert!(runs <= most, "no answer after {most} runs of {step} nodes");
+                let mut search = kept(&one, &books);
+                search.limits.max_nodes = Some(runs * step);
+                match ida_star(&geo, &lc, start, &search) {
+                    Ok(found) => break found,
+                    Err(SearchError::Stopped(s)) => {
+                        assert!(s.nodes >= runs * step, "{} < {}", s.nodes, runs * step);
+                        caught += books.lock().unwrap().partial.len();
+                    }
+                    Err(e) => panic!("run {runs}: {e}"),
+                }
+            };
+            let spent = books.lock().unwrap().spent;
+            eprintln!(
+                "step {step}: {runs} runs, {caught} subtrees caught partway, {spent} nodes spent for {}",
+                straight.nodes
+            );
+            assert_eq!(found.moves, straight.moves);
+            assert_eq!(found.iterations, straight.iterations);
+            assert_eq!(found.nodes, straight.nodes);
+            assert!(
+                caught + 1 >= runs as usize,
+                "{caught} caught in {runs} runs"
+            );
+            assert!(
+                spent < straight.nodes + straight.nodes / 20,
+                "{spent} spent"
+            );
+        }
+    }
+
+    /// The same on two threads, where a stop catches two subtrees: every finished
+    /// iteration counts the straight search's nodes, and the answer is as long.
+    #[test]
+    fn a_search_on_two_threads_stopped_anywhere_resumes_where_it_stopped() {
+        let (geo, start, pool) = two_threads(&BOARD, Goal::blank_first);
+        let lc = LinearConflict;
+        let straight = ida_star(&geo, &lc, start, &Search::default()).unwrap();
+        let books = Mutex::new(Books::default());
+        let (mut runs, mut caught) = (0u64, 0);
+        let found = loop {
+            runs += 1;
+            assert!(runs <= 200, "no answer after 200 runs");
+            let search = Search {
+                pool: Some(&pool),
+                checkpoint: Some(Checkpointing {
+                    books: &books,
+                    save: &|_: &Books| {},
+                    every: std::time::Duration::ZERO,
+                }),
+                limits: Limits {
+                    max_nodes: Some(runs * 40_009),
+                    ..Limits::default()
+                },
+                ..Search::default()
+            };
+            match ida_star(&geo, &lc, start, &search) {
+                Ok(found) => break found,
+                Err(SearchError::Stopped(_)) => caught += books.lock().unwrap().partial.len(),
+                Err(e) => panic!("run {runs}: {e}"),
+            }
+        };
+        let n = straight.iterations.len();
+        assert_eq!(found.moves.len(), straight.moves.len());
+        assert_eq!(found.iterations[..n - 1], straight.iterations[..n - 1]);
+        assert!(caught >= runs as usize, "{caught} caught in {runs} runs");
+    }
+
+    /// Books whose stop point is not in the tree (edited, or another search's) are refused
+    /// and not saved again.
+    #[test]
+    fn a_stop_point_off_the_tree_is_refused() {
+        let (geo, start, pool) = two_threads(&BOARD, Goal::blank_first);
+        let lc = LinearConflict;
+        let books = Mutex::new(Books::default());
+        let saves = AtomicUsize::new(0);
+        let save = |_: &Books| {
+            saves.fetch_add(1, Ordering::Relaxed);
+        };
+        let search = |max_nodes| Search {
+            pool: Some(&pool),
+            checkpoint: Some(Checkpointing {
+                books: &books,
+                save: &save,
+                every: std::time::Duration::ZERO,
+            }),
+            limits: Limits {
+                max_nodes: Some(max_nodes),
+                ..Limits::default()
+            },
+            ..Search::default()
+        };
+        assert!(matches!(
+            ida_star(&geo, &lc, start, &search(500_000)),
+            Err(SearchError::Stopped(_))
+        ));
+        let (index, at) = {
+            let b = books.lock().unwrap();
+            let p = b.partial.first().expect("a subtree caught partway");
+            (p.index, p.at.clone())
+        };
+        for bad in [format!("{at}UUUUUUUUUUUU"), "LX".into(), format!("{at}UD")] {
+            let mut edited = books.lock().unwrap().clone();
+            edited.partial[0].at = bad.clone();
+            *books.lock().unwrap() = edited.clone();
+            let before = saves.load(Ordering::Relaxed);
+            match ida_star(&geo, &lc, start, &search(u64::MAX)) {
+                Err(SearchError::Mismatch(m)) => {
+                    assert_eq!(m.lost, Some(index), "{bad}");
+                    assert!(m
+                        .to_string()
+                        .contains("stopped at a node this search does not reach"));
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+            assert_eq!(saves.load(Ordering::Relaxed), before, "{bad}");
+            assert_eq!(books.lock().unwrap().partial, edited.partial, "{bad}");
+        }
     }
 
     #[test]

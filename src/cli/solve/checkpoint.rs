@@ -40,8 +40,9 @@ pub(super) struct Kept {
     pub result: Result<Solution, SolveError>,
     /// The answer was in the file already: nothing was searched.
     pub from_file: bool,
-    /// Where the search stopped, when it stopped: threshold (in moves) and subtrees done.
-    pub stopped_at: (u32, usize),
+    /// Where the search stopped, when it stopped: threshold (in moves), subtrees done and
+    /// subtrees caught partway.
+    pub stopped_at: (u32, usize, usize),
     /// Why a save failed (a full disk): the file holds the last save that worked.
     pub save_failed: Option<String>,
     /// Nodes this run generated, over all runs, and the number of runs.
@@ -73,6 +74,17 @@ pub(super) struct Resumed {
     pub iterations: usize,
     /// Subtrees of the iteration under way finished before.
     pub done: usize,
+    /// Subtrees of the iteration under way that a stop caught partway, resumed where they
+    /// were.
+    pub partial: usize,
+}
+
+/// How the messages say subtrees caught partway (nothing when there are none).
+pub(super) fn partway(partial: usize) -> String {
+    match partial {
+        0 => String::new(),
+        p => format!(", {p} more caught partway"),
+    }
 }
 
 /// Solves `inst` as `search` says, keeping the search's books in `path`: an answer the file
@@ -157,16 +169,20 @@ pub(super) fn solve_kept(
         return Ok(Kept {
             result: Ok(solution),
             from_file: true,
-            stopped_at: (0, 0),
+            stopped_at: (0, 0, 0),
             save_failed: None,
             spent: (0, c.books.spent, c.books.runs),
         });
     }
     let books = saved.map(|c| c.books).unwrap_or_default();
-    let resumed = (!books.iterations.is_empty() || !books.done.is_empty()).then(|| Resumed {
+    let resumed = (!books.iterations.is_empty()
+        || !books.done.is_empty()
+        || !books.partial.is_empty())
+    .then(|| Resumed {
         threshold: weight.moves_at_least(books.threshold),
         iterations: books.iterations.len(),
         done: books.done.len(),
+        partial: books.partial.len(),
     });
     if let Some(r) = resumed {
         on_resume(r);
@@ -247,7 +263,11 @@ pub(super) fn solve_kept(
     Ok(Kept {
         result,
         from_file: false,
-        stopped_at: (weight.moves_at_least(books.threshold), books.done.len()),
+        stopped_at: (
+            weight.moves_at_least(books.threshold),
+            books.done.len(),
+            books.partial.len(),
+        ),
         save_failed,
         spent: (books.spent - spent_before, books.spent, books.runs),
     })
@@ -297,11 +317,12 @@ pub fn run(
     };
     let resuming = |r: Resumed| {
         inform!(
-            "{}: resuming at threshold {} ({} iterations and {} subtrees of this one done)",
+            "{}: resuming at threshold {} ({} iterations and {} subtrees of this one done{})",
             path.display(),
             r.threshold,
             r.iterations,
-            r.done
+            r.done,
+            partway(r.partial)
         )
     };
     // Its iterations on a terminal, as a board argument's.
@@ -347,10 +368,11 @@ pub fn run(
                     path.display()
                 );
             } else {
-                let (threshold, done) = kept.stopped_at;
+                let (threshold, done, partial) = kept.stopped_at;
                 inform!(
-                    "stopped: {} holds the search at threshold {threshold} ({done} subtrees of it done); run the same command to resume",
+                    "stopped: {} holds the search at threshold {threshold} ({done} subtrees of it done{}); run the same command to resume",
                     path.display(),
+                    partway(partial),
                 );
             }
             Ok(if terminated.load(Ordering::SeqCst) {

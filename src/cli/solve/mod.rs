@@ -621,11 +621,12 @@ fn solve_kept_one(
             let resuming = |r: checkpoint::Resumed| {
                 bar.suspend(|| {
                     inform!(
-                        "instance {}: resuming from {} at threshold {} ({} subtrees of it done)",
+                        "instance {}: resuming from {} at threshold {} ({} subtrees of it done{})",
                         inst.id,
                         path.display(),
                         r.threshold,
-                        r.done
+                        r.done,
+                        checkpoint::partway(r.partial)
                     )
                 })
             };
