@@ -177,6 +177,18 @@ pub enum TableError {
     /// message.
     #[error("{0}")]
     Unsupported(String),
+    /// A mapped table file was written to while in use (its length or modification time
+    /// changed): the values a search read from it since are not those checked, so no
+    /// answer found with it since is trusted (see [`crate::pdb::Table::unchanged`]).
+    #[error(
+        "{path}: the table was written to while this run used it, so answers found with it \
+         since cannot be trusted and were not given; check it with `fifteen tables verify` \
+         and run the command again"
+    )]
+    Changed {
+        /// The table file.
+        path: PathBuf,
+    },
     /// The build was stopped by its caller (Ctrl-C) before the table was complete. Nothing
     /// of it was written: tables are saved whole or not at all.
     #[error("table build interrupted; nothing partial was written")]

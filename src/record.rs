@@ -139,6 +139,9 @@ impl From<&SolveError> for FailureKind {
             },
             // Books for another search: the input (a checkpoint) does not fit.
             SolveError::Mismatch(_) => FailureKind::Parse,
+            // A table written to during the search: the batch stops, as for tables that
+            // cannot be had.
+            SolveError::TableChanged(_) => FailureKind::Tables,
         }
     }
 }

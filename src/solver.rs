@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::board::{Board, Dir, Goal, Labels};
-use crate::error::BoardError;
+use crate::error::{BoardError, TableError};
 use crate::pdb::{Dual, DualTables, Patterns, PdbHeuristic};
 use crate::search::{
     ida_star, BooksMismatch, Found, Geometry, Hamming, Heuristic, LinearConflict, Manhattan, Max,
@@ -89,6 +89,18 @@ pub enum SolveError {
     /// The books handed to the search (a checkpoint) belong to another search.
     #[error("{0}")]
     Mismatch(BooksMismatch),
+    /// The table file at this path was written to during the search
+    /// ([`TableError::Changed`]): what the search found is not given.
+    #[error("{}", changed(.0))]
+    TableChanged(std::path::PathBuf),
+}
+
+/// [`SolveError::TableChanged`] said as [`TableError::Changed`] says it.
+fn changed(path: &std::path::Path) -> String {
+    TableError::Changed {
+        path: path.to_path_buf(),
+    }
+    .to_string()
 }
 
 impl From<SearchError> for SolveError {
@@ -134,6 +146,27 @@ pub struct Extras {
 }
 
 impl Solver {
+    /// Whether every table file this solver reads is as it was when mapped (see
+    /// [`crate::pdb::Table::unchanged`]); a solver without tables always is.
+    ///
+    /// # Errors
+    /// [`SolveError::TableChanged`] naming the first file written to since.
+    pub fn unchanged(&self) -> Result<(), SolveError> {
+        let x = &self.extras;
+        let pdbs = self.pdb.iter().chain(&x.second).chain(&x.more);
+        let changed = |e| match e {
+            TableError::Changed { path } => SolveError::TableChanged(path),
+            other => unreachable!("unchanged() says only Changed: {other}"),
+        };
+        for p in pdbs {
+            p.unchanged().map_err(changed)?;
+        }
+        for d in x.dual.iter().chain(&x.dual_second) {
+            d.unchanged().map_err(changed)?;
+        }
+        Ok(())
+    }
+
     /// A solver without pattern databases.
     pub fn new(kind: HeuristicKind) -> Solver {
         Solver {
@@ -210,6 +243,9 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         let t0 = Instant::now();
         let (found, frame) = self.run_job(board, goal, Ida(search))?;
+        // What the search read must be what was checked: neither an answer nor a bound
+        // comes from a table written to meanwhile.
+        self.unchanged()?;
         let found = found?;
         let moves = frame.to_user(&found.moves);
         // Every path between two boards has the same parity (each move changes the blank's

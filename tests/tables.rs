@@ -384,3 +384,101 @@ fn committed_fixture_reads_and_gives_2x2_distances() {
         .unwrap();
     check_solution(&Board::parse("0 3 2 1").unwrap(), &standard, &sol.moves).unwrap();
 }
+
+/// A table's name that is a symbolic link leading nowhere (a disk that is not mounted, a
+/// link to itself) is not a missing table: `solve` and `build-pdb` refuse it, saying what
+/// it is and what to do, and leave the link as it was, where building the table would have
+/// replaced it unasked.
+#[test]
+fn a_table_name_linked_nowhere_is_refused_not_built_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let partition = Partition::default_for(shape3(), 0);
+    let spec = partition.specs().remove(0);
+    let link = TableDir::new(tmp.path()).path(&spec);
+    let name = link.file_name().unwrap().to_owned();
+    for target in [
+        tmp.path().join("absent-disk/8puzzle.pdb"),
+        PathBuf::from(&name),
+    ] {
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let dir = tmp.path().to_str().unwrap();
+        let solve = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"))
+            .args(["solve", "--tables", dir, "8 6 7 2 5 4 3 0 1"])
+            .output()
+            .unwrap();
+        let build = std::process::Command::new(env!("CARGO_BIN_EXE_build-pdb"))
+            .args(["--size", "3", "--out", dir])
+            .output()
+            .unwrap();
+        for (what, out, code) in [("solve", solve, 2), ("build-pdb", build, 1)] {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(code), "{what}: {stderr}");
+            assert!(out.stdout.is_empty(), "{what}");
+            assert!(
+                stderr.contains("a symbolic link to")
+                    && stderr.contains(&target.display().to_string())
+                    && stderr.contains("delete the link"),
+                "{what}: {stderr}"
+            );
+            let meta = std::fs::symlink_metadata(&link).unwrap();
+            assert!(meta.file_type().is_symlink(), "{what} replaced the link");
+            assert_eq!(std::fs::read_link(&link).unwrap(), target, "{what}");
+        }
+    }
+}
+
+/// A table file written in place while a batch reads it through its mapping (a copy over
+/// it, a disk tool; here its own first byte written back, which changes its modification
+/// time and nothing else) stops the batch with the file named and exit status 2: no answer
+/// found after the write is given, since the values read may not be those checked.
+#[test]
+fn a_table_written_to_during_a_batch_stops_it() {
+    use std::io::{BufRead, BufReader, Read};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["solve", "-i", "-", "--tables", dir, "--threads", "1"])
+        .args(["--format", "json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    // The first board builds the 3x3 table (quick) and is answered from it.
+    writeln!(stdin, "8 6 7 2 5 4 3 0 1").unwrap();
+    stdin.flush().unwrap();
+    let first: serde_json::Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    assert_eq!(first["length"], 31);
+    let spec = Partition::default_for(shape3(), 0).specs().remove(0);
+    let path = TableDir::new(tmp.path()).path(&spec);
+    let byte = std::fs::read(&path).unwrap()[0];
+    // A modification time that differs even on a coarse clock.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let mut f = OpenOptions::new().write(true).open(&path).unwrap();
+    f.write_all(&[byte]).unwrap();
+    drop(f);
+    writeln!(stdin, "1 2 3 4 5 6 0 7 8").unwrap();
+    drop(stdin);
+    let rest: Vec<String> = lines.map(|l| l.unwrap()).collect();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(
+        rest.iter().all(|l| !l.contains("\"length\"")),
+        "an answer after the write: {rest:?}"
+    );
+    assert!(
+        stderr.contains(&path.display().to_string())
+            && stderr.contains("written to while this run used it"),
+        "{stderr}"
+    );
+}

@@ -10,7 +10,7 @@ use fifteen::board::moves_to_string;
 use fifteen::search::Weight;
 use fifteen::search::{Limits, Search, StopReason};
 use fifteen::{Board, Goal, Shape, SolveError, Solver};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rayon::ThreadPool;
@@ -52,6 +52,10 @@ fn answer(r: Result<fifteen::Solution, SolveError>, millis: f64) -> PyResult<Ans
             reason(s.reason),
         )),
         Err(SolveError::Board(e)) => Err(board_error(e)),
+        Err(e @ SolveError::TableChanged(_)) => {
+            crate::tables::forget_opened();
+            Err(PyOSError::new_err(e.to_string()))
+        }
         Err(e) => Err(PyValueError::new_err(e.to_string())),
     }
 }
@@ -191,6 +195,8 @@ pub fn solve_many(
         vec![]
     };
     let mut last_told = usize::MAX;
+    // A table written to during the batch: the error raised, no value given.
+    let mut changed: Option<String> = None;
     report::blocking(
         py,
         &stop,
@@ -211,6 +217,10 @@ pub fn solve_many(
                         bounds[i] = st.lower_bound;
                         nodes[i] = st.nodes;
                     }
+                    Err(e @ SolveError::TableChanged(_)) => {
+                        changed = Some(e.to_string());
+                        stop.store(true, Ordering::Relaxed);
+                    }
                     // Checked above: boards fit the goal; no books are kept.
                     Err(_) => {}
                 }
@@ -229,6 +239,10 @@ pub fn solve_many(
             }
         },
     )?;
+    if let Some(m) = changed {
+        crate::tables::forget_opened();
+        return Err(PyOSError::new_err(m));
+    }
     if let Some(f) = &progress {
         f.call1(py, (done.load(Ordering::Relaxed), total))?;
     }

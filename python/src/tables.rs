@@ -52,6 +52,15 @@ static OPENED: Mutex<Option<HashMap<Key, Option<Set>>>> = Mutex::new(None);
 /// on another directory need not wait for a build here.
 static OPENING: Mutex<Option<HashMap<PathBuf, u32>>> = Mutex::new(None);
 
+/// Forgets every table set opened: after a table file was written to while mapped
+/// ([`fifteen::SolveError::TableChanged`]), the next call maps the files again (and checks
+/// them again, their verification records no longer matching) instead of failing for the
+/// rest of the process.
+pub fn forget_opened() {
+    let mut map = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+    *map = None;
+}
+
 /// How often a call waiting for another thread's build looks at Ctrl-C.
 const WAIT: std::time::Duration = std::time::Duration::from_millis(20);
 

@@ -64,3 +64,31 @@ def test_course_files_in_the_home_directory(home):
     text = fifteen.write_report(Where("~/output.txt"), p, r, overwrite=True)
     with pytest.raises(FileExistsError):
         fifteen.write_report(Path("~/output.txt"), p, r)
+
+
+def test_a_table_written_to_while_in_use_raises_then_is_opened_again(tmp_path):
+    """A table file written in place after it was mapped (here its own first byte written
+    back: its modification time changes, its bytes do not) makes the next search raise
+    OSError naming the file, not answer from values nobody checked; the call after maps
+    and checks the file again."""
+    import time
+
+    board = "8 6 7 2 5 4 3 0 1"
+    assert fifteen.solve(board, tables=tmp_path).length == 31
+    (table,) = tmp_path.glob("3x3-*.pdb")
+    time.sleep(0.02)
+    with open(table, "r+b") as f:
+        first = f.read(1)
+        f.seek(0)
+        f.write(first)
+    with pytest.raises(OSError, match="written to while this run used it") as e:
+        fifteen.solve(board, tables=tmp_path)
+    assert str(table) in str(e.value)
+    many = fifteen.solve_many([board, "1 2 3 4 5 6 0 7 8"], tables=tmp_path)
+    assert list(many) == [31, 2]
+    time.sleep(0.02)
+    with open(table, "r+b") as f:
+        f.write(first)
+    with pytest.raises(OSError, match="written to while this run used it"):
+        fifteen.solve_many([board], tables=tmp_path)
+    assert fifteen.solve(board, tables=tmp_path).length == 31

@@ -51,11 +51,14 @@ impl TableDir {
         self.missing_of(partition.specs())
     }
 
-    /// Which of these tables are missing.
+    /// Which of these tables are missing: no file of their name at all. A name that is
+    /// there but cannot be opened (a symbolic link to a disk that is not mounted, say) is
+    /// not missing: opening it says what is wrong, where building the table would replace
+    /// the link unasked.
     pub fn missing_of(&self, specs: Vec<PatternSpec>) -> Vec<PatternSpec> {
         specs
             .into_iter()
-            .filter(|s| !self.path(s).exists())
+            .filter(|s| std::fs::symlink_metadata(self.path(s)).is_err())
             .collect()
     }
 

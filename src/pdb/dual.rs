@@ -73,6 +73,15 @@ pub struct DualTables {
 }
 
 impl DualTables {
+    /// Whether every table file it reads is as it was when mapped ([`Table::unchanged`]).
+    ///
+    /// # Errors
+    /// [`TableError::Changed`] for the first that is not.
+    pub fn unchanged(&self) -> Result<(), TableError> {
+        self.pdb.unchanged()?;
+        self.extra.iter().try_for_each(Table::unchanged)
+    }
+
     /// The extra tables a partition's dual lookups read, with the pattern each serves: per
     /// pattern, one for each region of the cells its tiles at home leave free other than
     /// the goal blank's (built for a goal blank on the region's first cell, which seeds

@@ -93,6 +93,14 @@ pub struct PdbState<const P: usize> {
 }
 
 impl PdbHeuristic {
+    /// Whether every table file is as it was when mapped ([`Table::unchanged`]).
+    ///
+    /// # Errors
+    /// [`TableError::Changed`] for the first that is not.
+    pub fn unchanged(&self) -> Result<(), TableError> {
+        self.tables.iter().try_for_each(Table::unchanged)
+    }
+
     /// Combines opened tables for `partition`.
     ///
     /// # Errors

@@ -211,13 +211,34 @@ pub struct Table {
     /// The open file a mapped table came from: its metadata, read again when the table is
     /// checked, is that of the very file mapped, whatever happens to the name meanwhile.
     file: Option<File>,
+    /// The mapped file's stamp when it was mapped (see [`Table::unchanged`]).
+    mapped: Option<Stamp>,
 }
 
 /// An I/O error on `path`, as the library reports it: with the file named.
 fn io_error(path: &Path) -> impl Fn(std::io::Error) -> TableError + '_ {
     |error| TableError::Io {
         path: path.to_path_buf(),
-        error,
+        error: through_link(path, error),
+    }
+}
+
+/// An error met through a symbolic link whose target cannot be reached (a disk that is not
+/// mounted, a link to itself), said as such: the name alone looks like a file that is
+/// there, and the table is not built over the link unasked.
+fn through_link(path: &Path, e: std::io::Error) -> std::io::Error {
+    let dangling =
+        e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ELOOP);
+    match std::fs::read_link(path) {
+        Ok(target) if dangling => std::io::Error::new(
+            e.kind(),
+            format!(
+                "a symbolic link to {}, which cannot be opened ({e}); make its target \
+                 reachable, or delete the link to have the table built in its place",
+                target.display()
+            ),
+        ),
+        _ => e,
     }
 }
 
@@ -324,6 +345,7 @@ impl Table {
             #[cfg(target_os = "linux")]
             _sigbus: Some(super::sigbus::register(map.as_ptr(), map.len(), path)),
             storage: Storage::Mapped(map),
+            mapped: file.metadata().ok().as_ref().and_then(Stamp::of),
             file: Some(file),
         })
     }
@@ -407,6 +429,7 @@ impl Table {
             _sigbus: None,
             storage: Storage::Owned(bytes),
             file: None,
+            mapped: None,
         };
         t.verify(spec)?;
         Ok(t)
@@ -492,6 +515,24 @@ impl Table {
             after,
             start,
         ))
+    }
+
+    /// Whether the mapped file's bytes are still those it had when mapped, as far as its
+    /// length and modification time tell. A file written in place while a search reads it
+    /// through the mapping (a copy over it, a disk tool) feeds the search other values than
+    /// the ones checked, so its answers need not be optimal; a file that shrinks makes
+    /// reads fault instead (see [`super::sigbus`]). Tables are replaced by rename, which
+    /// leaves the mapped file as it was.
+    ///
+    /// # Errors
+    /// [`TableError::Changed`], naming the file.
+    pub fn unchanged(&self) -> Result<(), TableError> {
+        match (&self.mapped, self.stamp()) {
+            (Some(then), Some(now)) if !then.same_contents(&now) => Err(TableError::Changed {
+                path: self.path.clone(),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// The mapped file's stamp now (`None` for a table read into memory, or where the

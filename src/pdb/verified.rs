@@ -94,6 +94,14 @@ impl Stamp {
         None
     }
 
+    /// Whether the file's contents may differ between the two stamps: another length or
+    /// modification time. (Not the change time: replacing the name by rename, as a table
+    /// build does, changes the old file's link count, and so its change time, while its
+    /// bytes, and a mapping of them, stay as they were.)
+    pub(super) fn same_contents(&self, other: &Stamp) -> bool {
+        self.len == other.len && self.mtime == other.mtime
+    }
+
     /// Whether the file's last change is at least `margin` before `start`. A change time
     /// before the epoch or a clock before it counts as recent: no record then.
     fn changed_before(&self, start: SystemTime, margin: Duration) -> bool {

@@ -407,7 +407,9 @@ fn run(
     // Set at the first instance stopped by Ctrl-C: nothing after it is printed, so the
     // printed results are always the first ones of the input, without gaps.
     let mut cut = false;
-    // A `--checkpoints` file that cannot be used: said once below, exit status 2.
+    // A file that stops the batch, said once below, exit status 2: a `--checkpoints` file
+    // that cannot be used, or a table written to during a search (tables that cannot be
+    // opened are said by the producer, in `fatal`).
     let mut fatal_file: Option<String> = None;
     // Set when the batch stops at an instance (its tables or its checkpoint unusable):
     // the instances already started after it finish, and are not printed, so that the
@@ -438,6 +440,9 @@ fn run(
         }
         let tables = matches!(&o.result, Err(f) if f.kind == FailureKind::Tables);
         halted = tables;
+        if let (true, Err(f)) = (tables, &o.result) {
+            fatal_file.get_or_insert_with(|| f.message.clone());
+        }
         if tables && (!report.json || results.is_some()) {
             // The batch stops; the error is said once, below. (Not in the results file:
             // the instance is solved when the rerun has its tables.)
@@ -593,7 +598,9 @@ fn outcome(inst: Instance, result: Result<Solution, SolveError>) -> Outcome {
             kind: (&e).into(),
             stopped: match e {
                 SolveError::Stopped(s) => Some(s),
-                SolveError::Board(_) | SolveError::Mismatch(_) => None,
+                SolveError::Board(_) | SolveError::Mismatch(_) | SolveError::TableChanged(_) => {
+                    None
+                }
             },
         }),
         id: inst.id,
