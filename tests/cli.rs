@@ -766,6 +766,61 @@ fn every_help_and_manual_page_gives_its_exit_statuses_and_no_resolved_paths() {
     assert!(!short.contains("Exit status:"), "{short}");
 }
 
+/// Each command's `--tables` help says what that command does with the tables: `play` and
+/// `tables` never build them, `split search` needs the frontier's; and the top help says
+/// which solutions are not optimal.
+#[test]
+fn help_says_what_is_true_of_each_command() {
+    let help = |args: &[&str]| {
+        let o = run(args, None);
+        assert_eq!(o.code, 0, "{args:?}: {}", o.stderr);
+        o.stdout.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let tables = |args: &[&str]| {
+        let h = help(args);
+        let start = h
+            .find("--tables <TABLES>")
+            .unwrap_or_else(|| panic!("{args:?}: {h}"));
+        let end = h[start..].find("[default:").unwrap() + start;
+        h[start..end].to_string()
+    };
+    let builds = "Built there on first use";
+    for args in [
+        &["solve", "--help"][..],
+        &["bench", "--help"],
+        &["compare", "--help"],
+    ] {
+        assert!(tables(args).contains(builds), "{args:?}");
+    }
+    let play = tables(&["play", "--help"]);
+    assert!(
+        !play.contains(builds) && play.contains("play never builds them"),
+        "{play}"
+    );
+    for args in [&["tables", "--help"][..], &["tables", "list", "--help"]] {
+        let t = tables(args);
+        assert!(
+            !t.contains(builds) && t.contains("nothing is built here"),
+            "{args:?}: {t}"
+        );
+    }
+    let search = tables(&["split", "search", "--help"]);
+    assert!(!search.contains(builds), "{search}");
+    assert!(
+        search.contains("must be the tables the frontier was written with"),
+        "{search}"
+    );
+    assert!(tables(&["split", "frontier", "--help"]).contains(builds));
+
+    let top = help(&["--help"]);
+    assert!(!top.contains("Every solution printed is optimal:"), "{top}");
+    assert!(
+        top.contains("Every solution printed is optimal unless marked otherwise")
+            && top.contains("greedy and dfs give solutions that may be far from optimal"),
+        "{top}"
+    );
+}
+
 /// `-q` keeps errors and the `interrupted: ...` line (which explains exit status 130 or 143
 /// and says what was not finished), and its help says so, for `fifteen` and `build-pdb`.
 #[test]
