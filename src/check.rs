@@ -27,11 +27,14 @@ pub enum CheckError {
         /// The offending move.
         dir: Dir,
     },
-    /// Every move is legal but the last board is not the goal.
-    #[error("the {length} moves do not reach the goal")]
+    /// Every move is legal but the last board is not the goal. Says where the moves end,
+    /// as `fifteen check` does, so that a caller can see how far they got.
+    #[error("does not reach the goal: {} at {end}", moves_end(*.length))]
     NotReached {
         /// How many moves were replayed (all of them).
         length: usize,
+        /// The board they end on.
+        end: Board,
     },
     /// A board, goal or move string that does not parse, or a goal of another size.
     #[error("{0}")]
@@ -138,9 +141,10 @@ pub fn replay(board: &Board, goal: &Goal, moves: &[Dir]) -> Result<Replay, Check
 /// let board = Board::parse("1 2 3 4 0 6 7 5 8").unwrap();
 /// let goal = Goal::standard(board.shape());
 /// assert_eq!(check_solution(&board, &goal, &parse_moves("DR").unwrap()), Ok(2));
+/// let err = check_solution(&board, &goal, &[Dir::Down]).unwrap_err();
 /// assert_eq!(
-///     check_solution(&board, &goal, &[Dir::Down]),
-///     Err(CheckError::NotReached { length: 1 })
+///     err.to_string(),
+///     "does not reach the goal: the 1 move ends at 1 2 3 4 5 6 7 0 8"
 /// );
 /// assert_eq!(
 ///     check_solution(&board, &goal, &parse_moves("DD").unwrap()),
@@ -152,7 +156,20 @@ pub fn check_solution(board: &Board, goal: &Goal, moves: &[Dir]) -> Result<usize
     if r.reaches_goal {
         Ok(r.length)
     } else {
-        Err(CheckError::NotReached { length: r.length })
+        Err(CheckError::NotReached {
+            length: r.length,
+            end: r.end,
+        })
+    }
+}
+
+/// `the 1 move ends`, `the 2 moves end`: where moves that miss the goal end, as the
+/// messages say it.
+pub(crate) fn moves_end(n: usize) -> String {
+    if n == 1 {
+        "the 1 move ends".to_string()
+    } else {
+        format!("the {n} moves end")
     }
 }
 
@@ -471,7 +488,7 @@ fn board_and_goal(record: &Record, default_goal: &GoalSpec) -> Result<(Board, Go
         None => Shape::square_of(tiles.len()).ok_or_else(|| CheckError::BadField {
             field: "tiles".into(),
             reason: format!(
-                "has {} numbers, not a square board (give 9, 16, 25 or 36, or a \
+                "has {} numbers, not a square board (give 4, 9, 16, 25 or 36, or a \
                  \"size\" field such as \"3x4\")",
                 tiles.len()
             ),
@@ -588,7 +605,10 @@ mod tests {
         assert_eq!(r.length, 4);
         assert_eq!(
             check_solution(goal.board(), &goal, &there_and_back),
-            Err(CheckError::NotReached { length: 4 })
+            Err(CheckError::NotReached {
+                length: 4,
+                end: r.end
+            })
         );
         let back = parse_moves("ULDRULDRULDR").unwrap();
         assert_eq!(check_solution(goal.board(), &goal, &back), Ok(12));

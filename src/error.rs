@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::board::Shape;
+
 /// Something wrong with a board, a goal or a move list. Each message is one line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
@@ -11,19 +13,35 @@ pub enum BoardError {
     /// A board of unknown shape whose count is not a square of 2..=6 (and that was not given
     /// as equal rows), or an explicit goal of fewer than 4 or more than 36 numbers. Holds the
     /// count.
-    #[error("{0} numbers do not make a board (give 9, 16, 25 or 36 numbers for a square board; other shapes need --size RxC, or a `size: RxC` line in a file)")]
+    #[error("{0} numbers do not make a board (give 4, 9, 16, 25 or 36 numbers for a square board; other shapes need --size RxC, or a `size: RxC` line in a file)")]
     BadCount(usize),
-    /// A board given as lines of different lengths: the lines say no shape, so it is not
-    /// read as a square even when the count would make one.
-    #[error("line {row} of the board has {count} numbers but line 1 has {first}: give every row the same count, or the whole board on one line")]
+    /// A board given as rows (lines, or lists in brackets) of different lengths: the rows
+    /// say no shape, so it is not read as a square even when the count would make one.
+    #[error("row {row} of the board has {count} numbers but row 1 has {first}: give every row the same count, or the whole board on one line")]
     UnevenRows {
-        /// The first line (1-based, counting lines with numbers) whose length differs.
+        /// The first row (1-based, counting rows with numbers) whose length differs.
         row: usize,
-        /// How many numbers that line holds.
+        /// How many numbers that row holds.
         count: usize,
-        /// How many the first line holds.
+        /// How many the first row holds.
         first: usize,
     },
+    /// A board drawn as rows (lines, or lists in brackets) in another shape than the one
+    /// given for it (`--size`, a `size:` line): read in that shape, its numbers would make
+    /// another board than the one drawn.
+    #[error("the board is drawn as {rows} rows of {cols} but the size given is {shape} ({} rows of {}): give the size {rows}x{cols}, or draw the board as {shape}", .shape.rows, .shape.cols)]
+    DrawnShape {
+        /// The rows drawn.
+        rows: usize,
+        /// The numbers in each.
+        cols: usize,
+        /// The shape given.
+        shape: Shape,
+    },
+    /// Square brackets that do not enclose the whole board or each of its rows, as a list
+    /// printed by Python or JSON does. Holds what is wrong with them.
+    #[error("{0}: square brackets go around the whole board or around each row, as in [1, 2, 3, 4, 5, 6, 7, 0, 8] or [[1, 2, 3], [4, 5, 6], [7, 0, 8]]; or leave them out")]
+    Brackets(&'static str),
     /// A board of known shape got the wrong number of tiles.
     #[error("{count} numbers given, {expected} expected")]
     WrongCount {
@@ -35,13 +53,17 @@ pub enum BoardError {
     /// A tile (or the blank, `0`) occurs twice; holds the first repeated number.
     #[error("the number {0} appears more than once")]
     Repeated(u8),
-    /// A number is not below the count of cells, so it names no tile.
-    #[error("the number {value} is out of range (0 to {max})")]
+    /// A number is not below the count of cells, so it names no tile. The count itself
+    /// (16 on a 4x4 board) on a board without a 0 is most likely the blank written as the
+    /// last tile, as some puzzles number it: the message then says that the blank is 0.
+    #[error("the number {value} is out of range (0 to {max}){}", blank_hint(*.value, *.max, *.blank_missing))]
     OutOfRange {
         /// The number as given (a `u64`, so that huge numbers are reported as typed).
         value: u64,
         /// The largest tile of this board, `cells - 1`.
         max: usize,
+        /// Whether the numbers given hold no 0 (false where that is not known).
+        blank_missing: bool,
     },
     /// A token that is not a non-negative integer (below 2^64): in a board, or the `LEN` of
     /// an instance line. Holds the token, cut to 40 characters and an ellipsis.
@@ -53,8 +75,18 @@ pub enum BoardError {
     LengthOutOfRange(String),
     /// The board has the wrong permutation parity for its goal: no sequence of moves
     /// reaches it. Found before any search, by [`Goal::labels`](crate::board::Goal::labels).
-    #[error("unsolvable: this board cannot reach the goal (the tile parity is wrong)")]
-    Unsolvable,
+    ///
+    /// `other` names the other built-in goal when the goal asked is `standard` or
+    /// `blank-first` and the board can reach that one: the likeliest slip (the Korf 100
+    /// and every file in `data/` are for `blank-first`), so the message says which option
+    /// gives it. `None` for any other goal, or when neither built-in goal is reachable
+    /// (on odd-sized square boards the two goals have the same parity).
+    #[error("unsolvable: this board cannot reach the goal (the tile parity is wrong){}", other_goal_hint(*.other))]
+    Unsolvable {
+        /// `Some("blank-first")` or `Some("standard")`: the built-in goal this board can
+        /// reach, when another built-in goal was asked.
+        other: Option<&'static str>,
+    },
     /// A board and goal of different shapes: a goal only serves boards of its own shape.
     #[error("the goal has {goal} cells but the board has {board}")]
     GoalSize {
@@ -122,6 +154,35 @@ pub enum BoardError {
     /// byte-order mark inside a line) where numbers were expected. Holds its code point.
     #[error("contains the invisible character U+{0:04X}")]
     InvisibleChar(u32),
+}
+
+/// What [`BoardError::OutOfRange`] adds when the number is the count of cells and the
+/// board has no 0.
+fn blank_hint(value: u64, max: usize, blank_missing: bool) -> String {
+    if blank_missing && value == max as u64 + 1 {
+        format!("; the blank is 0, not {value}")
+    } else {
+        String::new()
+    }
+}
+
+/// What [`BoardError::Unsolvable`] adds when the other built-in goal is reachable: the
+/// option that asks for it. The Python package words it for Python.
+fn other_goal_hint(other: Option<&str>) -> String {
+    match other {
+        Some(goal) => {
+            let tiles = if goal == "blank-first" {
+                "0 1 2 ..., Korf's"
+            } else {
+                "1 2 3 ... 0"
+            };
+            format!(
+                "; it can reach the {goal} goal ({tiles}): give --goal {goal}, or a `goal: \
+                 {goal}` line in a file"
+            )
+        }
+        None => String::new(),
+    }
 }
 
 /// A pattern-database file that cannot be used.

@@ -133,7 +133,10 @@ mod tests {
         assert_eq!(g.undo(), None);
         assert!(g.is_solved());
         let bad = Board::new(shape, &[2, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap();
-        assert_eq!(g.restart(bad).unwrap_err(), BoardError::Unsolvable);
+        assert_eq!(
+            g.restart(bad).unwrap_err(),
+            BoardError::Unsolvable { other: None }
+        );
         assert!(g.is_solved());
     }
 }

@@ -387,14 +387,17 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
-    /// `ID LEN tiles...`: when the count is a board's plus two, and not itself a board's.
+    /// `ID LEN tiles...`: when the count is a board's plus two, and not itself a board's,
+    /// and the line does not start with a bracket (a board written as a list: `[1, 2, 3]
+    /// [4, 5, 0]` has the count of a 2x2 board plus two).
     fn split_id<'t, 'a>(&self, tokens: &'t [&'a str]) -> Option<(&'a str, &'a str, &'t [&'a str])> {
         let n = tokens.len();
         let is_board = |k: usize| match self.size {
             Some(s) => k == s.cells(),
             None => Shape::square_of(k).is_some(),
         };
-        (n >= 3 && is_board(n - 2) && !is_board(n)).then(|| (tokens[0], tokens[1], &tokens[2..]))
+        (n >= 3 && is_board(n - 2) && !is_board(n) && !tokens[0].starts_with('['))
+            .then(|| (tokens[0], tokens[1], &tokens[2..]))
     }
 
     /// Whether the line is a whole, valid board on its own (solvable or not).

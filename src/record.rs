@@ -118,7 +118,7 @@ impl From<&BoardError> for FailureKind {
     /// Unsolvable boards are their own kind; everything else wrong with the text is `parse`.
     fn from(e: &BoardError) -> FailureKind {
         match e {
-            BoardError::Unsolvable => FailureKind::Unsolvable,
+            BoardError::Unsolvable { .. } => FailureKind::Unsolvable,
             _ => FailureKind::Parse,
         }
     }
@@ -233,7 +233,7 @@ mod tests {
 
         let kind = |e: SolveError| FailureKind::from(&e).name();
         assert_eq!(
-            kind(SolveError::Board(BoardError::Unsolvable)),
+            kind(SolveError::Board(BoardError::Unsolvable { other: None })),
             "unsolvable"
         );
         let goal_size = BoardError::GoalSize { board: 16, goal: 9 };

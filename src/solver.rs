@@ -232,7 +232,7 @@ impl Solver {
     /// let swapped = Board::parse("2 1 3 0 4 6 7 5 8").unwrap();
     /// assert_eq!(
     ///     solver.solve(&swapped, &goal, &Search::default()),
-    ///     Err(SolveError::Board(BoardError::Unsolvable))
+    ///     Err(SolveError::Board(BoardError::Unsolvable { other: None }))
     /// );
     /// ```
     pub fn solve(

@@ -34,8 +34,26 @@ fn bad_boards_are_reported_one_line_each() {
         (
             &[],
             "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16",
-            "the number 16 is out of range (0 to 15)",
+            "the number 16 is out of range (0 to 15); the blank is 0, not 16",
         ),
+        (
+            &[],
+            "1 2 3",
+            "3 numbers do not make a board (give 4, 9, 16, 25 or 36 numbers",
+        ),
+        // A board drawn as rows of different lengths is that instance's error, as a typo
+        // is (exit status 1), not a usage error.
+        (
+            &[],
+            "1 2 3\n4 5 6 7\n0 8",
+            "row 2 of the board has 4 numbers but row 1 has 3",
+        ),
+        (
+            &["--size", "4x3"],
+            "1 2 3 4\n5 6 7 8\n9 10 0 11",
+            "the board is drawn as 3 rows of 4 but the size given is 4x3",
+        ),
+        (&[], "[1, 2, 3, 4, 5, 6, 7, 0, 8", "a [ without its ]"),
         (
             &[],
             "1 2 3 4 5 6 7 8 9",
@@ -57,7 +75,17 @@ fn bad_boards_are_reported_one_line_each() {
         (
             &["--goal", "blank-first"],
             "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0",
-            "unsolvable",
+            "unsolvable: this board cannot reach the goal (the tile parity is wrong); it can \
+             reach the standard goal (1 2 3 ... 0): give --goal standard, or a `goal: \
+             standard` line in a file",
+        ),
+        // Korf's first board without --goal blank-first: the likeliest first stumble.
+        (
+            &[],
+            "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+            "unsolvable: this board cannot reach the goal (the tile parity is wrong); it can \
+             reach the blank-first goal (0 1 2 ..., Korf's): give --goal blank-first, or a \
+             `goal: blank-first` line in a file",
         ),
         (
             &["--goal", "1 2 3 4 5 6 7 8 0"],
@@ -93,6 +121,128 @@ fn bad_boards_are_reported_one_line_each() {
         );
         assert!(v[0].get("length").is_none());
     }
+}
+
+/// An unsolvable board is told of the other built-in goal when it can reach it, in one
+/// line; not on 3x3 boards (both goals have the same parity), nor for a goal given as
+/// numbers.
+#[test]
+fn the_other_goal_is_suggested_only_when_reachable() {
+    let o = solve_lc(&["14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"], None);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        "error: instance 1 (line 1): unsolvable: this board cannot reach the goal (the tile \
+         parity is wrong); it can reach the blank-first goal (0 1 2 ..., Korf's): give --goal \
+         blank-first, or a `goal: blank-first` line in a file\n"
+    );
+    for args in [
+        &["2 1 3 4 5 6 7 8 0"][..],
+        &["--goal", "blank-first", "2 1 3 4 5 6 7 8 0"],
+        &["--goal", "0 2 1 3 4 5 6 7 8", "1 2 3 4 5 6 7 8 0"],
+    ] {
+        let o = solve_lc(args, None);
+        assert_eq!(o.code, 1, "{args:?}: {}", o.stderr);
+        assert_eq!(
+            o.stderr.trim_end(),
+            "error: instance 1 (line 1): unsolvable: this board cannot reach the goal (the \
+             tile parity is wrong)",
+            "{args:?}"
+        );
+    }
+}
+
+/// A board written as a Python or JSON list, quoted or not, is read as the board.
+#[test]
+fn boards_written_as_lists_are_solved() {
+    for args in [
+        &["[1, 2, 3, 4, 5, 6, 7, 0, 8]"][..],
+        &["[[1, 2, 3], [4, 5, 6], [7, 0, 8]]"],
+        &["[[1, 2, 3],\n [4, 5, 6],\n [7, 0, 8]]"],
+        &["[1,", "2,", "3,", "4,", "5,", "6,", "7,", "0,", "8]"],
+        &["[[1,", "2,", "3],", "[4,", "5,", "6],", "[7,", "0,", "8]]"],
+    ] {
+        let mut all = vec!["--format", "json"];
+        all.extend_from_slice(args);
+        let o = solve_lc(&all, None);
+        assert_eq!(o.code, 0, "{args:?}: {}", o.stderr);
+        let v = json_lines(&o.stdout);
+        assert_eq!(v.len(), 1, "{args:?}");
+        assert_eq!(
+            v[0]["tiles"],
+            serde_json::json!([1, 2, 3, 4, 5, 6, 7, 0, 8])
+        );
+        assert_eq!(v[0]["moves"], "R", "{args:?}");
+    }
+    // Rows in brackets give the shape, as lines do; a line that starts with a bracket is
+    // never `ID LEN` and a board (6 numbers: a 2x2 board's plus two).
+    let o = solve_lc(&["--format", "json", "[[1, 2, 3], [4, 0, 5]]"], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = json_lines(&o.stdout);
+    assert_eq!(
+        (v[0]["size"].as_str(), v[0]["length"].as_u64()),
+        (Some("2x3"), Some(1))
+    );
+    // And in an instance file, one board a line.
+    let tmp = tempfile::tempdir().unwrap();
+    let f = write(
+        tmp.path(),
+        "lists.txt",
+        "[1, 2, 3, 4, 5, 6, 7, 0, 8]\na ? [[1, 2, 3], [4, 5, 6], [7, 0, 8]]\n",
+    );
+    let o = solve_lc(&["--format", "json", "-i", &f], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = json_lines(&o.stdout);
+    assert_eq!(
+        (v[0]["id"].clone(), v[1]["id"].clone()),
+        (serde_json::json!(1), serde_json::json!("a"))
+    );
+}
+
+/// A board drawn as rows (in one argument) takes their shape, as `check` and `play` read
+/// it: 3 rows of 4 is a 3x4 board without `--size`.
+#[test]
+fn a_board_argument_drawn_as_rows_takes_their_shape() {
+    let o = solve_lc(&["--format", "json", "1 2 3 4\n5 6 7 8\n9 10 0 11"], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = json_lines(&o.stdout);
+    assert_eq!(v[0]["size"], "3x4");
+    assert_eq!(v[0]["moves"], "R");
+}
+
+/// A file given where a board is expected says to give it with `-i` (a usage error, exit
+/// status 2, nothing solved), whether it exists or only looks like a file's name.
+#[test]
+fn a_file_given_as_a_board_says_to_give_it_with_i() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = write(tmp.path(), "boards.txt", "1 2 3 4 5 6 7 0 8\n");
+    let o = solve_lc(&[f.as_str()], None);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        o.stderr.trim_end(),
+        format!("error: board argument 1 is a file, not a board: to read boards from a file give -i {f}")
+    );
+    let o = solve_lc(&["1 2 3 4 5 6 7 0 8", "missing/boards.txt"], None);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stdout.is_empty());
+    assert!(
+        o.stderr.contains("board argument 2 ('missing/boards.txt') looks like a file name, not a board, and no such file exists: to read boards from a file give -i FILE"),
+        "{}",
+        o.stderr
+    );
+    let o = solve_lc(&[tmp.path().to_str().unwrap()], None);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("is a directory, not a board: to read boards from a file give -i FILE"),
+        "{}",
+        o.stderr
+    );
+    // A word that is no file name is a bad board, as before.
+    let o = solve_lc(&["x"], None);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(o.stderr.contains("'x' is not a number"), "{}", o.stderr);
 }
 
 #[test]
@@ -614,6 +764,61 @@ fn every_help_and_manual_page_gives_its_exit_statuses_and_no_resolved_paths() {
     // -h stays short.
     let short = run_with(fifteen, &["solve", "-h"]);
     assert!(!short.contains("Exit status:"), "{short}");
+}
+
+/// Each command's `--tables` help says what that command does with the tables: `play` and
+/// `tables` never build them, `split search` needs the frontier's; and the top help says
+/// which solutions are not optimal.
+#[test]
+fn help_says_what_is_true_of_each_command() {
+    let help = |args: &[&str]| {
+        let o = run(args, None);
+        assert_eq!(o.code, 0, "{args:?}: {}", o.stderr);
+        o.stdout.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let tables = |args: &[&str]| {
+        let h = help(args);
+        let start = h
+            .find("--tables <TABLES>")
+            .unwrap_or_else(|| panic!("{args:?}: {h}"));
+        let end = h[start..].find("[default:").unwrap() + start;
+        h[start..end].to_string()
+    };
+    let builds = "Built there on first use";
+    for args in [
+        &["solve", "--help"][..],
+        &["bench", "--help"],
+        &["compare", "--help"],
+    ] {
+        assert!(tables(args).contains(builds), "{args:?}");
+    }
+    let play = tables(&["play", "--help"]);
+    assert!(
+        !play.contains(builds) && play.contains("play never builds them"),
+        "{play}"
+    );
+    for args in [&["tables", "--help"][..], &["tables", "list", "--help"]] {
+        let t = tables(args);
+        assert!(
+            !t.contains(builds) && t.contains("nothing is built here"),
+            "{args:?}: {t}"
+        );
+    }
+    let search = tables(&["split", "search", "--help"]);
+    assert!(!search.contains(builds), "{search}");
+    assert!(
+        search.contains("must be the tables the frontier was written with"),
+        "{search}"
+    );
+    assert!(tables(&["split", "frontier", "--help"]).contains(builds));
+
+    let top = help(&["--help"]);
+    assert!(!top.contains("Every solution printed is optimal:"), "{top}");
+    assert!(
+        top.contains("Every solution printed is optimal unless marked otherwise")
+            && top.contains("greedy and dfs give solutions that may be far from optimal"),
+        "{top}"
+    );
 }
 
 /// `-q` keeps errors and the `interrupted: ...` line (which explains exit status 130 or 143

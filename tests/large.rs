@@ -323,17 +323,27 @@ fn unsolvable_large_boards_for_a_custom_goal_are_refused() {
             }
             t.swap(nz[i], nz[j]);
             let bad = Board::new(s, &t).unwrap();
-            assert_eq!(goal.labels(&bad).unwrap_err(), BoardError::Unsolvable);
+            assert_eq!(
+                goal.labels(&bad).unwrap_err(),
+                BoardError::Unsolvable { other: None }
+            );
             for kind in [HeuristicKind::Manhattan, HeuristicKind::LinearConflict] {
                 let err = Solver::new(kind)
                     .solve(&bad, &goal, &weighted(Weight::ONE))
                     .unwrap_err();
-                assert_eq!(err, SolveError::Board(BoardError::Unsolvable), "{bad}");
+                assert_eq!(
+                    err,
+                    SolveError::Board(BoardError::Unsolvable { other: None }),
+                    "{bad}"
+                );
             }
             // Through an instance file too, without searching.
             let text = format!("size: {s}\ngoal: {}\n{bad}\n{b}\n", goal.board());
             let got: Vec<_> = Reader::new(Cursor::new(text), GoalSpec::Standard).collect();
-            assert_eq!(got[0].as_ref().unwrap_err().error, BoardError::Unsolvable);
+            assert_eq!(
+                got[0].as_ref().unwrap_err().error,
+                BoardError::Unsolvable { other: None }
+            );
             assert_eq!(got[1].as_ref().unwrap().board, b);
             assert_eq!(got[1].as_ref().unwrap().goal, goal);
         }

@@ -238,3 +238,50 @@ fn compare_a_3x3_board() {
     assert_eq!(text.code, 0);
     assert_eq!(text.stdout.lines().count(), 4 + 14);
 }
+
+/// `compare` takes one board: several arguments that each make one are refused, saying so
+/// (they used to be joined into one board, refused for a repeated number); its numbers or
+/// rows as several arguments, or a list in brackets, are one board.
+#[test]
+fn compare_takes_one_board() {
+    let out = run(
+        &[
+            "compare",
+            "1 2 3 4 5 6 7 0 8",
+            "1 2 3 4 5 6 0 7 8",
+            "--no-build",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        out.stderr.trim_end(),
+        "error: compare takes one board, and each of its 2 arguments makes one: compare them \
+         one at a time, or solve them all with `fifteen solve BOARD...`"
+    );
+    for board in [
+        &["1 2 3", "4 5 6", "7 0 8"][..],
+        &["1", "2", "3", "4", "5", "6", "7", "0", "8"],
+        &["[[1, 2, 3], [4, 5, 6], [7, 0, 8]]"],
+        &["[[1, 2, 3],\n [4, 5, 6],\n [7, 0, 8]]"],
+    ] {
+        let mut args = vec![
+            "compare",
+            "--no-build",
+            "--format",
+            "json",
+            "--max-nodes",
+            "1000",
+        ];
+        args.extend_from_slice(board);
+        let out = run(&args, None);
+        assert_eq!(out.code, 0, "{board:?}: {}", out.stderr);
+        let rows = json_lines(&out.stdout);
+        assert_eq!(
+            rows[0]["tiles"],
+            serde_json::json!([1, 2, 3, 4, 5, 6, 7, 0, 8]),
+            "{board:?}"
+        );
+    }
+}

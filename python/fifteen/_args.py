@@ -420,7 +420,12 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
     if arr.size and (arr.min() < 0 or arr.max() >= rows * cols):
         i = int(np.argwhere((arr < 0) | (arr >= rows * cols))[0][0])
         bad = arr[i].min() if arr[i].min() < 0 else arr[i].max()
-        raise ValueError(f"board {i}: the number {bad} is out of range (0 to {rows * cols - 1})")
+        # The count on a board without a 0 is the blank written as the last tile, as some
+        # puzzles number it.
+        hint = f"; the blank is 0, not {bad}" if bad == rows * cols and 0 not in arr[i] else ""
+        raise ValueError(
+            f"board {i}: the number {bad} is out of range (0 to {rows * cols - 1}){hint}"
+        )
     data = np.ascontiguousarray(arr, dtype=np.uint8).tobytes()
     return data, int(n), int(rows), int(cols)
 

@@ -11,51 +11,17 @@ use pyo3::types::PyBytes;
 
 use crate::{board, board_error, goal, shape};
 
-/// Reads a board given as text (`"1 2 3 4 5 6 7 8 0"`, or rows on lines), as the command
-/// line does: returns its tiles, rows and columns.
+/// Reads a board given as text (`"1 2 3 4 5 6 7 8 0"`, rows on lines, or a list in
+/// brackets as `str(list)` prints it), as the command line does: returns its tiles, rows
+/// and columns.
 #[pyfunction]
 pub fn parse_board(py: Python<'_>, text: &str) -> PyResult<(Py<PyBytes>, usize, usize)> {
-    let b = Board::parse(text);
-    // Rows of different lengths are a mistake, not a square board: the library would read
-    // "1 2 3 / 4 5 / 6 7 8 0" as 3x3. (Its own errors, a word that is no number, come first.)
-    if !matches!(b, Err(BoardError::NotANumber(_) | BoardError::Empty)) {
-        ragged(text)?;
-    }
-    let b = b.map_err(board_error)?;
+    let b = Board::parse(text).map_err(board_error)?;
     Ok((
         PyBytes::new(py, b.tiles()).unbind(),
         b.shape().rows as usize,
         b.shape().cols as usize,
     ))
-}
-
-/// Refuses a board given as rows on lines (numbers separated as `Board::parse` separates
-/// them; lines without numbers skipped) that are not all as long as the first, naming the
-/// first row that is not.
-fn ragged(text: &str) -> PyResult<()> {
-    let lengths = text
-        .lines()
-        .map(|line| {
-            line.split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|t| !t.is_empty())
-                .count()
-        })
-        .filter(|&n| n > 0);
-    let mut first = None;
-    for (i, n) in lengths.enumerate() {
-        match first {
-            None => first = Some(n),
-            Some(f) if f != n => {
-                return Err(PyValueError::new_err(format!(
-                    "row {} has {n} numbers but row 1 has {f} (a board's rows must all be \
-                     the same length)",
-                    i + 1
-                )))
-            }
-            _ => {}
-        }
-    }
-    Ok(())
 }
 
 /// Checks numbers as a board of `rows` x `cols` (0: a square board from the count): returns
@@ -88,6 +54,7 @@ pub fn make_board(
             return Err(board_error(BoardError::OutOfRange {
                 value: u64::try_from(n).unwrap_or(u64::MAX),
                 max: s.cells() - 1,
+                blank_missing: !numbers.contains(&0),
             }));
         }
         tiles.push(n as u8);
@@ -115,7 +82,7 @@ pub fn is_solvable(tiles: &[u8], rows: usize, cols: usize, goal_tiles: &[u8]) ->
     let g = goal(goal_tiles, rows, cols)?;
     match g.labels(&b) {
         Ok(_) => Ok(true),
-        Err(BoardError::Unsolvable) => Ok(false),
+        Err(BoardError::Unsolvable { .. }) => Ok(false),
         Err(e) => Err(board_error(e)),
     }
 }

@@ -30,17 +30,32 @@ mod report;
 mod solve;
 mod tables;
 
-/// A board error as Python's `ValueError`, with the command line's message, except where
-/// that gives the command line's advice (`--size RxC`): a count that makes no square board
-/// gets Python's.
+/// A board error as Python's `ValueError`, with the command line's message (see
+/// [`board_message`]).
 fn board_error(e: BoardError) -> PyErr {
+    PyValueError::new_err(board_message(&e))
+}
+
+/// A board error's message: the command line's, except where that gives the command
+/// line's advice (`--size RxC`, `--goal`): a count that makes no square board and a board
+/// that can reach the other built-in goal get Python's; and rows of different lengths are
+/// worded as the Python half words a list of rows of different lengths.
+fn board_message(e: &BoardError) -> String {
     match e {
-        BoardError::BadCount(n) => PyValueError::new_err(format!(
+        BoardError::BadCount(n) => format!(
             "{n} numbers do not make a board (give 4, 9, 16, 25 or 36 numbers for a square \
              board; other shapes need their rows: a 2-D array such as \
              np.array([[1, 2, 3], [4, 0, 5]]), or text with a row a line)"
-        )),
-        e => PyValueError::new_err(e.to_string()),
+        ),
+        BoardError::Unsolvable { other: Some(goal) } => e.to_string().replace(
+            &format!("give --goal {goal}, or a `goal: {goal}` line in a file"),
+            &format!("give goal=\"{goal}\""),
+        ),
+        BoardError::UnevenRows { row, count, first } => format!(
+            "row {row} has {count} numbers but row 1 has {first} (a board's rows must all be \
+             the same length)"
+        ),
+        e => e.to_string(),
     }
 }
 
@@ -120,7 +135,7 @@ fn checked<T: Send>(
             for (i, t) in chunk.chunks(cells).enumerate() {
                 let x = Board::new(s, t)
                     .and_then(&each)
-                    .map_err(|e| format!("board {}: {e}", k * CHUNK + i))?;
+                    .map_err(|e| format!("board {}: {}", k * CHUNK + i, board_message(&e)))?;
                 out.push(x);
             }
             Ok(())

@@ -2,6 +2,7 @@
 OSError for tables, SearchStopped for limits, KeyboardInterrupt for Ctrl-C; never a
 crash."""
 
+import json
 import os
 import re
 import signal
@@ -221,7 +222,7 @@ def test_check_refuses_wrong_answers():
     for moves in ("rdr", "R D R", "R,D,R"):
         with pytest.raises(ValueError, match="is not a move: a solution is a string of the capitals"):
             fifteen.check("1 2 3 0 4 6 7 5 8", moves)
-    with pytest.raises(ValueError, match="do not reach the goal"):
+    with pytest.raises(ValueError, match="does not reach the goal: the 2 moves end at"):
         fifteen.check("1 2 3 0 4 6 7 5 8", "RD")
     with pytest.raises(ValueError, match="'X' is not a move"):
         fifteen.check("1 2 3 0 4 6 7 5 8", "RXR")
@@ -381,3 +382,62 @@ def test_search_stopped_survives_pickling_and_copying():
             e.reason, e.nodes, e.lower_bound, e.counts)
         assert str(again) == str(e)
 
+
+def test_moves_that_miss_the_goal_say_where_they_end():
+    # As `fifteen check BOARD --moves M` says it, with one move a move.
+    with pytest.raises(ValueError) as e:
+        fifteen.check("1 0 2 7 6 3 5 4 8", "RDLDLURD")
+    assert str(e.value) == "does not reach the goal: the 8 moves end at 1 2 3 4 5 6 7 0 8"
+    with pytest.raises(ValueError) as e:
+        fifteen.check("1 2 3 0 4 6 7 5 8", "R")
+    assert str(e.value) == "does not reach the goal: the 1 move ends at 1 2 3 4 0 6 7 5 8"
+
+
+KORF_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
+
+
+def test_an_unsolvable_board_names_the_other_goal_as_python_asks_for_it():
+    assert fifteen.is_solvable(KORF_1, goal="blank-first")
+    tail = '; it can reach the blank-first goal (0 1 2 ..., Korf\'s): give goal="blank-first"'
+    with pytest.raises(ValueError) as e:
+        fifteen.solve(KORF_1, heuristic="manhattan")
+    assert str(e.value) == "unsolvable: this board cannot reach the goal (the tile parity is wrong)" + tail
+    # A batch names the board, in Python's words too.
+    with pytest.raises(ValueError) as e:
+        fifteen.distance([KORF_1])
+    assert str(e.value).startswith("board 0: unsolvable") and str(e.value).endswith(tail)
+    assert "--goal" not in str(e.value)
+    with pytest.raises(ValueError, match=re.escape('give goal="standard"')):
+        fifteen.solve(list(range(1, 16)) + [0], goal="blank-first", heuristic="manhattan")
+    # Nothing to suggest where both goals have the same parity (3x3).
+    with pytest.raises(ValueError) as e:
+        fifteen.solve("2 1 3 4 5 6 7 8 0", heuristic="manhattan")
+    assert str(e.value) == "unsolvable: this board cannot reach the goal (the tile parity is wrong)"
+
+
+def test_the_count_of_cells_on_a_board_without_0_is_said_to_be_no_blank():
+    fifteen_16 = list(range(1, 17))
+    message = "the number 16 is out of range (0 to 15); the blank is 0, not 16"
+    for board in (fifteen_16, " ".join(map(str, fifteen_16))):
+        with pytest.raises(ValueError) as e:
+            fifteen.solve(board)
+        assert str(e.value) == message
+    with pytest.raises(ValueError) as e:
+        fifteen.distance(np.array([fifteen_16]))
+    assert str(e.value) == f"board 0: {message}"
+    # A board with its 0 has a number out of range, nothing more.
+    with pytest.raises(ValueError) as e:
+        fifteen.distance(np.array([[1, 2, 3, 4, 9, 6, 7, 5, 0]]))
+    assert str(e.value) == "board 0: the number 9 is out of range (0 to 8)"
+
+
+def test_boards_written_as_lists_are_boards():
+    board = [1, 2, 3, 0, 4, 6, 7, 5, 8]
+    rows = [[1, 2, 3], [0, 4, 6], [7, 5, 8]]
+    for text in (str(board), str(rows), json.dumps(rows), "[[1, 2, 3],\n [0, 4, 6],\n [7, 5, 8]]"):
+        assert fifteen.solve(text, heuristic="manhattan").moves == "RDR", text
+    assert fifteen.solve(str([[1, 2, 3], [4, 0, 5]]), heuristic="manhattan").board.shape == (2, 3)
+    with pytest.raises(ValueError, match=re.escape("row 2 has 2 numbers but row 1 has 3")):
+        fifteen.solve(str([[1, 2, 3], [0, 4], [6, 7, 5, 8]]))
+    with pytest.raises(ValueError, match=re.escape("a [ without its ]: square brackets go around the whole board")):
+        fifteen.solve("[1, 2, 3, 0, 4, 6, 7, 5, 8")

@@ -92,7 +92,17 @@ impl Goal {
                 goal: shape.cells(),
             });
         }
-        let n = shape.cells();
+        let labels = self.relabel(board);
+        if !self.reachable(&labels) {
+            return Err(BoardError::Unsolvable {
+                other: self.other_reachable(board),
+            });
+        }
+        Ok(labels)
+    }
+
+    /// `board` (of this goal's shape) in this goal's labels.
+    fn relabel(&self, board: &Board) -> Labels {
         let mut home = [0u8; MAX_CELLS];
         for (cell, &t) in self.board.tiles().iter().enumerate() {
             home[t as usize] = cell as u8;
@@ -101,19 +111,37 @@ impl Goal {
         for (cell, &t) in board.tiles().iter().enumerate() {
             cells[cell] = home[t as usize];
         }
-        let labels = Labels {
-            shape,
+        Labels {
+            shape: self.shape(),
             blank_label: self.blank() as u8,
             cells,
-        };
+        }
+    }
+
+    /// Whether the board these labels come from can reach this goal.
+    fn reachable(&self, labels: &Labels) -> bool {
         // Each move swaps two cells and moves the blank one step, so the permutation's
         // parity must equal the parity of the blank's distance to its goal cell.
-        let odd = Board::permutation_parity(&cells[..n]);
+        let shape = self.shape();
+        let odd = Board::permutation_parity(&labels.cells[..shape.cells()]);
         let dist = shape.distance(labels.blank_cell(), self.blank());
-        if odd != (dist % 2 == 1) {
-            return Err(BoardError::Unsolvable);
-        }
-        Ok(labels)
+        odd == (dist % 2 == 1)
+    }
+
+    /// For a board that cannot reach this goal: when this goal is `standard` or
+    /// `blank-first` and the board can reach the other, that one's name. Asking for the
+    /// wrong one of the two is the likeliest reason a board is unsolvable (Korf's boards
+    /// are for `blank-first`), so the error names the other.
+    fn other_reachable(&self, board: &Board) -> Option<&'static str> {
+        let shape = self.shape();
+        let (other, name) = if *self == Goal::standard(shape) {
+            (Goal::blank_first(shape), "blank-first")
+        } else if *self == Goal::blank_first(shape) {
+            (Goal::standard(shape), "standard")
+        } else {
+            return None;
+        };
+        other.reachable(&other.relabel(board)).then_some(name)
     }
 }
 
@@ -144,5 +172,64 @@ impl Labels {
             .iter()
             .enumerate()
             .all(|(c, &l)| c == l as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Korf's first instance, for the blank-first goal.
+    const KORF_1: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+
+    #[test]
+    fn an_unsolvable_board_says_when_the_other_built_in_goal_is_reachable() {
+        let korf = Board::parse(KORF_1).unwrap();
+        let s4 = korf.shape();
+        assert!(Goal::blank_first(s4).labels(&korf).is_ok());
+        let e = Goal::standard(s4).labels(&korf).unwrap_err();
+        assert_eq!(
+            e,
+            BoardError::Unsolvable {
+                other: Some("blank-first")
+            }
+        );
+        assert!(
+            e.to_string()
+                .ends_with("give --goal blank-first, or a `goal: blank-first` line in a file"),
+            "{e}"
+        );
+        // The other way round: the standard goal itself asked with blank-first.
+        let standard = *Goal::standard(s4).board();
+        assert_eq!(
+            Goal::blank_first(s4).labels(&standard).unwrap_err(),
+            BoardError::Unsolvable {
+                other: Some("standard")
+            }
+        );
+        // On 3x3 boards both goals have the same parity: nothing to suggest.
+        let swapped = Board::parse("2 1 3 4 5 6 7 8 0").unwrap();
+        for goal in [
+            Goal::standard(swapped.shape()),
+            Goal::blank_first(swapped.shape()),
+        ] {
+            let e = goal.labels(&swapped).unwrap_err();
+            assert_eq!(e, BoardError::Unsolvable { other: None });
+            assert_eq!(
+                e.to_string(),
+                "unsolvable: this board cannot reach the goal (the tile parity is wrong)"
+            );
+        }
+        // A goal of its own numbers gets no suggestion either.
+        let own = Goal::from_board(Board::parse("15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 0").unwrap());
+        let other_class = if own.labels(&korf).is_err() {
+            korf
+        } else {
+            standard
+        };
+        assert_eq!(
+            own.labels(&other_class).unwrap_err(),
+            BoardError::Unsolvable { other: None }
+        );
     }
 }

@@ -30,6 +30,7 @@ impl Board {
                 return Err(BoardError::OutOfRange {
                     value: t as u64,
                     max: n - 1,
+                    blank_missing: !tiles.contains(&0),
                 });
             }
             if seen[t as usize] {
@@ -46,7 +47,10 @@ impl Board {
     }
 
     /// Parses a board: `n*n` numbers separated by spaces, commas or newlines. A board given
-    /// as lines of equal length (e.g. 3 lines of 4) takes that rectangular shape.
+    /// as lines of equal length (e.g. 3 lines of 4) takes that rectangular shape. A board
+    /// may also be written as a list in square brackets, as Python and JSON print one:
+    /// brackets around the whole board, or around each row (which then say the shape, as
+    /// lines do).
     ///
     /// # Errors
     /// Text that is not numbers, a count that makes no board, or numbers that are not each
@@ -66,14 +70,20 @@ impl Board {
     /// assert_eq!(Board::parse("1 2 3\n4 0 6\n7 5 8")?, board);
     /// assert_eq!(Board::parse("1 2 3 4\n5 6 7 8\n9 10 11 0")?.shape().to_string(), "3x4");
     ///
+    /// // As Python and JSON print it: a list, or a list of rows.
+    /// assert_eq!(Board::parse("[1, 2, 3, 4, 0, 6, 7, 5, 8]")?, board);
+    /// assert_eq!(Board::parse("[[1, 2, 3], [4, 0, 6], [7, 5, 8]]")?, board);
+    /// assert_eq!(Board::parse("[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 0]]")?.shape().to_string(), "3x4");
+    ///
     /// // Every input is checked, with an error that says what is wrong.
     /// assert_eq!(Board::parse("1 2 3 4 5 6 7 8 8"), Err(BoardError::Repeated(8)));
     /// assert_eq!(Board::parse("1 2 3 4 5 6 7 0"), Err(BoardError::BadCount(8)));
     /// assert_eq!(
     ///     Board::parse("1 2 3 4\n5 6 7\n8 0").unwrap_err().to_string(),
-    ///     "line 2 of the board has 3 numbers but line 1 has 4: give every row the same \
+    ///     "row 2 of the board has 3 numbers but row 1 has 4: give every row the same \
     ///      count, or the whole board on one line"
     /// );
+    /// assert!(matches!(Board::parse("[1, 2, 3, 4, 0, 6, 7, 5, 8"), Err(BoardError::Brackets(_))));
     /// assert_eq!(
     ///     Board::parse("1 2 3 4 5 6 7 8 9").unwrap_err().to_string(),
     ///     "the number 9 is out of range (0 to 8)"
@@ -88,10 +98,25 @@ impl Board {
     }
 
     /// Parses a board of a known shape (needed for non-square boards given on one line):
-    /// its numbers, separated by spaces, commas or newlines, row by row.
+    /// its numbers, separated by spaces, commas or newlines, row by row (in brackets too,
+    /// as [`Board::parse`] reads them).
+    ///
+    /// # Errors
+    /// As [`Board::parse`]; and a board drawn as several rows in another shape
+    /// ([`BoardError::DrawnShape`]): read in `shape`, its numbers would be another board
+    /// than the one drawn.
     pub fn parse_as(text: &str, shape: Shape) -> Result<Board, BoardError> {
         let (values, row_lengths) = read_numbers(text)?;
         even_rows(&row_lengths)?;
+        if row_lengths.len() > 1
+            && (row_lengths.len(), row_lengths[0]) != (shape.rows as usize, shape.cols as usize)
+        {
+            return Err(BoardError::DrawnShape {
+                rows: row_lengths.len(),
+                cols: row_lengths[0],
+                shape,
+            });
+        }
         Board::from_values(shape, &values)
     }
 
@@ -216,6 +241,7 @@ fn in_range(values: &[u64]) -> Result<Vec<u8>, BoardError> {
                 Err(BoardError::OutOfRange {
                     value: v,
                     max: n - 1,
+                    blank_missing: !values.contains(&0),
                 })
             } else {
                 Ok(v as u8)
@@ -241,13 +267,13 @@ pub fn parse_tiles(text: &str) -> Result<Vec<u8>, BoardError> {
     Ok(tiles)
 }
 
-/// The numbers of a board's text, and how many each non-empty line held.
+/// The numbers of a board's text, and how many each row with numbers held.
 fn read_numbers(text: &str) -> Result<(Vec<u64>, Vec<usize>), BoardError> {
     let mut values = Vec::new();
     let mut row_lengths = Vec::new();
-    for line in text.lines() {
+    for row in rows(text)? {
         let before = values.len();
-        for tok in line.split(|c: char| c.is_whitespace() || c == ',') {
+        for tok in row.split(|c: char| c.is_whitespace() || c == ',') {
             if tok.is_empty() {
                 continue;
             }
@@ -264,6 +290,75 @@ fn read_numbers(text: &str) -> Result<(Vec<u64>, Vec<usize>), BoardError> {
         return Err(BoardError::Empty);
     }
     Ok((values, row_lengths))
+}
+
+/// The rows of a board's text: its lines; or, for a board written as a list in square
+/// brackets (as Python and JSON print one, `str(board)` or `json.dumps(board)` pasted
+/// as it is), the lines inside a list around the whole board, or the lists of each row.
+/// Brackets anywhere else are refused rather than read as separators, so that a stray
+/// one never joins two boards or cuts one.
+pub(crate) fn rows(text: &str) -> Result<Vec<&str>, BoardError> {
+    if !text.contains(['[', ']']) {
+        return Ok(text.lines().collect());
+    }
+    let separator = |c: char| c.is_whitespace() || c == ',';
+    // The lists at depth 1 (`outer`) and 2 (`inner`), as byte ranges inside the brackets.
+    let mut outer: Vec<(usize, usize)> = Vec::new();
+    let mut inner: Vec<(usize, usize)> = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    // Said only once the brackets are known to pair up: a missing one is the mistake to
+    // name first (`1 2 3 [4 5 6]` is text outside, `1 2 3 4 5 6 7 8 [0` a lost `]`).
+    let mut stray = None;
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' if open.len() == 2 => return Err(BoardError::Brackets("lists nested too deep")),
+            '[' => open.push(i + 1),
+            ']' => {
+                let start = open
+                    .pop()
+                    .ok_or(BoardError::Brackets("a ] without its ["))?;
+                if open.is_empty() {
+                    outer.push((start, i));
+                } else {
+                    inner.push((start, i));
+                }
+            }
+            c if open.is_empty() && !separator(c) => {
+                stray.get_or_insert("text outside the brackets");
+            }
+            // Text beside a row's list, within the list of rows.
+            c if open.len() == 1 && !inner.is_empty() && !separator(c) => {
+                stray.get_or_insert("text beside the rows' lists");
+            }
+            _ => {}
+        }
+    }
+    if !open.is_empty() {
+        return Err(BoardError::Brackets("a [ without its ]"));
+    }
+    if let Some(why) = stray {
+        return Err(BoardError::Brackets(why));
+    }
+    let part = |(a, b): (usize, usize)| &text[a..b];
+    match (outer.len(), inner.is_empty()) {
+        // [1, 2, 3, ...], perhaps over several lines: its lines are the rows.
+        (1, true) => Ok(part(outer[0]).lines().collect()),
+        // [[1, 2, 3], [4, 5, 6], ...]: each list a row.
+        (1, false) => {
+            let rows_text = part(outer[0]);
+            let (a, _) = outer[0];
+            // Text before the first row's list (`[1, [2, 3]]`) was not seen as beside
+            // the rows: no row had ended.
+            if rows_text[..inner[0].0 - a - 1].contains(|c: char| !separator(c)) {
+                return Err(BoardError::Brackets("text beside the rows' lists"));
+            }
+            Ok(inner.into_iter().map(part).collect())
+        }
+        // [1, 2, 3] [4, 5, 6] ...: each list a row.
+        (_, true) => Ok(outer.into_iter().map(part).collect()),
+        // [[1, 2]] [[3, 0]]
+        (_, false) => Err(BoardError::Brackets("several lists of rows")),
+    }
 }
 
 /// A token as an error message quotes it: whole up to 40 characters, else its first 40
@@ -323,5 +418,138 @@ impl fmt::Display for Board {
             write!(f, "{t}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(r: usize, c: usize) -> Shape {
+        Shape::new(r, c).unwrap()
+    }
+
+    #[test]
+    fn a_board_written_as_a_list_reads_as_its_numbers() {
+        let b = Board::parse("1 2 3 4 5 6 7 0 8").unwrap();
+        for text in [
+            "[1, 2, 3, 4, 5, 6, 7, 0, 8]",
+            "[[1, 2, 3], [4, 5, 6], [7, 0, 8]]",
+            "[[1,2,3],[4,5,6],[7,0,8]]",
+            "[1, 2, 3] [4, 5, 6] [7, 0, 8]",
+            "[[1, 2, 3],\n [4, 5, 6],\n [7, 0, 8]]",
+            "[1 2 3\n4 5 6\n7 0 8]",
+            "  [1, 2, 3, 4, 5, 6, 7, 0, 8]\n",
+        ] {
+            assert_eq!(Board::parse(text), Ok(b), "{text:?}");
+            assert_eq!(Board::parse_as(text, shape(3, 3)), Ok(b), "{text:?}");
+        }
+        // Rows in brackets say the shape, as lines do; a flat list does not.
+        let rows = "[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 0]]";
+        assert_eq!(Board::parse(rows).unwrap().shape(), shape(3, 4));
+        assert_eq!(
+            Board::parse("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0]"),
+            Err(BoardError::BadCount(12))
+        );
+        // A goal too.
+        assert_eq!(parse_tiles("[0, 1, 2, 3]"), Ok(vec![0, 1, 2, 3]));
+    }
+
+    #[test]
+    fn brackets_anywhere_else_are_refused_saying_what_is_wrong() {
+        for (text, why) in [
+            ("[1, 2, 3, 4, 5, 6, 7, 0, 8", "a [ without its ]"),
+            ("1, 2, 3, 4, 5, 6, 7, 0, 8]", "a ] without its ["),
+            ("1 2 3 4 5 6 7 8 [0", "a [ without its ]"),
+            ("[[[1, 2, 3, 4]]]", "lists nested too deep"),
+            ("1 2 3 [4 5 6 7 0 8]", "text outside the brackets"),
+            ("[1, 2, 3, 4, 5, 6, 7, 0, 8] x", "text outside the brackets"),
+            (
+                "[[1, 2, 3], 4, 5, 6, [7, 0, 8]]",
+                "text beside the rows' lists",
+            ),
+            (
+                "[1, [2, 3], [4, 5, 6], [7, 0, 8]]",
+                "text beside the rows' lists",
+            ),
+            ("[[1, 2], [3, 0]] [[1, 2], [3, 0]]", "several lists of rows"),
+        ] {
+            assert_eq!(
+                Board::parse(text),
+                Err(BoardError::Brackets(why)),
+                "{text:?}"
+            );
+        }
+        let e = Board::parse("[1, 2, 3").unwrap_err().to_string();
+        assert!(
+            e.ends_with("or [[1, 2, 3], [4, 5, 6], [7, 0, 8]]; or leave them out"),
+            "{e}"
+        );
+        // Rows of different lengths, in brackets as on lines.
+        assert_eq!(
+            Board::parse("[[1, 2, 3], [4, 5, 6, 7], [0, 8]]"),
+            Err(BoardError::UnevenRows {
+                row: 2,
+                count: 4,
+                first: 3
+            })
+        );
+    }
+
+    #[test]
+    fn a_board_drawn_in_another_shape_than_the_one_given_is_refused() {
+        let drawn = "1 2 3 4\n5 6 7 8\n9 10 0 11";
+        assert_eq!(
+            Board::parse_as(drawn, shape(3, 4)).unwrap().shape(),
+            shape(3, 4)
+        );
+        assert_eq!(
+            Board::parse_as(drawn, shape(4, 3)),
+            Err(BoardError::DrawnShape {
+                rows: 3,
+                cols: 4,
+                shape: shape(4, 3)
+            })
+        );
+        assert_eq!(
+            Board::parse_as("[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 0, 11]]", shape(4, 3))
+                .unwrap_err()
+                .to_string(),
+            "the board is drawn as 3 rows of 4 but the size given is 4x3 (4 rows of 3): give \
+             the size 3x4, or draw the board as 4x3"
+        );
+        // On one line, the shape given says the rows.
+        let one_line = "1 2 3 4 5 6 7 8 9 10 0 11";
+        assert_eq!(
+            Board::parse_as(one_line, shape(4, 3)).unwrap().shape(),
+            shape(4, 3)
+        );
+    }
+
+    #[test]
+    fn the_count_of_cells_as_a_number_is_said_to_be_no_blank() {
+        assert_eq!(
+            Board::parse("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16")
+                .unwrap_err()
+                .to_string(),
+            "the number 16 is out of range (0 to 15); the blank is 0, not 16"
+        );
+        // Not when the board has its 0, nor for other numbers out of range.
+        assert_eq!(
+            Board::parse("1 2 3 4 16 6 7 8 9 10 11 12 13 14 15 0")
+                .unwrap_err()
+                .to_string(),
+            "the number 16 is out of range (0 to 15)"
+        );
+        assert_eq!(
+            Board::parse("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 17")
+                .unwrap_err()
+                .to_string(),
+            "the number 17 is out of range (0 to 15)"
+        );
+        assert!(Board::parse("1 2 3")
+            .unwrap_err()
+            .to_string()
+            .contains("give 4, 9, 16, 25 or 36 numbers for a square board"));
     }
 }

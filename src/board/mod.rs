@@ -13,8 +13,8 @@ mod shape;
 mod symmetry;
 
 pub use goal::{Goal, Labels};
-pub(crate) use grid::quoted;
 pub use grid::{parse_tiles, Board};
+pub(crate) use grid::{quoted, rows};
 pub use moves::{moves_to_string, parse_moves, Dir};
 pub use shape::{Shape, MAX_CELLS};
 pub use symmetry::Symmetry;

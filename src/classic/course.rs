@@ -112,9 +112,11 @@ fn grid(first: usize, lines: &[&str]) -> Result<Board, CourseError> {
         }
         for &t in &row {
             let error = if t as usize >= cells {
+                // Checked a line at a time, before the grid's 0 is known to be missing.
                 BoardError::OutOfRange {
                     value: t.into(),
                     max: cells - 1,
+                    blank_missing: false,
                 }
             } else if seen[t as usize] {
                 BoardError::Repeated(t)

@@ -29,18 +29,35 @@ pub fn default_tables() -> PathBuf {
     crate::pdb::default_dir().unwrap_or_else(|| PathBuf::from("fifteen-tables"))
 }
 
+/// The help of `--tables`: where the tables live, then `$what`, what the command does
+/// with them, which differs (`solve` builds missing ones, `play` and `tables` never do):
+/// each command's help says its own (`tables_help!` in its `mut_arg`).
+macro_rules! tables_help {
+    ($what:literal) => {
+        concat!(
+            "Where the pattern databases live: by default the per-user data directory \
+             ($XDG_DATA_HOME/fifteen, else ~/.local/share/fifteen; ~/Library/Application \
+             Support/fifteen on macOS). ",
+            $what,
+            " [default: $XDG_DATA_HOME/fifteen]"
+        )
+    };
+}
+pub(crate) use tables_help;
+
 /// `--tables DIR`, with its environment variable and default, as every command takes it.
+/// Its help is `solve`'s, `bench`'s and `compare`'s; the other commands give their own.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TablesArg {
-    /// Where the pattern databases live: by default the per-user data directory
-    /// ($XDG_DATA_HOME/fifteen, else ~/.local/share/fifteen; ~/Library/Application
-    /// Support/fifteen on macOS). Built there on first use when quick, said before it
-    /// starts: 4x4 about 35 seconds once, 5x5 about 20 (`build-pdb` builds them ahead, and
-    /// larger ones). Boards without tables (6x6, --no-build) are solved with linear
-    /// conflict, with a note saying so. [default: $XDG_DATA_HOME/fifteen]
     // The default and the variable's value are shown as the docs say them, not as they
     // resolve for whoever prints the help or the manual page.
     #[arg(
+        help = tables_help!(
+            "Built there on first use when quick, said before it starts: 4x4 about 35 \
+             seconds once, 5x5 about 20 (`build-pdb` builds them ahead, and larger ones). \
+             Boards without tables (6x6, --no-build) are solved with linear conflict, with \
+             a note saying so."
+        ),
         long,
         env = TABLES_ENV,
         default_value_os_t = default_tables(),

@@ -68,7 +68,7 @@ fn one_board(
             bail!("--moves needs the board it starts from: fifteen check \"1 2 3 ...\" --moves ...")
         }
         1 => args[0].clone(),
-        _ if args.iter().all(|a| a.trim().parse::<u64>().is_ok()) => args.join(" "),
+        _ if args.iter().all(|a| input::one_number(a)) => args.join(" "),
         _ => bail!("give one board (one quoted argument) with --moves"),
     };
     let board = match size {
@@ -204,8 +204,8 @@ fn describe(result: &Result<Replay, CheckError>, claimed: Option<u64>) -> (bool,
         Ok(r) if !r.reaches_goal => (
             false,
             format!(
-                "does not reach the goal: the {} end at {}",
-                moves(r.length),
+                "does not reach the goal: {} at {}",
+                crate::check::moves_end(r.length),
                 r.end
             ),
         ),

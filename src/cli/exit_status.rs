@@ -24,8 +24,8 @@ pub fn statuses(path: &[&str]) -> Vec<(u8, &'static str)> {
         ],
         ["solve" | "bench", ..] => vec![
             (0, "every instance solved (bench: and every known length matched)"),
-            (1, "some instance failed, or a bench length did not match"),
-            (2, "usage errors, unreadable input, unusable tables, a results file or checkpoint that does not fit (another job, damaged, not ours)"),
+            (1, "some instance failed (a board that cannot be read included, given as an argument or in a file), or a bench length did not match"),
+            (2, "usage errors (a file given as a board argument, without -i, among them), unreadable input, unusable tables, a results file or checkpoint that does not fit (another job, damaged, not ours)"),
             (130, "stopped by Ctrl-C: the lines already printed are complete, the results of the first instances of the input, in order"),
             (143, "stopped by SIGTERM, as by Ctrl-C (solve --checkpoint: the checkpoint saved)"),
         ],

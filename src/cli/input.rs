@@ -4,49 +4,80 @@ use std::io::BufRead;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use super::INTERRUPTED;
-use crate::{BoardError, Shape};
 
-/// Board argument `n` (from 1) as one input line. A board given as rows in one argument
-/// must have rows of one length, and that length must be the shape's: joined on one line,
-/// rows of another length (or a `--size` that disagrees with the rows) would be read as
-/// another board than the one drawn.
-pub fn board_argument(n: usize, text: &str, size: Option<Shape>) -> Result<String> {
-    let tokens = |line: &str| -> Vec<String> {
-        line.split(|c: char| c.is_whitespace() || c == ',')
+/// A board argument as one input line. A board drawn as rows (lines, or lists in
+/// brackets) becomes a list of rows in brackets (`[1 2 3] [4 5 6] [7 0 8]`), so that the
+/// line keeps the shape it is drawn in: the reader then takes that shape, or refuses the
+/// board as that instance's error (rows of different lengths, a `--size` of another
+/// shape), exit status 1 as for any bad board, never a board joined from rows of
+/// another length.
+pub fn board_argument(text: &str) -> String {
+    let tokens = |row: &str| -> Vec<String> {
+        row.split(|c: char| c.is_whitespace() || c == ',')
             .filter(|t| !t.is_empty())
             .map(str::to_string)
             .collect()
     };
-    let rows: Vec<Vec<String>> = text.lines().map(tokens).filter(|r| !r.is_empty()).collect();
-    let joined = rows.concat().join(" ");
-    let Some(first) = rows.first().map(Vec::len).filter(|_| rows.len() > 1) else {
-        return Ok(joined);
+    let Ok(rows) = crate::board::rows(text) else {
+        // Brackets the board cannot be read with: the reader says what is wrong with them
+        // (they do not depend on the line breaks).
+        return text.lines().collect::<Vec<_>>().join(" ");
     };
-    if let Some(i) = rows.iter().position(|r| r.len() != first) {
-        let error = BoardError::UnevenRows {
-            row: i + 1,
-            count: rows[i].len(),
-            first,
-        };
-        bail!("board argument {n}: {error}");
+    let rows: Vec<Vec<String>> = rows
+        .into_iter()
+        .map(tokens)
+        .filter(|r| !r.is_empty())
+        .collect();
+    if rows.len() < 2 {
+        return rows.concat().join(" ");
     }
-    let drawn = format!("{} rows of {first}", rows.len());
-    match size {
-        Some(s) if (s.rows as usize, s.cols as usize) != (rows.len(), first) => bail!(
-            "board argument {n} is drawn as {drawn} but --size {s} is {} rows of {}: give --size {}x{first}, or draw the board as {s}",
-            s.rows,
-            s.cols,
-            rows.len()
-        ),
-        None if rows.len() != first => bail!(
-            "board argument {n} is drawn as {drawn}: give --size {}x{first} (only square boards follow from their count)",
-            rows.len()
-        ),
-        _ => Ok(joined),
+    let rows: Vec<String> = rows.iter().map(|r| format!("[{}]", r.join(" "))).collect();
+    rows.join(" ")
+}
+
+/// Whether a command-line argument is one number of a board whose numbers were given as
+/// separate arguments: `1`, or, from a list typed without quotes (`[1, 2, 3, ...]`), `[1,`
+/// or `3],`.
+pub fn one_number(arg: &str) -> bool {
+    let t = arg
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches([']', ',']);
+    t.parse::<u64>().is_ok()
+}
+
+/// An argument given where a board is expected that names a file, or looks like a file's
+/// name (a path, or a name with an extension): the message that says to give it with
+/// `-i`, since read as a board it would only say "'data/korf100.txt' is not a number".
+pub fn file_not_board(n: usize, arg: &str) -> Option<String> {
+    let t = arg.trim();
+    if t.is_empty() || t.contains(char::is_whitespace) || one_number(t) {
+        return None;
     }
+    let path = std::path::Path::new(t);
+    if path.is_file() {
+        return Some(format!(
+            "board argument {n} is a file, not a board: to read boards from a file give -i {t}"
+        ));
+    }
+    let quoted = crate::board::quoted(t);
+    if path.is_dir() {
+        return Some(format!(
+            "board argument {n} ('{quoted}') is a directory, not a board: to read boards from a file give -i FILE"
+        ));
+    }
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.starts_with(|c: char| c.is_ascii_alphabetic()));
+    (t.contains(['/', '\\']) || extension).then(|| {
+        format!(
+            "board argument {n} ('{quoted}') looks like a file name, not a board, and no such file exists: to read boards from a file give -i FILE"
+        )
+    })
 }
 
 /// A file, or standard input for `-`; `kind` names what the file should be ("an instance

@@ -38,10 +38,12 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// Optimal solutions to sliding-tile puzzles (8-puzzle, 15-puzzle and other sizes).
 ///
 /// A board is its numbers row by row, 0 for the blank: "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"
-/// (spaces or commas; one line, or one line per row). Solutions are the moves of the blank:
-/// U, D, L, R. Every solution printed is optimal: the search (IDA*) is guided by an
-/// admissible estimate, pattern databases by default. With --weight W the search is much
-/// faster and the solution at most W times optimal (and said to be so).
+/// (spaces or commas; one line, one line per row, or a list in brackets as Python prints
+/// it). Solutions are the moves of the blank: U, D, L, R. Every solution printed is
+/// optimal unless marked otherwise: the search (IDA*) is guided by an admissible estimate,
+/// pattern databases by default. With --weight W it is much faster and the solution at
+/// most W times optimal; of the classic searches a course compares (--algorithm), greedy
+/// and dfs give solutions that may be far from optimal.
 ///
 /// Examples:
 ///   fifteen solve "8 6 7 2 5 4 3 0 1"               # a 3x3 board, standard goal

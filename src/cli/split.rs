@@ -50,6 +50,11 @@ enum Step {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(mut_arg("tables", |a| a.help(args::tables_help!(
+    "Built there on first use when quick, said before it starts (build-pdb builds them \
+     ahead); boards without tables (6x6) get linear conflict, with a note. The frontier \
+     records the estimate and partition, which every part must search with."
+))))]
 struct FrontierArgs {
     /// The board ("1 2 3 ...").
     board: String,
@@ -81,6 +86,12 @@ struct FrontierArgs {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(mut_arg("tables", |a| a.help(args::tables_help!(
+    "They must be the tables the frontier was written with (its estimate and partition are \
+     checked). A task that finds them missing builds them there when quick, as solve \
+     does: build them before the job (build-pdb, or split frontier), in a directory every \
+     task reads."
+))))]
 struct SearchArgs {
     /// The frontier file.
     frontier: PathBuf,

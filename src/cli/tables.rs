@@ -11,6 +11,10 @@ use crate::pdb;
 
 /// Arguments of `fifteen tables`.
 #[derive(clap::Args, Debug)]
+#[command(mut_arg("tables", |a| a.help(super::args::tables_help!(
+    "Those are the tables listed or verified; nothing is built here (solve builds tables \
+     on first use, build-pdb ahead)."
+))))]
 pub struct TablesArgs {
     #[command(subcommand)]
     action: Action,

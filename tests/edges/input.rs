@@ -399,18 +399,38 @@ fn input_cases() -> Vec<InputCase> {
                 &[],
             )
         },
-        // A board drawn as rows in one argument: rows of one length, in the shape given.
+        // A board drawn as rows in one argument: rows of one length, in the shape given,
+        // or the instance's error (exit status 1, the other arguments still solved).
         InputCase {
             via: Via::Arguments,
-            args: vec!["solve", "--heuristic", "linear-conflict", "1 2 3 4\n5 6 7\n8 0"],
-            stderr: "board argument 1: line 2 of the board has 3 numbers but line 1 has 4",
-            ..json_case("a board argument of uneven rows that add up to 3x3", b"", 2, &[])
+            args: vec![
+                "solve",
+                "--heuristic",
+                "linear-conflict",
+                "--format",
+                "json",
+                "1 2 3 4\n5 6 7\n8 0",
+                "1 2 3 4 5 6 7 0 8",
+            ],
+            ..json_case(
+                "a board argument of uneven rows that add up to 3x3",
+                b"",
+                1,
+                &[
+                    r#"{"id":1,"error":"instance 1 (line 1): row 2 of the board has 3 numbers but row 1 has 4: give every row the same count, or the whole board on one line","kind":"parse"}"#,
+                    STANDARD,
+                ],
+            )
         },
         InputCase {
             via: Via::Arguments,
-            args: vec!["solve", "--heuristic", "linear-conflict", "1 2 3 4\n5 6 7 8\n9 10 0 11"],
-            stderr: "drawn as 3 rows of 4: give --size 3x4",
-            ..json_case("a 3x4 board argument drawn as rows, no --size", b"", 2, &[])
+            args: vec!["solve", "--heuristic", "linear-conflict", "--format", "json", "1 2 3 4\n5 6 7 8\n9 10 0 11"],
+            ..json_case(
+                "a 3x4 board argument drawn as rows, no --size: their shape",
+                b"",
+                0,
+                &[r#"{"id":1,"size":"3x4","tiles":[1,2,3,4,5,6,7,8,9,10,0,11],*"length":1,"#],
+            )
         },
         InputCase {
             via: Via::Arguments,
@@ -418,12 +438,20 @@ fn input_cases() -> Vec<InputCase> {
                 "solve",
                 "--heuristic",
                 "linear-conflict",
+                "--format",
+                "json",
                 "--size",
                 "4x3",
                 "1 2 3 4\n5 6 7 8\n9 10 0 11",
             ],
-            stderr: "but --size 4x3 is 4 rows of 3",
-            ..json_case("a board argument drawn in another shape than --size", b"", 2, &[])
+            ..json_case(
+                "a board argument drawn in another shape than --size",
+                b"",
+                1,
+                &[
+                    r#"{"id":1,"error":"instance 1 (line 1): the board is drawn as 3 rows of 4 but the size given is 4x3 (4 rows of 3): give the size 3x4, or draw the board as 4x3","kind":"parse"}"#,
+                ],
+            )
         },
         InputCase {
             via: Via::Arguments,

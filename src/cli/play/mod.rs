@@ -25,6 +25,10 @@ use crate::{Board, GoalSpec, HeuristicKind, Shape, Solver};
 
 /// Arguments of `fifteen play`.
 #[derive(clap::Args, Debug)]
+#[command(mut_arg("tables", |a| a.help(args::tables_help!(
+    "Used when present; play never builds them (solve builds them on first use, build-pdb \
+     ahead): without them the game uses linear conflict, and the screen says which."
+))))]
 pub struct PlayArgs {
     /// The starting board (default: a random one), as for solve.
     board: Vec<String>,
@@ -34,8 +38,6 @@ pub struct PlayArgs {
     /// The goal: standard, blank-first, or the goal's numbers.
     #[arg(long, default_value = "standard", value_parser = args::goal)]
     goal: GoalSpec,
-    /// Pattern databases are used when present (never built by play); otherwise linear
-    /// conflict.
     #[command(flatten)]
     tables: TablesArg,
     /// Seed for random boards, 0 to 2^64 - 1 (default: from the clock).

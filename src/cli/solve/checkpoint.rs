@@ -281,7 +281,7 @@ pub fn run(
     plan: &Plan,
     path: PathBuf,
 ) -> Result<i32> {
-    let input = sources(boards, input, plan.size, false)?.reader;
+    let input = sources(boards, input, false)?.reader;
     let mut reader = Reader::new(input, plan.goal.clone()).with_size(plan.size);
     let inst = match (reader.next(), reader.next()) {
         (Some(Ok(inst)), None) => inst,

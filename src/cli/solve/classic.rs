@@ -66,7 +66,7 @@ pub fn human_bytes(b: u64) -> String {
 
 /// `solve` with a classic algorithm or `--format report`: every instance in turn.
 pub fn run(boards: Vec<String>, input: Option<String>, plan: &Plan) -> Result<i32> {
-    let input = sources(boards, input, plan.size, false)?.reader;
+    let input = sources(boards, input, false)?.reader;
     let mut reader = Reader::new(input, plan.goal.clone()).with_size(plan.size);
     let mut solvers = plan.solvers()?;
     let stdout = std::io::stdout();

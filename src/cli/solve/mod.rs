@@ -292,7 +292,7 @@ fn run(
         reader: input,
         arguments_only,
         whole,
-    } = sources(boards, input, plan.size, ahead)?;
+    } = sources(boards, input, ahead)?;
     let bar = BatchBar::new(
         !arguments_only && !from_terminal,
         file.as_deref(),

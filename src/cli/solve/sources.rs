@@ -19,7 +19,6 @@ use crate::{GoalSpec, Shape};
 pub(super) fn sources(
     mut boards: Vec<String>,
     mut input: Option<String>,
-    size: Option<Shape>,
     ahead: bool,
 ) -> Result<Sources> {
     if let Some(i) = boards.iter().position(|b| b == "-") {
@@ -43,15 +42,18 @@ pub(super) fn sources(
     let arguments_only = input.is_none() && !boards.is_empty();
     let mut sources: Vec<Box<dyn BufRead + Send>> = Vec::new();
     if !boards.is_empty() {
-        let all_numbers = boards.iter().all(|b| b.trim().parse::<u64>().is_ok());
+        let all_numbers = boards.iter().all(|b| input::one_number(b));
         let text = if all_numbers && boards.len() > 1 {
             boards.join(" ") + "\n"
         } else {
+            if let Some(why) =
+                (boards.iter().enumerate()).find_map(|(i, b)| input::file_not_board(i + 1, b))
+            {
+                bail!("{why}");
+            }
             // One board per argument; a grid argument becomes one line.
-            let lines: Result<Vec<String>> = (boards.iter().enumerate())
-                .map(|(i, b)| input::board_argument(i + 1, b, size))
-                .collect();
-            lines?.join("\n") + "\n"
+            let lines: Vec<String> = boards.iter().map(|b| input::board_argument(b)).collect();
+            lines.join("\n") + "\n"
         };
         sources.push(Box::new(std::io::Cursor::new(text)));
     }
