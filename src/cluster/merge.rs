@@ -407,11 +407,14 @@ impl Checked {
     /// Whether the file at `path` holds this merge's records: one record a line, the
     /// same ids and boards in the same order (an earlier run of this merge; `nodes`,
     /// `millis` or a rerun shard's answers may differ), all of them or (`prefix`) the first
-    /// few. An empty file counts (nothing to lose).
+    /// few. An empty file counts, whole or prefix: there is nothing in it to lose.
     pub fn is_output(&self, path: &Path, prefix: bool) -> bool {
         let Ok(f) = File::open(path) else {
             return false;
         };
+        if f.metadata().is_ok_and(|m| m.len() == 0) {
+            return true;
+        }
         let mut ids = self.ids.iter();
         let mut reader = BufReader::new(f);
         let mut buf = Vec::new();
