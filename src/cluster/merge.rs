@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::check::{check_json_line, LineCheck, MAX_RESULT_LINE_BYTES};
 use crate::cluster::results::{id_text, read_back, FileLine, Header, ResultsError, HEADER_KEY};
@@ -184,6 +185,10 @@ pub enum MergeError {
     /// Writing the merged file failed.
     #[error("cannot write the merged results: {0}")]
     Write(std::io::Error),
+    /// The stop flag was set (Ctrl-C) before the last record was written: what was
+    /// written is the start of the merge, not a merge.
+    #[error("stopped before the end: the records written are the first ones of the merge only")]
+    Stopped,
 }
 
 /// What a merge did.
@@ -450,6 +455,21 @@ impl Checked {
     pub fn write(
         &self,
         out: &mut impl Write,
+        on_failure: impl FnMut(&Path, &LineCheck),
+    ) -> Result<MergeReport, MergeError> {
+        self.write_or_stop(out, &AtomicBool::new(false), on_failure)
+    }
+
+    /// [`Checked::write`], stopping before the next record once `stop` is set (Ctrl-C):
+    /// a merge of millions of records takes long enough to be stopped, and its caller
+    /// must then remove what it wrote rather than leave the start of a merge about.
+    ///
+    /// # Errors
+    /// As [`Checked::write`]; [`MergeError::Stopped`] when `stop` was set.
+    pub fn write_or_stop(
+        &self,
+        out: &mut impl Write,
+        stop: &AtomicBool,
         mut on_failure: impl FnMut(&Path, &LineCheck),
     ) -> Result<MergeReport, MergeError> {
         let mut report = MergeReport {
@@ -458,6 +478,9 @@ impl Checked {
         };
         let mut ids = self.ids.iter();
         in_input_order(&self.parts, |k, line, text, record| {
+            if stop.load(Ordering::Relaxed) {
+                return Err(MergeError::Stopped);
+            }
             let path = &self.parts[k].path;
             if ids.next() != Some(&key(record)) {
                 return Err(damaged(path, line, "changed while merging").into());
