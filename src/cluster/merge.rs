@@ -78,8 +78,10 @@ pub enum MergeError {
         /// The file.
         path: PathBuf,
     },
-    /// Shards of two inputs of the same length (their end lines' digests differ).
-    #[error("{first} and {second} are shards of different inputs (the same number of instances, but other ids, shapes, boards or goals): merge the shards of one input, rerunning any whose input changed")]
+    /// Shards of two inputs of the same length (their end lines' digests differ). A rerun
+    /// of a complete shard does not redo it (it refuses the changed input): the remedy
+    /// is to delete the files of the earlier input first.
+    #[error("{first} and {second} are shards of different inputs (the same number of instances, but other ids, shapes, boards or goals): the input changed between their runs; delete the files of the shards run on the earlier input and rerun those shards on this one (`solve --shard K/N -o FILE`; a complete file is not redone), then merge again")]
     OtherInput {
         /// One file.
         first: PathBuf,
