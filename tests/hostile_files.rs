@@ -897,6 +897,16 @@ fn merge_never_replaces_a_users_file_or_one_of_its_parts() {
     std::fs::write(&partial, "keep me").unwrap();
     assert_eq!(merge(&dir.path().join("fresh.jsonl"), false).code, 2);
     assert_eq!(std::fs::read_to_string(&partial).unwrap(), "keep me");
+    // An empty file (`: > FILE`, a scheduler's log made in advance) holds nothing to lose:
+    // replaced without --force, as docs/formats.md says.
+    let empty = dir.path().join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let out = merge(&empty, false);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        std::fs::read(&empty).unwrap(),
+        std::fs::read(&notes).unwrap()
+    );
     // A merge's own output is replaced by the same merge without --force.
     let merged = dir.path().join("merged.jsonl");
     assert_eq!(merge(&merged, false).code, 0);

@@ -553,6 +553,69 @@ fn merge_and_bench_of_a_file_that_never_ends_stop_on_both_signals() {
     }
 }
 
+/// `merge -o FILE` stopped on either signal while it writes `FILE.partial` (a merge of
+/// 100,000 records takes a second or two) exits 130 or 143 and leaves neither `FILE` nor
+/// `FILE.partial`: the start of a merge must not lie about as if it were one.
+#[test]
+fn a_merge_stopped_while_writing_leaves_no_partial_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards = dir.path().join("boards.txt");
+    let o = run(fifteen().args([
+        "random", "--size", "2x3", "--count", "100000", "--seed", "1",
+    ]));
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    std::fs::write(&boards, o.stdout).unwrap();
+    let parts: Vec<_> = (1..=2)
+        .map(|k| {
+            let p = dir.path().join(format!("part{k}.jsonl"));
+            let o = run(fifteen()
+                .args(["solve", "-q", "--heuristic", "manhattan", "--shard"])
+                .arg(format!("{k}/2"))
+                .arg("-i")
+                .arg(&boards)
+                .arg("-o")
+                .arg(&p));
+            assert_eq!(o.code, Some(0), "{}", o.stderr);
+            p
+        })
+        .collect();
+    let out = dir.path().join("merged.jsonl");
+    let partial = dir.path().join("merged.jsonl.partial");
+    for (sig, code) in SIGNALS {
+        let mut child = fifteen()
+            .arg("merge")
+            .args(&parts)
+            .arg("-o")
+            .arg(&out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Under way: the parts read through, the first records written.
+        let t0 = std::time::Instant::now();
+        while !std::fs::metadata(&partial).is_ok_and(|m| m.len() > 0) {
+            assert!(t0.elapsed() < GUARD, "no {} appeared", partial.display());
+            assert!(child.try_wait().unwrap().is_none(), "the merge ended first");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        signal(&child, sig);
+        let status = wait(&mut child, GUARD);
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.code(), Some(code), "signal {sig}: {stderr}");
+        assert!(!out.exists(), "signal {sig}: {stderr}");
+        assert!(!partial.exists(), "signal {sig}: {stderr}");
+    }
+    // The same merge, not stopped, is written whole.
+    let o = run(fifteen().arg("merge").args(&parts).arg("-o").arg(&out));
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap().lines().count(),
+        100_000
+    );
+    assert_no_leftovers(dir.path());
+}
+
 /// `build-pdb` (and `solve` building tables on first use) stops on both signals in the
 /// middle of a build of seconds, and leaves only whole tables.
 #[test]

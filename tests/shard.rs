@@ -624,6 +624,92 @@ fn shards_of_two_inputs_of_one_length_are_not_merged() {
     assert_eq!(out.stdout.lines().count(), 6);
 }
 
+/// A complete results file is never redone, so a rerun on an input changed since (as many
+/// instances, not the same ones) is refused, saying to delete the file or give another:
+/// sharded, where the change is in another shard's items, and unsharded, where it is in
+/// what no record holds (a line that is not an instance moved). The merge of a shard of
+/// each input gives the same remedy.
+#[test]
+fn a_complete_file_rerun_on_a_changed_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = common::write(
+        dir.path(),
+        "boards.txt",
+        "8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 0 7 8\n1 2 3 4 5 6 7 0 8\n",
+    );
+    let part = |k: u32| dir.path().join(format!("s{k}.jsonl"));
+    let solve = |input: &str, out: &Path, shard: Option<u32>| {
+        let mut args = vec![
+            "solve".to_string(),
+            LC.into(),
+            "-i".into(),
+            input.into(),
+            "-o".into(),
+            out.display().to_string(),
+        ];
+        if let Some(k) = shard {
+            args.extend(["--shard".into(), format!("{k}/2")]);
+        }
+        run(&args.iter().map(String::as_str).collect::<Vec<_>>(), None)
+    };
+    for k in [1, 2] {
+        assert_eq!(solve(&input, &part(k), Some(k)).code, 0);
+    }
+    // Item 2, shard 2's, changes: shard 1's records are all still this input's.
+    std::fs::write(
+        &input,
+        "8 6 7 2 5 4 3 0 1\n1 2 3 4 0 6 7 5 8\n1 2 3 4 5 6 7 0 8\n",
+    )
+    .unwrap();
+    let before = std::fs::read(part(1)).unwrap();
+    let refused = |out: &common::Out, path: &Path| {
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        let name = path.display().to_string();
+        assert!(
+            out.stderr
+                .contains(&format!("{name} is complete, but for another input"))
+                && out
+                    .stderr
+                    .contains("the input changed since the file was completed")
+                && out
+                    .stderr
+                    .contains("delete it, or give another output file"),
+            "{}",
+            out.stderr
+        );
+    };
+    refused(&solve(&input, &part(1), Some(1)), &part(1));
+    assert_eq!(std::fs::read(part(1)).unwrap(), before);
+
+    // Shard 2 redone on the new input: the merge says what to do with shard 1.
+    std::fs::remove_file(part(2)).unwrap();
+    assert_eq!(solve(&input, &part(2), Some(2)).code, 0);
+    let (p1, p2) = (part(1).display().to_string(), part(2).display().to_string());
+    let out = run(&["merge", &p1, &p2], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("are shards of different inputs")
+            && out
+                .stderr
+                .contains("delete the files of the shards run on the earlier input"),
+        "{}",
+        out.stderr
+    );
+    std::fs::remove_file(part(1)).unwrap();
+    assert_eq!(solve(&input, &part(1), Some(1)).code, 0);
+    assert_eq!(run(&["merge", &p1, &p2], None).code, 0);
+
+    // Unsharded: a line that is not an instance moved down by a comment. Every record
+    // is still the instance at its place; the input is not the file's.
+    let input = common::write(dir.path(), "mixed.txt", "8 6 7 2 5 4 3 0 1\n1 2 x\n");
+    let whole = dir.path().join("whole.jsonl");
+    assert_eq!(solve(&input, &whole, None).code, 1);
+    std::fs::write(&input, "8 6 7 2 5 4 3 0 1\n# a comment\n1 2 x\n").unwrap();
+    let before = std::fs::read(&whole).unwrap();
+    refused(&solve(&input, &whole, None), &whole);
+    assert_eq!(std::fs::read(&whole).unwrap(), before);
+}
+
 /// A part that was edited, or that is no file (`-`, a pipe), is refused with advice for a
 /// merge's input: rerun the shard, give the files; never "give another output file".
 #[test]

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use super::output::{emit, inform, note};
+use super::signals;
 use super::target::{may_replace, not_an_input};
+use super::INTERRUPTED;
 use crate::check::LineCheck;
 use crate::cluster::merge::{prepare, MergeError};
 
@@ -55,7 +57,7 @@ pub fn run(a: MergeArgs) -> Result<i32> {
         None => {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            let r = checked.write(&mut out, report_failure);
+            let r = checked.write_or_stop(&mut out, &INTERRUPTED, report_failure);
             (r, None)
         }
         Some(path) => {
@@ -73,14 +75,19 @@ pub fn run(a: MergeArgs) -> Result<i32> {
                 checked.is_output(p, true)
             })?;
             let file = open_partial(&partial)?;
+            // Removed below whatever stops the merge; by the signal thread if a signal
+            // ends it first (a write or the sync blocked past the grace).
+            let unfinished = signals::remove_if_ended(&partial);
             let mut out = std::io::BufWriter::new(file);
-            let r = checked.write(&mut out, report_failure).and_then(|r| {
-                let file = out
-                    .into_inner()
-                    .map_err(|e| MergeError::Write(e.into_error()))?;
-                file.sync_all().map_err(MergeError::Write)?;
-                Ok(r)
-            });
+            let r = checked
+                .write_or_stop(&mut out, &INTERRUPTED, report_failure)
+                .and_then(|r| {
+                    let file = out
+                        .into_inner()
+                        .map_err(|e| MergeError::Write(e.into_error()))?;
+                    file.sync_all().map_err(MergeError::Write)?;
+                    Ok(r)
+                });
             match &r {
                 Ok(_) => std::fs::rename(&partial, path)
                     .with_context(|| format!("cannot rename {} to its name", partial.display()))?,
@@ -88,6 +95,7 @@ pub fn run(a: MergeArgs) -> Result<i32> {
                     let _ = std::fs::remove_file(&partial);
                 }
             }
+            drop(unfinished);
             (r, Some(path))
         }
     };
@@ -95,6 +103,17 @@ pub fn run(a: MergeArgs) -> Result<i32> {
         Ok(r) => r,
         Err(MergeError::Write(e)) => {
             return Err(anyhow::Error::new(e).context("cannot write the merged results"))
+        }
+        Err(MergeError::Stopped) => {
+            match written {
+                Some(path) => note!(
+                    "interrupted: {} not written (its partial file is removed); run the merge again",
+                    path.display()
+                ),
+                None => note!("interrupted: the records printed are the first ones of the merge, in input order; the rest were not"),
+            }
+            // 143 after SIGTERM (`signals::exit_status`).
+            return Ok(130);
         }
         Err(e) => {
             note!("error: {e}");

@@ -5,14 +5,17 @@
 //! there, with the same exit status: 130 after SIGINT, 143 after SIGTERM (128 + the
 //! signal, the shell's convention). A search that saves its work when it stops (a
 //! checkpoint, [`hold`]) is waited for longer, up to [`HOLD_LIMIT`]. A second signal ends
-//! the command at once.
+//! the command at once. Either way, a file that a stop must not leave behind (a merge's
+//! partial output, [`remove_if_ended`]) is removed first.
 //!
 //! The handlers are signal-hook's: the signal handler only writes to a pipe, and this
 //! module's thread does the rest outside signal context, so nothing here needs to be
 //! async-signal-safe. `play` installs none of this (it owns the terminal and restores it
 //! in its own handler, see `play/terminal.rs`).
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Mutex;
 #[cfg(unix)]
 use std::time::{Duration, Instant};
 
@@ -47,6 +50,46 @@ static HOLDS: UnderWay = UnderWay::new();
 /// dropped: for a checkpointed search, whose stop ends with a save.
 pub fn hold() -> Guard {
     HOLDS.enter()
+}
+
+/// Files that a stop must not leave behind (a merge's `FILE.partial`, the start of a merge
+/// that looks like one): the command removes them itself when it stops, and this module's
+/// thread removes those still listed when the grace runs out first (a write or a sync
+/// blocked on a slow disk) or a second signal ends the command.
+static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A file listed in [`UNFINISHED`] until dropped.
+pub struct Unfinished(PathBuf);
+
+/// Removes `path` if a signal ends the command before the guard is dropped (drop it once
+/// the file is complete, or removed).
+pub fn remove_if_ended(path: &Path) -> Unfinished {
+    let path = path.to_path_buf();
+    if let Ok(mut files) = UNFINISHED.lock() {
+        files.push(path.clone());
+    }
+    Unfinished(path)
+}
+
+impl Drop for Unfinished {
+    fn drop(&mut self) {
+        if let Ok(mut files) = UNFINISHED.lock() {
+            if let Some(i) = files.iter().position(|p| *p == self.0) {
+                files.swap_remove(i);
+            }
+        }
+    }
+}
+
+/// Removes the files still listed as unfinished, just before the process is ended.
+#[cfg(unix)]
+fn remove_unfinished() {
+    // (`try_lock`: a command thread holding the lock at this moment is not waited for.)
+    if let Ok(files) = UNFINISHED.try_lock() {
+        for p in files.iter() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
 }
 
 /// The first signal received (0: none yet).
@@ -121,6 +164,7 @@ pub fn install() {
             } else {
                 note!("interrupted: stopped before the end; what was printed above stays");
             }
+            remove_unfinished();
             std::process::exit(128 + first);
         });
     if watcher.is_err() {

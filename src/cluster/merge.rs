@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::check::{check_json_line, LineCheck, MAX_RESULT_LINE_BYTES};
 use crate::cluster::results::{id_text, read_back, FileLine, Header, ResultsError, HEADER_KEY};
@@ -77,8 +78,10 @@ pub enum MergeError {
         /// The file.
         path: PathBuf,
     },
-    /// Shards of two inputs of the same length (their end lines' digests differ).
-    #[error("{first} and {second} are shards of different inputs (the same number of instances, but other ids, shapes, boards or goals): merge the shards of one input, rerunning any whose input changed")]
+    /// Shards of two inputs of the same length (their end lines' digests differ). A rerun
+    /// of a complete shard does not redo it (it refuses the changed input): the remedy
+    /// is to delete the files of the earlier input first.
+    #[error("{first} and {second} are shards of different inputs (the same number of instances, but other ids, shapes, boards or goals): the input changed between their runs; delete the files of the shards run on the earlier input and rerun those shards on this one (`solve --shard K/N -o FILE`; a complete file is not redone), then merge again")]
     OtherInput {
         /// One file.
         first: PathBuf,
@@ -184,6 +187,10 @@ pub enum MergeError {
     /// Writing the merged file failed.
     #[error("cannot write the merged results: {0}")]
     Write(std::io::Error),
+    /// The stop flag was set (Ctrl-C) before the last record was written: what was
+    /// written is the start of the merge, not a merge.
+    #[error("stopped before the end: the records written are the first ones of the merge only")]
+    Stopped,
 }
 
 /// What a merge did.
@@ -407,11 +414,14 @@ impl Checked {
     /// Whether the file at `path` holds this merge's records: one record a line, the
     /// same ids and boards in the same order (an earlier run of this merge; `nodes`,
     /// `millis` or a rerun shard's answers may differ), all of them or (`prefix`) the first
-    /// few. An empty file counts (nothing to lose).
+    /// few. An empty file counts, whole or prefix: there is nothing in it to lose.
     pub fn is_output(&self, path: &Path, prefix: bool) -> bool {
         let Ok(f) = File::open(path) else {
             return false;
         };
+        if f.metadata().is_ok_and(|m| m.len() == 0) {
+            return true;
+        }
         let mut ids = self.ids.iter();
         let mut reader = BufReader::new(f);
         let mut buf = Vec::new();
@@ -447,6 +457,21 @@ impl Checked {
     pub fn write(
         &self,
         out: &mut impl Write,
+        on_failure: impl FnMut(&Path, &LineCheck),
+    ) -> Result<MergeReport, MergeError> {
+        self.write_or_stop(out, &AtomicBool::new(false), on_failure)
+    }
+
+    /// [`Checked::write`], stopping before the next record once `stop` is set (Ctrl-C):
+    /// a merge of millions of records takes long enough to be stopped, and its caller
+    /// must then remove what it wrote rather than leave the start of a merge about.
+    ///
+    /// # Errors
+    /// As [`Checked::write`]; [`MergeError::Stopped`] when `stop` was set.
+    pub fn write_or_stop(
+        &self,
+        out: &mut impl Write,
+        stop: &AtomicBool,
         mut on_failure: impl FnMut(&Path, &LineCheck),
     ) -> Result<MergeReport, MergeError> {
         let mut report = MergeReport {
@@ -455,6 +480,9 @@ impl Checked {
         };
         let mut ids = self.ids.iter();
         in_input_order(&self.parts, |k, line, text, record| {
+            if stop.load(Ordering::Relaxed) {
+                return Err(MergeError::Stopped);
+            }
             let path = &self.parts[k].path;
             if ids.next() != Some(&key(record)) {
                 return Err(damaged(path, line, "changed while merging").into());

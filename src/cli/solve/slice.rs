@@ -11,7 +11,9 @@ use serde_json::{Map, Value};
 use super::super::output::inform;
 use super::plan::Plan;
 use super::report::length_agrees;
-use crate::cluster::results::{Header, ResultsError, ResultsFile, Resume};
+use crate::cluster::results::{
+    Header, InputDigest, ResultsError, ResultsFile, Resume, INPUT_DIGEST_VERSION,
+};
 use crate::cluster::shard::Shard;
 use crate::instances::BadInstance;
 use crate::search::Weight;
@@ -110,7 +112,7 @@ pub struct Slice {
     /// Why the batch stopped: the file does not belong to this input.
     pub error: Option<ResultsError>,
     /// Every item's id, shape, board and goal, in input order, for the end line.
-    digest: xxhash_rust::xxh3::Xxh3,
+    digest: InputDigest,
     /// The weight the file's results were searched with: a skipped length agrees with a
     /// known one within its bound.
     weight: Weight,
@@ -127,7 +129,7 @@ impl Slice {
             resume,
             skipped: Skipped::default(),
             error: None,
-            digest: xxhash_rust::xxh3::Xxh3::new(),
+            digest: InputDigest::new(),
         }
     }
 
@@ -137,23 +139,8 @@ impl Slice {
         self.items += 1;
         // Every shard reads every item: all of them digest the same input alike.
         match item {
-            Ok(inst) => {
-                let shape = inst.board.shape();
-                self.digest.update(&[1]);
-                self.digest.update(inst.id.as_bytes());
-                self.digest.update(&[0]);
-                // (The shape since INPUT_DIGEST_VERSION 2: the same tiles in another shape
-                // are another instance.)
-                self.digest.update(&[shape.rows, shape.cols]);
-                self.digest.update(inst.board.tiles());
-                self.digest.update(inst.goal.board().tiles());
-            }
-            Err(bad) => {
-                self.digest.update(&[2]);
-                self.digest.update(bad.id.as_bytes());
-                self.digest.update(&[0]);
-                self.digest.update(&(bad.line as u64).to_le_bytes());
-            }
+            Ok(inst) => self.digest.instance(&inst.id, &inst.board, &inst.goal),
+            Err(bad) => self.digest.bad_line(&bad.id, bad.line),
         }
         if !self.shard.contains(self.items) {
             return false;
@@ -199,13 +186,16 @@ impl Slice {
     /// The digest of the input read so far (the whole input, once it is read): 53 bits,
     /// which every JSON reader holds exactly.
     pub fn input_digest(&self) -> u64 {
-        self.digest.digest() & ((1 << 53) - 1)
+        self.digest
+            .value(INPUT_DIGEST_VERSION)
+            .expect("the current version is digested")
     }
 
-    /// After the whole input was read: checks the file held no results beyond it.
+    /// After the whole input was read: checks the file held no results beyond it, and
+    /// that a file complete already was completed for this input.
     pub fn finish(&self) -> Result<(), ResultsError> {
         match &self.resume {
-            Some(r) => r.finish(self.items),
+            Some(r) => r.finish(self.items, &self.digest),
             None => Ok(()),
         }
     }

@@ -58,7 +58,9 @@ use crate::cluster::shard::Shard;
 use crate::record::{id_value, Record};
 use crate::{Board, Goal, Shape};
 
+mod digest;
 mod read_back;
+pub use digest::InputDigest;
 pub(crate) use read_back::read_back;
 
 /// The layout version the header carries; a file of another version is refused.
@@ -312,6 +314,16 @@ pub enum ResultsError {
         /// Items of this input.
         items: u64,
     },
+    /// The file is complete, for an input of as many items but other ones: its end line's
+    /// digest is not this input's. A complete file is never redone, so the rerun would
+    /// otherwise say "complete" of results for another input.
+    #[error("{path} is complete, but for another input: this one has as many instances ({items}) but not the same ones (the input changed since the file was completed: other ids, shapes, boards, goals or lines); a complete file is not redone: delete it, or give another output file, to solve this input")]
+    InputChanged {
+        /// The results file.
+        path: PathBuf,
+        /// Items of both inputs.
+        items: u64,
+    },
     /// The file holds more records than this input has instances for the shard.
     #[error("{path} holds {results} results but this input gives the shard {instances}: the file was written for another input; give another output file, or delete it")]
     Shrunk {
@@ -481,17 +493,31 @@ impl Resume {
     }
 
     /// Checks, once the whole input was read, that it had as many instances for the shard
-    /// as the file holds results (and, for a complete file, `items` items in all).
+    /// as the file holds results; and, for a complete file, that it is the input the file
+    /// was completed for: `items` items in all, of the digest `input` (every item, the
+    /// other shards' too, which no record of this file stands for).
     ///
     /// # Errors
-    /// [`ResultsError::Shrunk`]: the file holds results this input does not have.
-    pub fn finish(&self, items: u64) -> Result<(), ResultsError> {
-        if let Some(end) = self.end.filter(|e| e.items != items) {
-            return Err(ResultsError::Length {
-                path: self.path.clone(),
-                file_items: end.items,
-                items,
-            });
+    /// [`ResultsError::Shrunk`]: the file holds results this input does not have;
+    /// [`ResultsError::Length`], [`ResultsError::InputChanged`]: the file was completed
+    /// for another input.
+    pub fn finish(&self, items: u64, input: &InputDigest) -> Result<(), ResultsError> {
+        if let Some(end) = self.end {
+            if end.items != items {
+                return Err(ResultsError::Length {
+                    path: self.path.clone(),
+                    file_items: end.items,
+                    items,
+                });
+            }
+            // (A file of a release without a digest cannot be held to one.)
+            let now = end.digest_version().and_then(|v| input.value(v));
+            if matches!((end.input, now), (Some(file), Some(now)) if file != now) {
+                return Err(ResultsError::InputChanged {
+                    path: self.path.clone(),
+                    items,
+                });
+            }
         }
         if self.next < self.done.len() {
             return Err(ResultsError::Shrunk {

@@ -56,7 +56,7 @@ fn a_new_file_gets_its_header_and_a_rerun_skips_what_it_holds() {
     );
     assert_eq!(r.skip("2", None).unwrap(), None);
     f.append(&record(2, &[2, 1])).unwrap();
-    r.finish(2).unwrap();
+    r.finish(2, &InputDigest::new()).unwrap();
     assert_eq!(
         f.finish(2, Some(0xabc)).unwrap(),
         End {
@@ -175,7 +175,7 @@ fn files_of_other_settings_inputs_or_writers_are_refused() {
     );
     let (_, r) = ResultsFile::open(&path, &header("1/2")).unwrap();
     assert!(matches!(
-        r.finish(0),
+        r.finish(0, &InputDigest::new()),
         Err(ResultsError::Shrunk { results: 1, .. })
     ));
 

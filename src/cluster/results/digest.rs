@@ -1,0 +1,121 @@
+//! The end line's digest of the whole input (`"input"`, docs/formats.md "Results files"):
+//! every item's id, and its shape, board and goal, or for a line that is not an instance
+//! its line number, in input order. Every shard reads every item, so the shards of one
+//! input hold one digest, and a rerun of a complete file is held to it (the input it was
+//! completed for).
+
+use xxhash_rust::xxh3::Xxh3;
+
+use super::id_text;
+use crate::record::id_value;
+use crate::{Board, Goal, Shape};
+
+/// What the digest of an item begins with: which kind of item it is.
+const INSTANCE: u8 = 1;
+const BAD_LINE: u8 = 2;
+
+/// The digest of an input, item by item, of both kinds at once: version 2 (the current
+/// one, [`super::INPUT_DIGEST_VERSION`]) and version 1, which leaves the shapes out, so
+/// that a file completed by an earlier release is held to a digest of its own kind.
+#[derive(Clone, Default)]
+pub struct InputDigest {
+    v1: Xxh3,
+    v2: Xxh3,
+}
+
+impl InputDigest {
+    /// The digest of no item yet.
+    pub fn new() -> InputDigest {
+        InputDigest::default()
+    }
+
+    /// The next item: an instance, `board` to `goal`.
+    pub fn instance(&mut self, id: &str, board: &Board, goal: &Goal) {
+        self.add_instance(
+            &record_id(id),
+            board.shape(),
+            board.tiles(),
+            goal.board().tiles(),
+        );
+    }
+
+    /// The next item: a line of the input that is not an instance (a bad line, an
+    /// unsolvable board), at `line` (from 1).
+    pub fn bad_line(&mut self, id: &str, line: usize) {
+        self.add_bad_line(&record_id(id), line as u64);
+    }
+
+    /// The digest of the items so far, of `version` (1 or 2; `None` for any other): 53
+    /// bits, which every JSON reader holds exactly.
+    pub fn value(&self, version: u64) -> Option<u64> {
+        let d = match version {
+            1 => self.v1.digest(),
+            2 => self.v2.digest(),
+            _ => return None,
+        };
+        Some(d & ((1 << 53) - 1))
+    }
+
+    fn add_instance(&mut self, id: &str, shape: Shape, tiles: &[u8], goal: &[u8]) {
+        for (h, shaped) in [(&mut self.v1, false), (&mut self.v2, true)] {
+            h.update(&[INSTANCE]);
+            h.update(id.as_bytes());
+            h.update(&[0]);
+            // (The shape since version 2: the same tiles in another shape are another
+            // instance.)
+            if shaped {
+                h.update(&[shape.rows, shape.cols]);
+            }
+            h.update(tiles);
+            h.update(goal);
+        }
+    }
+
+    fn add_bad_line(&mut self, id: &str, line: u64) {
+        for h in [&mut self.v1, &mut self.v2] {
+            h.update(&[BAD_LINE]);
+            h.update(id.as_bytes());
+            h.update(&[0]);
+            h.update(&line.to_le_bytes());
+        }
+    }
+}
+
+/// An id as its record gives it back (`+5` is written `5`): the digest is of what the
+/// records say, so that a merge can rebuild it from them.
+fn record_id(id: &str) -> String {
+    id_text(&id_value(id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The two versions differ by the shapes alone; an id is digested as its record gives
+    /// it back; items out of their order make another digest.
+    #[test]
+    fn the_digest_covers_every_item_in_order() {
+        let wide = Shape::new(2, 3).unwrap();
+        let tall = Shape::new(3, 2).unwrap();
+        let tiles = [1, 2, 3, 4, 0, 5];
+        let digest = |shape: Shape, id: &str, bad_first: bool| {
+            let board = Board::new(shape, &tiles).unwrap();
+            let mut d = InputDigest::new();
+            if bad_first {
+                d.bad_line("x", 4);
+            }
+            d.instance(id, &board, &Goal::standard(shape));
+            if !bad_first {
+                d.bad_line("x", 4);
+            }
+            d
+        };
+        let (a, b) = (digest(wide, "7", false), digest(tall, "7", false));
+        assert_eq!(a.value(1), b.value(1));
+        assert_ne!(a.value(2), b.value(2));
+        assert_eq!(a.value(2), digest(wide, "+7", false).value(2));
+        assert_ne!(a.value(2), digest(wide, "07", false).value(2));
+        assert_ne!(a.value(2), digest(wide, "7", true).value(2));
+        assert_eq!(a.value(3), None);
+    }
+}
