@@ -13,8 +13,10 @@ mod shape;
 mod symmetry;
 
 pub use goal::{Goal, Labels};
+pub(crate) use grid::quoted;
+#[cfg(feature = "cli")]
+pub(crate) use grid::rows;
 pub use grid::{parse_tiles, Board};
-pub(crate) use grid::{quoted, rows};
 pub use moves::{moves_to_string, parse_moves, Dir};
 pub use shape::{Shape, MAX_CELLS};
 pub use symmetry::Symmetry;
