@@ -86,7 +86,7 @@ impl Board {
     /// assert!(matches!(Board::parse("[1, 2, 3, 4, 0, 6, 7, 5, 8"), Err(BoardError::Brackets(_))));
     /// assert_eq!(
     ///     Board::parse("1 2 3 4 5 6 7 8 9").unwrap_err().to_string(),
-    ///     "the number 9 is out of range (0 to 8)"
+    ///     "the number 9 is out of range (0 to 8); the blank is 0, not 9"
     /// );
     /// # Ok::<(), BoardError>(())
     /// ```
