@@ -12,6 +12,7 @@ use serde_json::Value;
 use crate::error::BoardError;
 use crate::search::{StopReason, Stopped};
 use crate::solver::SolveError;
+use crate::{Board, Goal};
 
 /// One instance's result (or failure), field for field as it stands on its line.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -67,6 +68,11 @@ pub struct Record {
     /// Classic searches: the weight factor `W` of `f = g + W*h` (A*, with `--weight` or a
     /// course file).
     pub weight: Option<f64>,
+    /// With `error`, for a line of the input that is not an instance (kind `parse` or
+    /// `unsolvable`): its line number, from 1. Every failure says which item of the input
+    /// it is, by its board or by its line, so that a merge can hold the records to the
+    /// input's digest ([`crate::cluster::results::InputDigest`]).
+    pub line: Option<u64>,
 }
 
 /// Why an instance failed, as the `kind` field of its record says it. A small, stable set:
@@ -169,6 +175,18 @@ impl Record {
             lower_bound: stopped.map(|s| u64::from(s.lower_bound)),
             nodes: stopped.map(|s| s.nodes),
             ..Record::failure(id, error)
+        }
+    }
+
+    /// The record with the instance it is the result of: its `size`, `tiles` and `goal`
+    /// (a failure too, so that it says which instance failed).
+    pub fn with_instance(self, board: &Board, goal: &Goal) -> Record {
+        let tiles = |b: &Board| b.tiles().iter().map(|&t| u64::from(t)).collect();
+        Record {
+            size: Some(board.shape().to_string()),
+            tiles: Some(tiles(board)),
+            goal: Some(tiles(goal.board())),
+            ..self
         }
     }
 

@@ -53,6 +53,12 @@ pub fn run(a: MergeArgs) -> Result<i32> {
             return Ok(2);
         }
     };
+    if let Some(path) = checked.unchecked() {
+        note!(
+            "warning: {}: a failed instance's record, written by an earlier version of fifteen, says neither its board nor its line, so the records cannot be held to the input's digest (their order and boards unproven); merged with every other check",
+            path.display()
+        );
+    }
     let (result, written) = match &a.output {
         None => {
             let stdout = std::io::stdout();

@@ -4,8 +4,10 @@
 //! Nothing but the files is needed: each header names its shard `K/N` and the settings,
 //! each end line the number of items of the whole input. So the merge proves that every
 //! shard is there once, complete, and run with the same settings on an input of the same
-//! length; that each holds exactly its slice's count of results; and that no id occurs
-//! twice. Round robin ([`crate::cluster::shard`]) puts item `i` at place `(i - 1) / N` of shard
+//! length; that each holds exactly its slice's count of results; that no id occurs
+//! twice; and that the records, in input order, are the input's items: they give back the
+//! digest of the whole input that the end lines hold (each record says which item it is,
+//! by its board or its line). Round robin ([`crate::cluster::shard`]) puts item `i` at place `(i - 1) / N` of shard
 //! `((i - 1) mod N) + 1`, so taking the files' records in turn restores the input order:
 //! the merged file holds the very lines an unsharded `solve --format json` prints (the
 //! `nodes` equal too; only `millis` differ), which for numbered inputs is id order.
@@ -21,7 +23,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::check::{check_json_line, LineCheck, MAX_RESULT_LINE_BYTES};
-use crate::cluster::results::{id_text, read_back, FileLine, Header, ResultsError, HEADER_KEY};
+use crate::cluster::results::{
+    id_text, read_back, FileLine, Header, InputDigest, ResultsError, HEADER_KEY,
+};
 use crate::cluster::shard::Shard;
 use crate::instances::GoalSpec;
 
@@ -184,6 +188,15 @@ pub enum MergeError {
         /// Where it was again.
         second: String,
     },
+    /// The records, in input order, are not the items of the input whose digest the end
+    /// lines hold: records reordered, replaced or changed after their shard completed. The
+    /// digest is of the whole input, so which file changed cannot be told: a rerun of each
+    /// shard on its input tells (it holds every record to the instance at its place).
+    #[error("{}", records_message(paths))]
+    Records {
+        /// The files merged (in shard order).
+        paths: Vec<PathBuf>,
+    },
     /// Writing the merged file failed.
     #[error("cannot write the merged results: {0}")]
     Write(std::io::Error),
@@ -191,6 +204,29 @@ pub enum MergeError {
     /// written is the start of the merge, not a merge.
     #[error("stopped before the end: the records written are the first ones of the merge only")]
     Stopped,
+}
+
+/// The message of [`MergeError::Records`]: one file is named as the one to redo; of
+/// several, at most 5 are named, and a rerun of each shard finds the one changed.
+fn records_message(paths: &[PathBuf]) -> String {
+    if let [path] = paths {
+        return format!(
+            "{}: its records are not the instances of the input it was completed for (its end line's digest of it): records were reordered, replaced or changed after the shard completed; delete it and rerun its shard (`solve --shard K/N -o FILE`), then merge again",
+            path.display()
+        );
+    }
+    let mut list: Vec<String> = paths
+        .iter()
+        .take(5)
+        .map(|p| p.display().to_string())
+        .collect();
+    if paths.len() > 5 {
+        list.push(format!("{} more", paths.len() - 5));
+    }
+    format!(
+        "the records of {} are not the instances of the input their shards were run on (the end lines' digest of it): records were reordered, replaced or changed after their shard completed, in one file or more; rerun each shard on the input (`solve --shard K/N -o FILE`): a changed file is refused; delete it and rerun its shard, then merge again",
+        list.join(", ")
+    )
 }
 
 /// What a merge did.
@@ -379,6 +415,9 @@ pub struct Checked {
     parts: Vec<Part>,
     /// The records' keys in input order: what the merged file holds.
     ids: Vec<String>,
+    /// A file whose records could not be held to the input's digest: one of them, a
+    /// failure written by an earlier release, says neither its board nor its line.
+    unchecked: Option<PathBuf>,
 }
 
 /// Reads the files at `paths` and checks they merge: see [`Checked`].
@@ -395,6 +434,12 @@ pub fn prepare(paths: &[PathBuf]) -> Result<Checked, MergeError> {
     // Where each id was: its file (by shard) and line, to name both places of a repeat.
     let mut seen: HashMap<String, (usize, usize)> = HashMap::new();
     let mut ids = Vec::with_capacity(parts[0].items.min(1 << 20) as usize);
+    // The records in input order are the items of the input: together they give back the
+    // digest of it that the end lines hold (files of a release without one aside), or
+    // records were reordered or replaced (each one still checks on its own).
+    let digested = parts.iter().any(|p| p.input.is_some());
+    let mut digest = digested.then(InputDigest::new);
+    let mut unchecked = None;
     in_input_order(&parts, |k, line, _, record| {
         let id = record.id.to_string();
         if let Some((k0, line0)) = seen.insert(id, (k, line)) {
@@ -404,13 +449,40 @@ pub fn prepare(paths: &[PathBuf]) -> Result<Checked, MergeError> {
                 second: format!("{}:{line}", parts[k].path.display()),
             });
         }
+        if let Some(d) = digest.as_mut() {
+            if d.record(record).is_err() {
+                digest = None;
+                unchecked = Some(parts[k].path.clone());
+            }
+        }
         ids.push(key(record));
         Ok(())
     })?;
-    Ok(Checked { parts, ids })
+    if let Some(d) = &digest {
+        let differs = |p: &Part| {
+            let now = p.digest_version.and_then(|v| d.value(v));
+            matches!((p.input, now), (Some(file), Some(now)) if file != now)
+        };
+        if parts.iter().any(differs) {
+            return Err(MergeError::Records {
+                paths: parts.iter().map(|p| p.path.clone()).collect(),
+            });
+        }
+    }
+    Ok(Checked {
+        parts,
+        ids,
+        unchecked,
+    })
 }
 
 impl Checked {
+    /// A file whose records could not be held to the input's digest (an earlier release's
+    /// failure record says neither its board nor its line): merged with every other check.
+    pub fn unchecked(&self) -> Option<&Path> {
+        self.unchecked.as_deref()
+    }
+
     /// Whether the file at `path` holds this merge's records: one record a line, the
     /// same ids and boards in the same order (an earlier run of this merge; `nodes`,
     /// `millis` or a rerun shard's answers may differ), all of them or (`prefix`) the first

@@ -1,12 +1,27 @@
 //! Tests of [`super`]: merging shards' results files.
 
 use super::*;
-use crate::cluster::results::ResultsFile;
+use crate::cluster::results::{InputDigest, ResultsFile};
 use crate::record::Record;
 use serde_json::Map;
 
-/// Writes the `n` complete shards of items `1..=items`: item `i` has id `ids(i)`, the
-/// board one move from the goal and its solution `R`.
+/// The record of item `i` of [`shards`], with id `id`: the board one move from the goal
+/// and its solution `R`.
+fn record(i: u64, id: u64) -> Record {
+    Record {
+        id: id.into(),
+        size: Some("3x3".into()),
+        tiles: Some(vec![1, 2, 3, 4, 5, 6, 7, 0, 8]),
+        goal: Some(vec![1, 2, 3, 4, 5, 6, 7, 8, 0]),
+        length: Some(1),
+        moves: Some("R".into()),
+        nodes: Some(i),
+        ..Record::default()
+    }
+}
+
+/// Writes the `n` complete shards of items `1..=items`: item `i` has id `ids(i)`
+/// ([`record`]).
 fn shards(dir: &Path, items: u64, n: u64, ids: impl Fn(u64) -> u64) -> Vec<PathBuf> {
     (1..=n)
         .map(|k| {
@@ -15,15 +30,7 @@ fn shards(dir: &Path, items: u64, n: u64, ids: impl Fn(u64) -> u64) -> Vec<PathB
             let (mut f, _) =
                 ResultsFile::open(&path, &Header::new("solve", shard, Map::new())).unwrap();
             for i in (1..=items).filter(|&i| shard.contains(i)) {
-                f.append(&Record {
-                    id: ids(i).into(),
-                    tiles: Some(vec![1, 2, 3, 4, 5, 6, 7, 0, 8]),
-                    length: Some(1),
-                    moves: Some("R".into()),
-                    nodes: Some(i),
-                    ..Record::default()
-                })
-                .unwrap();
+                f.append(&record(i, ids(i))).unwrap();
             }
             f.finish(items, None).unwrap();
             path
@@ -100,11 +107,19 @@ fn missing_incomplete_foreign_and_repeated_parts_are_refused() {
 }
 
 /// Shards whose end lines' digests are of two kinds (an earlier version's leaves the
-/// shapes out) are refused, naming the earlier file; shards of one kind merge.
+/// shapes out) are refused, naming the earlier file; shards of one kind merge, each held
+/// to its own kind of digest; a digest the records do not give back is refused.
 #[test]
 fn shards_of_two_kinds_of_input_digest_are_not_merged() {
     let dir = tempfile::tempdir().unwrap();
     let paths = shards(dir.path(), 4, 2, |i| i);
+    let digest = |version| {
+        let mut d = InputDigest::new();
+        for i in 1..=4 {
+            d.record(&record(i, i)).unwrap();
+        }
+        d.value(version).unwrap()
+    };
     // Their end lines as this version writes them, with a digest; the first shard's
     // then as an earlier version wrote it (no "input_version").
     let end = |path: &Path, line: &str| {
@@ -113,22 +128,33 @@ fn shards_of_two_kinds_of_input_digest_are_not_merged() {
         *lines.last_mut().unwrap() = line;
         std::fs::write(path, lines.join("\n") + "\n").unwrap();
     };
-    let new = r#"{"batch_end":{"items":4,"results":2,"input":7,"input_version":2}}"#;
-    let old = r#"{"batch_end":{"items":4,"results":2,"input":9}}"#;
-    end(&paths[0], new);
-    end(&paths[1], new);
+    let new = format!(
+        r#"{{"batch_end":{{"items":4,"results":2,"input":{},"input_version":2}}}}"#,
+        digest(2)
+    );
+    let old = format!(
+        r#"{{"batch_end":{{"items":4,"results":2,"input":{}}}}}"#,
+        digest(1)
+    );
+    end(&paths[0], &new);
+    end(&paths[1], &new);
     merge(&paths, &mut Vec::new(), |_, _| {}).unwrap();
-    end(&paths[0], old);
+    end(&paths[0], &old);
     let e = merge(&paths, &mut Vec::new(), |_, _| {}).unwrap_err();
     assert!(
         matches!(&e, MergeError::DigestVersions { older, .. } if older == &paths[0]),
         "{e}"
     );
-    end(
-        &paths[1],
-        r#"{"batch_end":{"items":4,"results":2,"input":9}}"#,
-    );
+    end(&paths[1], &old);
     merge(&paths, &mut Vec::new(), |_, _| {}).unwrap();
+    let other = r#"{"batch_end":{"items":4,"results":2,"input":9}}"#;
+    end(&paths[0], other);
+    end(&paths[1], other);
+    let e = merge(&paths, &mut Vec::new(), |_, _| {}).unwrap_err();
+    assert!(
+        matches!(&e, MergeError::Records { paths: p } if p == &paths),
+        "{e}"
+    );
 }
 
 #[test]

@@ -346,7 +346,7 @@ fn input_cases() -> Vec<InputCase> {
                     STANDARD,
                     STANDARD,
                     STANDARD,
-                    r#"{"id":7,"error":"instance 7 (line 7): not valid UTF-8","kind":"parse"}"#,
+                    r#"{"id":7,"error":"instance 7 (line 7): not valid UTF-8","kind":"parse","line":7}"#,
                     r#"{"id":8,*"length":1,"#,
                     r#"{"id":9,*"length":1,"#,
                 ],

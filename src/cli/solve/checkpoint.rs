@@ -503,6 +503,7 @@ fn print(report: &mut Report, inst: Instance, result: Result<Solution, Failure>)
         id: inst.id,
         board: Some(inst.board),
         goal: Some(inst.goal),
+        line: None,
         known: inst.known,
         result,
         searched: None,

@@ -80,7 +80,10 @@ pub fn run(boards: Vec<String>, input: Option<String>, plan: &Plan) -> Result<i3
             Err(bad) => {
                 failed += 1;
                 if plan.json {
-                    let r = Record::failed(&bad.id, (&bad.error).into(), bad.to_string(), None);
+                    let r = Record {
+                        line: Some(bad.line as u64),
+                        ..Record::failed(&bad.id, (&bad.error).into(), bad.to_string(), None)
+                    };
                     emit(&mut out, &(r.to_line() + "\n"))?;
                 } else {
                     note!("error: {bad}");
@@ -235,7 +238,8 @@ fn failure(
             ClassicError::Board(b) => b.into(),
             ClassicError::Stopped { .. } | ClassicError::DepthLimit { .. } => FailureKind::Limit,
         };
-        let mut r = Record::failed(&inst.id, kind, message, None);
+        let mut r =
+            Record::failed(&inst.id, kind, message, None).with_instance(&inst.board, &inst.goal);
         r.known = inst.known.map(u64::from);
         r.algorithm = Some(algorithm.name().into());
         if let Some(c) = e.counts() {
@@ -259,18 +263,9 @@ fn failure(
 pub fn instance_record(inst: &Instance) -> Record {
     Record {
         id: id_value(&inst.id),
-        size: Some(inst.board.shape().to_string()),
-        tiles: Some(inst.board.tiles().iter().map(|&t| t as u64).collect()),
-        goal: Some(
-            inst.goal
-                .board()
-                .tiles()
-                .iter()
-                .map(|&t| t as u64)
-                .collect(),
-        ),
         ..Record::default()
     }
+    .with_instance(&inst.board, &inst.goal)
 }
 
 /// A classic search's counts into `r` (`nodes` is what it generated).

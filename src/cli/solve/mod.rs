@@ -256,8 +256,8 @@ pub fn bench(a: BenchArgs) -> Result<i32> {
 enum Item {
     Solve(Instance, Solver),
     Bad(BadInstance),
-    /// The tables for this instance (its id; why) could not be had: the batch stops.
-    Fatal(String, String),
+    /// The tables for this instance (why) could not be had: the batch stops.
+    Fatal(Instance, String),
 }
 
 fn run(
@@ -357,18 +357,25 @@ fn run(
                 }
                 Err(NoSolver::Tables(why)) => {
                     fatal = Some(why.clone());
-                    Item::Fatal(inst.id, why)
+                    Item::Fatal(inst, why)
                 }
             },
         })
     });
 
-    let failed = |id: String, message: String, kind: FailureKind| Outcome {
+    // A failure before any search: a line that is not an instance (`line`), or an
+    // instance without its tables (`inst`).
+    let failed = |id: String,
+                  inst: Option<Instance>,
+                  line: Option<usize>,
+                  message: String,
+                  kind: FailureKind| Outcome {
         interrupted: false,
         id,
-        board: None,
-        goal: None,
-        known: None,
+        known: inst.as_ref().and_then(|i| i.known),
+        board: inst.as_ref().map(|i| i.board),
+        goal: inst.map(|i| i.goal),
+        line,
         result: Err(Failure {
             message,
             kind,
@@ -378,8 +385,16 @@ fn run(
     };
     let work = |item: Item| -> Outcome {
         match item {
-            Item::Fatal(id, why) => failed(id, why, FailureKind::Tables),
-            Item::Bad(bad) => failed(bad.id.clone(), bad.to_string(), (&bad.error).into()),
+            Item::Fatal(inst, why) => {
+                failed(inst.id.clone(), Some(inst), None, why, FailureKind::Tables)
+            }
+            Item::Bad(bad) => failed(
+                bad.id.clone(),
+                None,
+                Some(bad.line),
+                bad.to_string(),
+                (&bad.error).into(),
+            ),
             Item::Solve(inst, solver) => {
                 let search = plan.search(split.then_some(&pool));
                 match &plan.checkpoints {
@@ -606,6 +621,7 @@ fn outcome(inst: Instance, result: Result<Solution, SolveError>) -> Outcome {
         id: inst.id,
         board: Some(inst.board),
         goal: Some(inst.goal),
+        line: None,
         known: inst.known,
         searched: None,
     }
@@ -660,6 +676,7 @@ fn solve_kept_one(
                 id: inst.id,
                 board: Some(inst.board),
                 goal: Some(inst.goal),
+                line: None,
                 known: inst.known,
                 searched: None,
             }

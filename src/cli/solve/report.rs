@@ -14,6 +14,9 @@ pub struct Outcome {
     pub id: String,
     pub board: Option<Board>,
     pub goal: Option<Goal>,
+    /// The input line of an item that is not an instance (no board): what its failure
+    /// record says it is.
+    pub line: Option<usize>,
     pub known: Option<u32>,
     pub result: Result<Solution, Failure>,
     /// Nodes this run generated, where that is not the answer's own count: an answer
@@ -64,10 +67,17 @@ impl Report {
             Err(f) => {
                 self.count_failed(o, f);
                 // The known length stays with the instance that failed (a limit reached
-                // tells as much beside it as a solution would).
-                return Record {
+                // tells as much beside it as a solution would); so does which item it is:
+                // its board when it was read, its line when not (a merge holds every
+                // record to the input's digest).
+                let r = Record {
                     known: o.known.map(u64::from),
+                    line: o.line.map(|l| l as u64),
                     ..Record::failed(&o.id, f.kind, &f.message, f.stopped.as_ref())
+                };
+                return match (&o.board, &o.goal) {
+                    (Some(board), Some(goal)) => r.with_instance(board, goal),
+                    _ => r,
                 };
             }
         };
@@ -77,9 +87,6 @@ impl Report {
         let w = sol.weight;
         Record {
             id: id_value(&o.id),
-            size: Some(board.shape().to_string()),
-            tiles: Some(board.tiles().iter().map(|&t| t as u64).collect()),
-            goal: Some(goal.board().tiles().iter().map(|&t| t as u64).collect()),
             length: Some(sol.moves.len() as u64),
             optimal: Some(w.is_one()),
             moves: Some(board::moves_to_string(&sol.moves)),
@@ -92,6 +99,7 @@ impl Report {
             ok: o.known.map(|_| ok),
             ..Record::default()
         }
+        .with_instance(board, goal)
     }
 
     /// Counts a failed outcome. Its nodes count towards the rate too: a search stopped by
