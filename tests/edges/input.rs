@@ -417,7 +417,7 @@ fn input_cases() -> Vec<InputCase> {
                 b"",
                 1,
                 &[
-                    r#"{"id":1,"error":"instance 1 (line 1): row 2 of the board has 3 numbers but row 1 has 4: give every row the same count, or the whole board on one line","kind":"parse"}"#,
+                    r#"{"id":1,"error":"instance 1 (line 1): row 2 of the board has 3 numbers but row 1 has 4: give every row the same count, or the whole board on one line","kind":"parse","line":1}"#,
                     STANDARD,
                 ],
             )
@@ -449,7 +449,7 @@ fn input_cases() -> Vec<InputCase> {
                 b"",
                 1,
                 &[
-                    r#"{"id":1,"error":"instance 1 (line 1): the board is drawn as 3 rows of 4 but the size given is 4x3 (4 rows of 3): give the size 3x4, or draw the board as 4x3","kind":"parse"}"#,
+                    r#"{"id":1,"error":"instance 1 (line 1): the board is drawn as 3 rows of 4 but the size given is 4x3 (4 rows of 3): give the size 3x4, or draw the board as 4x3","kind":"parse","line":1}"#,
                 ],
             )
         },
