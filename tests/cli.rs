@@ -317,6 +317,53 @@ fn unknown_goal_is_a_usage_error() {
     assert!(o.stderr.contains("unknown goal 'sideways'"), "{}", o.stderr);
 }
 
+/// A named value is taken in any case, as `--goal Standard` always was: `--format JSON`
+/// prints JSON and `--heuristic Manhattan` is Manhattan distance. A misspelt one is still
+/// refused, naming the values.
+#[test]
+fn named_values_are_taken_in_any_case() {
+    let o = run(
+        &[
+            "solve",
+            "--format",
+            "JSON",
+            "--heuristic",
+            "Manhattan",
+            "8 6 7 2 5 4 3 0 1",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = json_lines(&o.stdout);
+    assert_eq!(
+        (v[0]["length"].as_u64(), v[0]["heuristic"].as_str()),
+        (Some(31), Some("manhattan"))
+    );
+    let o = run(&["solve", "--format", "jsn", "1 2 3 4 5 6 7 0 8"], None);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr.contains("[possible values: text, json, report]"),
+        "{}",
+        o.stderr
+    );
+}
+
+/// `fifteen help --help` and `fifteen help solve --help` print the help `fifteen help` and
+/// `fifteen help solve` print (clap's own `help` command takes no options).
+#[test]
+fn help_with_help_prints_the_help() {
+    for (with_flag, without) in [
+        (vec!["help", "--help"], vec!["help"]),
+        (vec!["help", "solve", "-h"], vec!["help", "solve"]),
+    ] {
+        let a = run(&with_flag, None);
+        let b = run(&without, None);
+        assert_eq!(a.code, 0, "{with_flag:?}: {}", a.stderr);
+        assert!(a.stdout.contains("Usage: fifteen"), "{}", a.stdout);
+        assert_eq!(a.stdout, b.stdout, "{with_flag:?}");
+    }
+}
+
 #[test]
 fn solved_board_has_zero_moves() {
     let o = solve_lc(&["1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"], None);

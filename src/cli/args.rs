@@ -3,6 +3,7 @@
 //! the range of every numeric option, checked by clap before any work starts (a usage
 //! error, exit status 2, whose message gives the range).
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -98,9 +99,9 @@ pub fn parse<T: clap::Parser>() -> T {
         std::env::remove_var(TABLES_ENV);
     }
     // The derived command, with each command's exit statuses added to its long help.
-    let mut cmd = super::exit_status::command::<T>();
+    let mut cmd = any_case(super::exit_status::command::<T>());
     let parsed = cmd
-        .try_get_matches_from_mut(std::env::args_os())
+        .try_get_matches_from_mut(help_without_help_flag(std::env::args_os().collect()))
         .and_then(|mut m| T::from_arg_matches_mut(&mut m).map_err(|e| e.format(&mut cmd)));
     match parsed {
         Ok(t) => t,
@@ -116,6 +117,37 @@ pub fn parse<T: clap::Parser>() -> T {
         }
         Err(e) => e.exit(),
     }
+}
+
+/// `cmd` with the named values of every option taken in any case (`--format JSON` as
+/// `--goal Standard` is): a value's case never changes its meaning here.
+fn any_case(cmd: clap::Command) -> clap::Command {
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    let mut cmd = cmd.mut_args(|a| {
+        let named = a.get_action().takes_values() && !a.get_possible_values().is_empty();
+        if named {
+            a.ignore_case(true)
+        } else {
+            a
+        }
+    });
+    for name in &names {
+        cmd = cmd.mut_subcommand(name, any_case);
+    }
+    cmd
+}
+
+/// `fifteen help [COMMAND] --help` read as `fifteen help [COMMAND]`: clap's own `help`
+/// command takes no options and would call `--help` an unknown command.
+fn help_without_help_flag(mut args: Vec<OsString>) -> Vec<OsString> {
+    if args.get(1).is_some_and(|a| a == "help") {
+        let rest = args.split_off(2);
+        args.extend(rest.into_iter().filter(|a| a != "--help" && a != "-h"));
+    }
+    args
 }
 
 /// The most worker threads `--threads` may ask for: far more than the cores of any machine
