@@ -5,6 +5,8 @@
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -45,6 +47,31 @@ fn time_left(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
         let left = std::time::Duration::from_secs_f64(elapsed * (1.0 - done) / done);
         write!(w, "about {:#} left", indicatif::HumanDuration(left))
     };
+}
+
+/// How often a build without its bar says how far it is.
+const LOG_EVERY: Duration = Duration::from_secs(15);
+
+/// On a build without its bar, says how far it is (`at` of `all` states, and table `i` of
+/// `n`) when [`LOG_EVERY`] has passed since the build started or this last said it.
+fn log_now_and_then(logged: &Mutex<(Instant, Instant)>, at: u64, all: u64, i: usize, n: usize) {
+    let Ok(mut times) = logged.lock() else {
+        return;
+    };
+    let (started, last) = &mut *times;
+    if last.elapsed() < LOG_EVERY {
+        return;
+    }
+    *last = Instant::now();
+    let done = at as f64 / all.max(1) as f64;
+    let left = started.elapsed().as_secs_f64() * (1.0 - done) / done.max(1e-9);
+    inform!(
+        "  building table {}/{n}: {:.0}% of all the work done in {:#}, about {:#} left",
+        i + 1,
+        100.0 * done,
+        indicatif::HumanDuration(started.elapsed()),
+        indicatif::HumanDuration(Duration::from_secs_f64(left.min(1e9)))
+    );
 }
 
 /// The abstract states of a table's search (its placements times the cells they leave
@@ -166,6 +193,9 @@ pub fn build_tables_with_bar(
         })
         .collect();
     bar.set_length(states.iter().fold(0u64, |a, &s| a.saturating_add(s)).max(1));
+    // Without the bar (a log, a pipe), a line every quarter minute says how far the build
+    // is: a first run's minute of silence in a Slurm or CI log looks like a hang.
+    let logged = Mutex::new((Instant::now(), Instant::now()));
     let progress = |i: usize, spec: &PatternSpec, ev: BuildEvent| match ev {
         BuildEvent::Start { placements, .. } => {
             bar.set_prefix(format!(
@@ -177,7 +207,11 @@ pub fn build_tables_with_bar(
         }
         BuildEvent::Expanded { depth, .. } => bar.set_message(format!("depth {depth}")),
         BuildEvent::Work { done, .. } => {
-            bar.set_position(before[i].saturating_add(done.min(states[i])));
+            let at = before[i].saturating_add(done.min(states[i]));
+            bar.set_position(at);
+            if hidden && show {
+                log_now_and_then(&logged, at, bar.length().unwrap_or(1), i, n);
+            }
         }
         BuildEvent::Layer { .. } => {}
         // A hidden bar prints nothing: a log (stderr not a terminal) still gets a line per
