@@ -348,6 +348,51 @@ fn named_values_are_taken_in_any_case() {
     );
 }
 
+/// A search stopped by a limit says how not to lose its work next time, once for the
+/// batch, and not when `--checkpoints DIR` keeps the searches already.
+#[test]
+fn a_search_stopped_by_a_limit_hints_at_keeping_it() {
+    let boards = [
+        "14 15 8 12 10 11 9 13 2 6 5 1 3 7 4 0",
+        "14 15 8 12 10 11 9 13 2 6 5 1 3 7 0 4",
+    ];
+    let o = solve_lc(&["--max-nodes", "1000", boards[0], boards[1]], None);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let hints: Vec<&str> = o
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("hint:"))
+        .collect();
+    assert_eq!(hints.len(), 1, "{}", o.stderr);
+    assert!(
+        hints[0].contains("2 searches stopped at their limit")
+            && hints[0].contains("--checkpoints DIR"),
+        "{}",
+        hints[0]
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let kept = dir.path().join("kept");
+    let kept = kept.to_str().unwrap();
+    let o = solve_lc(
+        &[
+            "--max-nodes",
+            "1000",
+            "--checkpoints",
+            kept,
+            boards[0],
+            boards[1],
+        ],
+        None,
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("search stopped (node limit reached)"),
+        "{}",
+        o.stderr
+    );
+    assert!(!o.stderr.contains("hint:"), "{}", o.stderr);
+}
+
 /// `fifteen help --help` and `fifteen help solve --help` print the help `fifteen help` and
 /// `fifteen help solve` print (clap's own `help` command takes no options).
 #[test]

@@ -572,6 +572,24 @@ fn run(
         }
         return Ok(130);
     }
+    if report.stopped > 0 && plan.checkpoints.is_none() {
+        // What to do about a search stopped by a limit: its work is lost otherwise.
+        let keep = if report.solved + report.failed == 1 {
+            "--checkpoint FILE keeps the search to resume"
+        } else {
+            "--checkpoints DIR keeps each stopped search to resume"
+        };
+        let weight = if plan.weight.is_one() {
+            "; --weight 1.5 finds a solution at most 1.5 times optimal, often far sooner"
+        } else {
+            ""
+        };
+        let what = match report.stopped {
+            1 => "a search stopped at its limit, and a rerun would start it".to_string(),
+            n => format!("{n} searches stopped at their limit, and a rerun would start them"),
+        };
+        inform!("hint: {what} over: {keep}{weight}");
+    }
     // A resumed run answers for the results it skipped too.
     let failed = report.failed + slice.skipped.failed;
     let mismatched = report.mismatched + slice.skipped.mismatched;

@@ -41,6 +41,8 @@ pub struct Report {
     pub steps: bool,
     pub solved: u64,
     pub failed: u64,
+    /// Failures that are searches stopped by `--max-nodes` or `--timeout`.
+    pub stopped: u64,
     pub mismatched: u64,
     pub nodes: u64,
     /// Nodes searched in this run (see [`Outcome::searched`]).
@@ -106,6 +108,7 @@ impl Report {
     /// a limit spent this run's time on them.
     fn count_failed(&mut self, o: &Outcome, f: &Failure) {
         self.failed += 1;
+        self.stopped += u64::from(f.stopped.is_some());
         self.searched += o
             .searched
             .or(f.stopped.as_ref().map(|s| s.nodes))
