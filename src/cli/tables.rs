@@ -21,7 +21,8 @@ pub struct TablesArgs {
     #[command(flatten)]
     tables: TablesArg,
     /// Output: text for people, json for programs (one JSON object per table: path, size,
-    /// blank, tiles, entries, bytes, clamped, status "ok" or "bad", error).
+    /// blank, tiles, entries, bytes, clamped, status "ok" or "bad", checked, record,
+    /// millis; a bad table path, status, error and millis; docs/formats.md).
     #[arg(long, value_enum, default_value = "text", global = true)]
     format: Format,
 }
