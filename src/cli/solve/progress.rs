@@ -177,6 +177,9 @@ pub struct Iterations<'a> {
     bar: Option<&'a BatchBar>,
     /// Whether anything is shown: one instance searched `alone`, on a terminal, not quiet.
     pub show: bool,
+    /// When each iteration of this run ended (seconds in) and the nodes by then: the last
+    /// three, from which the next iteration's time is guessed ([`next_iteration`]).
+    ends: Mutex<Vec<(f64, u64)>>,
 }
 
 impl<'a> Iterations<'a> {
@@ -192,19 +195,34 @@ impl<'a> Iterations<'a> {
             started: Instant::now(),
             bar,
             show: alone && !output::quiet() && std::io::stderr().is_terminal(),
+            ends: Mutex::new(Vec::new()),
         }
     }
 
     /// Shows a finished iteration (from half a second in: quick searches say nothing).
     pub fn note(&self, it: Iteration) {
         let secs = self.started.elapsed().as_secs_f64();
+        let next = self.ends.lock().ok().and_then(|mut ends| {
+            if ends.len() == 3 {
+                ends.remove(0);
+            }
+            ends.push((secs, it.nodes));
+            next_iteration(&ends)
+        });
         if secs <= 0.5 {
             return;
         }
+        let next = match next {
+            Some(t) if t >= 2.0 => format!(
+                " (about {} if it grows as the last did)",
+                indicatif::HumanDuration(Duration::from_secs_f64(t.min(1e9)))
+            ),
+            _ => String::new(),
+        };
         // The time is the iteration's end: the next one, several times as long, is under
         // way (the batch's bar, when there is one, keeps its own clock moving).
         let text = format!(
-            "instance {}: threshold {} done after {:.1} s, {} nodes, {:.1} M nodes/s; searching the next",
+            "instance {}: threshold {} done after {:.1} s, {} nodes, {:.1} M nodes/s; searching the next{next}",
             self.id,
             // In moves (a weighted search's thresholds are scaled).
             self.weight.moves_at_least(it.threshold),
@@ -252,6 +270,20 @@ fn style(template: &str) -> ProgressStyle {
         )
 }
 
+/// A guess at the next iteration's time from the ends of the last three (seconds in, nodes
+/// by then), all of this run: the last iteration's time, times its growth in nodes over
+/// the one before. IDA*'s iterations grow by a near-constant factor on a board, so this
+/// is the likeliest figure; the last iteration stops at its first solution, and takes
+/// less. `None` before three ends, or when the last iterations are too short to tell.
+fn next_iteration(ends: &[(f64, u64)]) -> Option<f64> {
+    let [(t0, n0), (t1, n1), (t2, n2)] = *ends else {
+        return None;
+    };
+    let (before, last) = (n1.checked_sub(n0)?, n2.checked_sub(n1)?);
+    let took = t2 - t1;
+    (before > 0 && took >= 0.05 && t1 >= t0).then(|| took * last as f64 / before as f64)
+}
+
 /// A duration as `1:02:03` or `2:03`.
 fn clock(d: Duration) -> String {
     let s = d.as_secs();
@@ -265,6 +297,20 @@ fn clock(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_next_iteration_is_guessed_from_the_last_two() {
+        // 6x the nodes of the one before, and the last took 10 s: about 60 s.
+        let t = next_iteration(&[(1.0, 100), (3.0, 1_100), (13.0, 7_100)]).unwrap();
+        assert!((t - 60.0).abs() < 1e-9, "{t}");
+        assert_eq!(next_iteration(&[(1.0, 100), (3.0, 1_100)]), None);
+        // Too short to tell, or no nodes in the one before.
+        assert_eq!(
+            next_iteration(&[(1.0, 100), (1.01, 200), (1.02, 800)]),
+            None
+        );
+        assert_eq!(next_iteration(&[(1.0, 100), (2.0, 100), (3.0, 800)]), None);
+    }
 
     #[test]
     fn times_left_read_as_clocks() {
