@@ -393,6 +393,59 @@ fn a_search_stopped_by_a_limit_hints_at_keeping_it() {
     assert!(!o.stderr.contains("hint:"), "{}", o.stderr);
 }
 
+/// A board given where the command goes (`fifteen "1 2 3 0"`, the first thing a newcomer
+/// tries) says which command solves it, and that command does.
+#[test]
+fn a_board_given_as_the_command_says_to_give_solve() {
+    let o = run(&["8 6 7 2 5 4 3 0 1", "--format", "json"], None);
+    assert_eq!(o.code, 2);
+    let want = "give `fifteen solve \"8 6 7 2 5 4 3 0 1\" --format json`";
+    assert!(
+        o.stderr
+            .contains("'8 6 7 2 5 4 3 0 1' is a board, not a command")
+            && o.stderr.contains(want),
+        "{}",
+        o.stderr
+    );
+    let o = run(&["8", "6", "7", "2", "5", "4", "3", "0", "1"], None);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr.contains("give `fifteen solve 8 6 7 2 5 4 3 0 1`"),
+        "{}",
+        o.stderr
+    );
+    let solved = run(
+        &[
+            "solve",
+            "--heuristic",
+            "linear-conflict",
+            "8",
+            "6",
+            "7",
+            "2",
+            "5",
+            "4",
+            "3",
+            "0",
+            "1",
+        ],
+        None,
+    );
+    assert!(
+        solved.code == 0 && solved.stdout.contains("length 31 (optimal)"),
+        "{}",
+        solved.stderr
+    );
+    // A misspelt command is still clap's error, with its suggestion.
+    let o = run(&["solv", "1 2 3 0"], None);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr.contains("a similar subcommand exists: 'solve'"),
+        "{}",
+        o.stderr
+    );
+}
+
 /// `fifteen help --help` and `fifteen help solve --help` print the help `fifteen help` and
 /// `fifteen help solve` print (clap's own `help` command takes no options).
 #[test]

@@ -100,8 +100,9 @@ pub fn parse<T: clap::Parser>() -> T {
     }
     // The derived command, with each command's exit statuses added to its long help.
     let mut cmd = any_case(super::exit_status::command::<T>());
+    let args = help_without_help_flag(std::env::args_os().collect());
     let parsed = cmd
-        .try_get_matches_from_mut(help_without_help_flag(std::env::args_os().collect()))
+        .try_get_matches_from_mut(args.clone())
         .and_then(|mut m| T::from_arg_matches_mut(&mut m).map_err(|e| e.format(&mut cmd)));
     match parsed {
         Ok(t) => t,
@@ -115,8 +116,55 @@ pub fn parse<T: clap::Parser>() -> T {
                 }
             }
         }
-        Err(e) => e.exit(),
+        Err(e) => {
+            if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
+                if let Some(message) = board_for_a_command(&args) {
+                    note!("error: {message}");
+                    std::process::exit(2);
+                }
+            }
+            e.exit()
+        }
     }
+}
+
+/// What to say when the first word is a board, not a command (`fifteen 1 2 3 0`): the
+/// command that solves it. `None` when it is not made of numbers.
+fn board_for_a_command(args: &[OsString]) -> Option<String> {
+    let words: Vec<&str> = args
+        .get(1..)?
+        .iter()
+        .map(|a| a.to_str())
+        .collect::<Option<_>>()?;
+    let board_like = |w: &str| {
+        w.chars().any(|c| c.is_ascii_digit())
+            && w.chars()
+                .all(|c| c.is_ascii_digit() || c.is_whitespace() || ",[]".contains(c))
+    };
+    if !words.first().is_some_and(|w| board_like(w)) {
+        return None;
+    }
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| {
+            if !w.chars().any(|c| c.is_whitespace() || ",[]".contains(c)) {
+                w.to_string()
+            } else {
+                format!("\"{}\"", w.split_whitespace().collect::<Vec<_>>().join(" "))
+            }
+        })
+        .collect();
+    let board: Vec<&str> = words
+        .iter()
+        .copied()
+        .take_while(|w| board_like(w))
+        .collect();
+    let board = board.join(" ");
+    Some(format!(
+        "'{}' is a board, not a command: to solve it, give `fifteen solve {}` (`fifteen --help` lists the commands)",
+        board.split_whitespace().collect::<Vec<_>>().join(" "),
+        quoted.join(" ")
+    ))
 }
 
 /// `cmd` with the named values of every option taken in any case (`--format JSON` as
