@@ -300,3 +300,75 @@ fn the_default_search_solves_the_transposed_goal() {
     assert_eq!(s.moves.len() as u32, known);
     assert_eq!(board.apply_all(&s.moves).unwrap(), *goal.board());
 }
+
+/// `data/depth80.txt`, the 17 positions of 80 moves: the list is checked without a solver
+/// (17 distinct boards, a set closed under the standard goal's symmetry, the transpose),
+/// and the default search (both partitions, split over two threads) finds 80 moves for
+/// its two quickest positions (ids 12 and 14, about 2 M nodes each), moves that reach the
+/// goal. `fifteen bench data/depth80.txt` runs all 17 (docs/performance.md).
+#[test]
+fn the_positions_of_80_moves_are_a_closed_set_and_solve_in_80() {
+    use fifteen::Extras;
+    use std::collections::HashSet;
+    let shape = Shape::new(4, 4).unwrap();
+    let f = std::fs::File::open(concat!(env!("CARGO_MANIFEST_DIR"), "/data/depth80.txt")).unwrap();
+    let instances: Vec<_> = Reader::new(std::io::BufReader::new(f), GoalSpec::Standard)
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(instances.len(), 17);
+    let boards: HashSet<Vec<u8>> = instances.iter().map(|i| i.board.tiles().to_vec()).collect();
+    assert_eq!(boards.len(), 17, "17 distinct boards");
+    // The transpose keeps the standard goal when each tile is renamed by the goal's
+    // transpose too: tile t (goal cell t - 1) becomes the goal's tile at the mirror cell.
+    let mirror = |cell: usize| (cell % 4) * 4 + cell / 4;
+    let goal_tile = |cell: usize| if cell == 15 { 0 } else { cell as u8 + 1 };
+    for b in &boards {
+        let mut t = vec![0u8; 16];
+        for (cell, &tile) in b.iter().enumerate() {
+            t[mirror(cell)] = if tile == 0 {
+                0
+            } else {
+                goal_tile(mirror(tile as usize - 1))
+            };
+        }
+        assert!(
+            boards.contains(&t),
+            "the transpose of {b:?} is not in the set"
+        );
+    }
+    assert!(instances.iter().all(|i| i.known == Some(80)));
+
+    let Some((first, second)) = default_tables() else {
+        return;
+    };
+    let pool = std::sync::Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap(),
+    );
+    let solver = Solver::with_pdb(first).with_extras(Extras {
+        second: Some(second),
+        walking: None,
+        lazy: true,
+        tie_break: false,
+        dual: None,
+        dual_second: None,
+        more: Vec::new(),
+    });
+    let split = Search {
+        pool: Some(&pool),
+        ..Search::default()
+    };
+    let quickest: Vec<_> = instances
+        .iter()
+        .filter(|i| i.id == "12" || i.id == "14")
+        .collect();
+    assert_eq!(quickest.len(), 2);
+    for inst in quickest {
+        assert_eq!(inst.board.shape(), shape);
+        let s = solver.solve(&inst.board, &inst.goal, &split).unwrap();
+        assert_eq!(s.moves.len(), 80, "id {}", inst.id);
+        assert_eq!(inst.board.apply_all(&s.moves).unwrap(), *inst.goal.board());
+    }
+}
