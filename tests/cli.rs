@@ -391,6 +391,27 @@ fn a_search_stopped_by_a_limit_hints_at_keeping_it() {
         o.stderr
     );
     assert!(!o.stderr.contains("hint:"), "{}", o.stderr);
+    // `bench` of one instance: `bench` takes `--checkpoints DIR` only.
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "one.txt", &format!("1 54 {}\n", boards[0]));
+    let o = run(
+        &[
+            "bench",
+            "--heuristic",
+            "linear-conflict",
+            "--max-nodes",
+            "1000",
+            &file,
+        ],
+        None,
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("a search stopped at its limit")
+            && o.stderr.contains("--checkpoints DIR keeps"),
+        "{}",
+        o.stderr
+    );
 }
 
 /// A board given where the command goes (`fifteen "1 2 3 0"`, the first thing a newcomer

@@ -574,7 +574,8 @@ fn run(
     }
     if report.stopped > 0 && plan.checkpoints.is_none() {
         // What to do about a search stopped by a limit: its work is lost otherwise.
-        let keep = if report.solved + report.failed == 1 {
+        // (`bench` takes no `--checkpoint`: its inputs are sets.)
+        let keep = if !bench && report.solved + report.failed == 1 {
             "--checkpoint FILE keeps the search to resume"
         } else {
             "--checkpoints DIR keeps each stopped search to resume"
