@@ -29,12 +29,7 @@ fn seven_eight_search_matches_known_lengths() {
         return;
     };
     let serial = Solver::with_pdb(pdb.clone());
-    let pool = std::sync::Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap(),
-    );
+    let pool = two_threads();
     let split = Search {
         pool: Some(&pool),
         ..Search::default()
@@ -140,6 +135,33 @@ fn default_tables() -> Option<(
     Some((a, b))
 }
 
+/// The default 4x4 search of `solve` and `bench`: the 7-8 tables max'd with the second
+/// partition's, read lazily (docs/heuristic.md).
+fn default_solver(
+    first: std::sync::Arc<fifteen::pdb::PdbHeuristic>,
+    second: std::sync::Arc<fifteen::pdb::PdbHeuristic>,
+) -> Solver {
+    Solver::with_pdb(first).with_extras(fifteen::Extras {
+        second: Some(second),
+        walking: None,
+        lazy: true,
+        tie_break: false,
+        dual: None,
+        dual_second: None,
+        more: Vec::new(),
+    })
+}
+
+/// A pool of two threads, for the split search of one instance.
+fn two_threads() -> std::sync::Arc<rayon::ThreadPool> {
+    std::sync::Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap(),
+    )
+}
+
 /// The default of `solve` and `bench` (docs/heuristic.md): the 7-8 tables max'd with the
 /// second partition's, read lazily, with and without walking distance: every Korf 100
 /// instance gets its known optimal length, serial and split, and never with more nodes
@@ -154,22 +176,9 @@ fn the_default_study_keeps_every_korf_100_length() {
         return;
     };
     let wd = Arc::new(WalkingDistance::new(&Geometry::new(shape, 0)).unwrap());
-    let pool = std::sync::Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap(),
-    );
+    let pool = two_threads();
     let plain = Solver::with_pdb(first.clone());
-    let pair = Solver::with_pdb(first.clone()).with_extras(Extras {
-        second: Some(second.clone()),
-        walking: None,
-        lazy: true,
-        tie_break: false,
-        dual: None,
-        dual_second: None,
-        more: Vec::new(),
-    });
+    let pair = default_solver(first.clone(), second.clone());
     let all = Solver::with_pdb(first).with_extras(Extras {
         second: Some(second),
         walking: Some(wd),
@@ -258,26 +267,12 @@ fn seven_eight_search_solves_hard_positions() {
 /// only (it is its own mirror image), and its moves reach the goal.
 #[test]
 fn the_default_search_solves_the_transposed_goal() {
-    use fifteen::Extras;
     let shape = Shape::new(4, 4).unwrap();
     let Some((first, second)) = default_tables() else {
         return;
     };
-    let pool = std::sync::Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap(),
-    );
-    let solver = Solver::with_pdb(first).with_extras(Extras {
-        second: Some(second),
-        walking: None,
-        lazy: true,
-        tie_break: false,
-        dual: None,
-        dual_second: None,
-        more: Vec::new(),
-    });
+    let pool = two_threads();
+    let solver = default_solver(first, second);
     let goal = fifteen::Goal::blank_first(shape);
     let board = fifteen::Board::new(
         shape,
@@ -308,7 +303,6 @@ fn the_default_search_solves_the_transposed_goal() {
 /// goal. `fifteen bench data/depth80.txt` runs all 17 (docs/performance.md).
 #[test]
 fn the_positions_of_80_moves_are_a_closed_set_and_solve_in_80() {
-    use fifteen::Extras;
     use std::collections::HashSet;
     let shape = Shape::new(4, 4).unwrap();
     let f = std::fs::File::open(concat!(env!("CARGO_MANIFEST_DIR"), "/data/depth80.txt")).unwrap();
@@ -341,21 +335,8 @@ fn the_positions_of_80_moves_are_a_closed_set_and_solve_in_80() {
     let Some((first, second)) = default_tables() else {
         return;
     };
-    let pool = std::sync::Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap(),
-    );
-    let solver = Solver::with_pdb(first).with_extras(Extras {
-        second: Some(second),
-        walking: None,
-        lazy: true,
-        tie_break: false,
-        dual: None,
-        dual_second: None,
-        more: Vec::new(),
-    });
+    let pool = two_threads();
+    let solver = default_solver(first, second);
     let split = Search {
         pool: Some(&pool),
         ..Search::default()

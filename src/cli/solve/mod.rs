@@ -31,8 +31,8 @@ use crate::batch::run_ordered;
 use crate::cluster::shard::Shard;
 use crate::instances::{BadInstance, Reader};
 use crate::record::FailureKind;
-use crate::search::{Iteration, Search, StopReason, Weight};
-use crate::{GoalSpec, Instance, Shape, Solution, SolveError, Solver};
+use crate::search::{Iteration, Search, Weight};
+use crate::{GoalSpec, Instance, Shape, Solver};
 
 /// The largest `--max-nodes`: 10^18 nodes are decades of search; more is surely a typo.
 const MAX_NODES: u64 = 1_000_000_000_000_000_000;
@@ -572,24 +572,8 @@ fn run(
         }
         return Ok(130);
     }
-    if report.stopped > 0 && plan.checkpoints.is_none() {
-        // What to do about a search stopped by a limit: its work is lost otherwise.
-        // (`bench` takes no `--checkpoint`: its inputs are sets.)
-        let keep = if !bench && report.solved + report.failed == 1 {
-            "--checkpoint FILE keeps the search to resume"
-        } else {
-            "--checkpoints DIR keeps each stopped search to resume"
-        };
-        let weight = if plan.weight.is_one() {
-            "; --weight 1.5 finds a solution at most 1.5 times optimal, often far sooner"
-        } else {
-            ""
-        };
-        let what = match report.stopped {
-            1 => "a search stopped at its limit, and a rerun would start it".to_string(),
-            n => format!("{n} searches stopped at their limit, and a rerun would start them"),
-        };
-        inform!("hint: {what} over: {keep}{weight}");
+    if let Some(hint) = report.limit_hint(bench, plan.checkpoints.is_some(), plan.weight) {
+        inform!("{hint}");
     }
     // A resumed run answers for the results it skipped too.
     let failed = report.failed + slice.skipped.failed;
@@ -615,35 +599,7 @@ fn solve_one(
     };
     let result = solver.solve(&inst.board, &inst.goal, &search);
     shown.clear();
-    outcome(inst, result)
-}
-
-/// An instance's outcome from its search's result: a stop by Ctrl-C is neither solved nor
-/// failed, any other stop a failure with what it proved.
-fn outcome(inst: Instance, result: Result<Solution, SolveError>) -> Outcome {
-    let interrupted = matches!(
-        &result,
-        Err(SolveError::Stopped(s)) if s.reason == StopReason::Interrupted
-    ) && INTERRUPTED.load(Ordering::Relaxed);
-    Outcome {
-        interrupted,
-        result: result.map_err(|e| Failure {
-            message: format!("instance {}: {e}", inst.id),
-            kind: (&e).into(),
-            stopped: match e {
-                SolveError::Stopped(s) => Some(s),
-                SolveError::Board(_) | SolveError::Mismatch(_) | SolveError::TableChanged(_) => {
-                    None
-                }
-            },
-        }),
-        id: inst.id,
-        board: Some(inst.board),
-        goal: Some(inst.goal),
-        line: None,
-        known: inst.known,
-        searched: None,
-    }
+    Outcome::of(inst, result)
 }
 
 /// Solves one instance of a `--checkpoints DIR` batch, its search kept in a file of DIR
@@ -712,6 +668,6 @@ fn solve_kept_one(
     }
     Outcome {
         searched: Some(kept.spent.0),
-        ..outcome(inst, kept.result)
+        ..Outcome::of(inst, kept.result)
     }
 }

@@ -1,11 +1,14 @@
 //! What `solve` and `bench` print for each outcome and at the end: text for people, JSON
 //! Lines ([`Record`]) for programs, `bench`'s aligned rows and its closing summary.
 
+use std::sync::atomic::Ordering;
+
 use super::super::output::note;
+use super::super::INTERRUPTED;
 use super::slice::Skipped;
 use crate::record::{id_value, FailureKind, Record};
-use crate::search::{Stopped, Weight};
-use crate::{board, Board, Goal, HeuristicKind, Solution, Solver};
+use crate::search::{StopReason, Stopped, Weight};
+use crate::{board, Board, Goal, HeuristicKind, Instance, Solution, SolveError, Solver};
 
 /// One instance's outcome.
 pub struct Outcome {
@@ -23,6 +26,36 @@ pub struct Outcome {
     /// resumed from a checkpoint counts the runs before too, one read back counts none
     /// of this run. `bench`'s rate is of the nodes searched now.
     pub searched: Option<u64>,
+}
+
+impl Outcome {
+    /// An instance's outcome from its search's result: a stop by Ctrl-C is neither solved
+    /// nor failed, any other stop a failure with what it proved.
+    pub fn of(inst: Instance, result: Result<Solution, SolveError>) -> Outcome {
+        let interrupted = matches!(
+            &result,
+            Err(SolveError::Stopped(s)) if s.reason == StopReason::Interrupted
+        ) && INTERRUPTED.load(Ordering::Relaxed);
+        Outcome {
+            interrupted,
+            result: result.map_err(|e| Failure {
+                message: format!("instance {}: {e}", inst.id),
+                kind: (&e).into(),
+                stopped: match e {
+                    SolveError::Stopped(s) => Some(s),
+                    SolveError::Board(_)
+                    | SolveError::Mismatch(_)
+                    | SolveError::TableChanged(_) => None,
+                },
+            }),
+            id: inst.id,
+            board: Some(inst.board),
+            goal: Some(inst.goal),
+            line: None,
+            known: inst.known,
+            searched: None,
+        }
+    }
 }
 
 /// Why an instance was not solved: the message for people, the kind for programs, and
@@ -127,6 +160,30 @@ impl Report {
             self.mismatched += 1;
         }
         ok
+    }
+
+    /// After a batch where searches stopped at a limit (`--max-nodes`, `--timeout`), what
+    /// to do not to lose their work next time, unless `kept` (`--checkpoints DIR` keeps
+    /// them already). `bench` takes no `--checkpoint`: its inputs are sets.
+    pub fn limit_hint(&self, bench: bool, kept: bool, weight: Weight) -> Option<String> {
+        if self.stopped == 0 || kept {
+            return None;
+        }
+        let keep = if !bench && self.solved + self.failed == 1 {
+            "--checkpoint FILE keeps the search to resume"
+        } else {
+            "--checkpoints DIR keeps each stopped search to resume"
+        };
+        let faster = if weight.is_one() {
+            "; --weight 1.5 finds a solution at most 1.5 times optimal, often far sooner"
+        } else {
+            ""
+        };
+        let what = match self.stopped {
+            1 => "a search stopped at its limit, and a rerun would start it".to_string(),
+            n => format!("{n} searches stopped at their limit, and a rerun would start them"),
+        };
+        Some(format!("hint: {what} over: {keep}{faster}"))
     }
 
     /// Counts the outcome and returns what goes to stdout for it (possibly nothing; a
