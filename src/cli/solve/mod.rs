@@ -641,20 +641,12 @@ fn solve_kept_one(
     let (path, kept) = match kept {
         Ok(k) => k,
         Err(e) => {
-            return Outcome {
-                interrupted: false,
-                result: Err(Failure {
-                    message: format!("instance {}: {e:#}", inst.id),
-                    kind: FailureKind::Checkpoint,
-                    stopped: None,
-                }),
-                id: inst.id,
-                board: Some(inst.board),
-                goal: Some(inst.goal),
-                line: None,
-                known: inst.known,
-                searched: None,
-            }
+            let failure = Failure {
+                message: format!("instance {}: {e:#}", inst.id),
+                kind: FailureKind::Checkpoint,
+                stopped: None,
+            };
+            return Outcome::new(inst, Err(failure));
         }
     };
     if let Some(e) = &kept.save_failed {

@@ -36,18 +36,27 @@ impl Outcome {
             &result,
             Err(SolveError::Stopped(s)) if s.reason == StopReason::Interrupted
         ) && INTERRUPTED.load(Ordering::Relaxed);
+        let result = result.map_err(|e| Failure {
+            message: format!("instance {}: {e}", inst.id),
+            kind: (&e).into(),
+            stopped: match e {
+                SolveError::Stopped(s) => Some(s),
+                SolveError::Board(_) | SolveError::Mismatch(_) | SolveError::TableChanged(_) => {
+                    None
+                }
+            },
+        });
         Outcome {
             interrupted,
-            result: result.map_err(|e| Failure {
-                message: format!("instance {}: {e}", inst.id),
-                kind: (&e).into(),
-                stopped: match e {
-                    SolveError::Stopped(s) => Some(s),
-                    SolveError::Board(_)
-                    | SolveError::Mismatch(_)
-                    | SolveError::TableChanged(_) => None,
-                },
-            }),
+            ..Outcome::new(inst, result)
+        }
+    }
+
+    /// The outcome of an instance with this result (not stopped by Ctrl-C).
+    pub fn new(inst: Instance, result: Result<Solution, Failure>) -> Outcome {
+        Outcome {
+            interrupted: false,
+            result,
             id: inst.id,
             board: Some(inst.board),
             goal: Some(inst.goal),
