@@ -560,6 +560,28 @@ pub(super) fn each_in_order<F: Sync, R: Send>(
     items: &[F],
     search: impl Fn(&F) -> R + Sync,
 ) -> Vec<R> {
+    if pool.current_thread_index().is_none() && rayon::current_thread_index().is_some() {
+        // Called on a worker of another pool (a caller's own `par_iter` over boards): while
+        // Rayon waits for `pool` there, it runs that other pool's pending jobs on this
+        // stack, and each of them, another board's search, waits here in turn. Hundreds of
+        // boards deep, that overflowed the stack (a test's 8-puzzle boards, in CI). A plain
+        // thread waits without taking other work.
+        return std::thread::scope(|s| {
+            s.spawn(|| in_order_on(pool, items, &search))
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        });
+    }
+    in_order_on(pool, items, search)
+}
+
+/// [`each_in_order`], waiting in Rayon's way: a worker of `pool` runs other jobs of `pool`
+/// while it waits.
+fn in_order_on<F: Sync, R: Send>(
+    pool: &rayon::ThreadPool,
+    items: &[F],
+    search: impl Fn(&F) -> R + Sync,
+) -> Vec<R> {
     let taken = AtomicUsize::new(0);
     let done = Mutex::new(Vec::with_capacity(items.len()));
     pool.scope(|s| {

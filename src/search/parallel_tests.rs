@@ -245,3 +245,40 @@ fn no_subtree_of_a_split_holds_much_of_its_iteration() {
     }
     assert!(long >= 2, "{:?}", found.iterations);
 }
+
+/// A caller's own pool, with searches split on another pool inside its `par_iter`: each
+/// wait for the other pool must not run the caller's next board on the same stack. Counted
+/// here as how many boards one thread had under way at once; nested hundreds deep, they
+/// overflowed an 8-puzzle test's stack in CI.
+#[test]
+fn a_search_split_from_another_pools_worker_does_not_nest_that_pools_work() {
+    use rayon::prelude::*;
+    use std::cell::Cell;
+    thread_local!(static UNDER_WAY: Cell<usize> = const { Cell::new(0) });
+    let split = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let callers = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let deepest = AtomicUsize::new(0);
+    callers.install(|| {
+        (0..400).into_par_iter().for_each(|_| {
+            let now = UNDER_WAY.with(|u| {
+                u.set(u.get() + 1);
+                u.get()
+            });
+            deepest.fetch_max(now, Ordering::Relaxed);
+            let items: Vec<u64> = (0..4).collect();
+            let out = each_in_order(&split, &items, |&i| {
+                std::thread::sleep(std::time::Duration::from_micros(200));
+                i * 2
+            });
+            assert_eq!(out, vec![0, 2, 4, 6]);
+            UNDER_WAY.with(|u| u.set(u.get() - 1));
+        });
+    });
+    assert_eq!(deepest.load(Ordering::Relaxed), 1);
+}
