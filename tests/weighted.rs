@@ -142,3 +142,52 @@ fn weighted_korf_instances_within_bound_of_known_lengths() {
         "nodes by weight 1, 1.2, 1.5, 2, 3: {nodes:?}"
     );
 }
+
+/// A heavy weight on a random 6x6 board goes thousands of moves deep, one call of the
+/// search deeper a move: at `--weight 30` that overflowed a 2 MiB thread stack and aborted
+/// the process. Run here on threads of 256 kB, the tuned search and the textbook IDA*
+/// each end with a solution that replays to the goal, thousands of moves long.
+#[test]
+fn a_heavy_weight_goes_thousands_of_moves_deep_on_a_small_stack() {
+    use fifteen::classic::{classic_solve, Algorithm, Classic};
+    use fifteen::random::{random_board, Rng};
+    let goal = Goal::standard(Shape::new(6, 6).unwrap());
+    let weight = Weight::from_factor(20.0).unwrap();
+    let solver = Solver::new(HeuristicKind::LinearConflict);
+    for seed in [1, 2] {
+        let board = random_board(&mut Rng::new(seed), &goal);
+        let small = || std::thread::Builder::new().stack_size(256 << 10);
+        let tuned = small()
+            .spawn({
+                let solver = solver.clone();
+                move || {
+                    let search = Search {
+                        weight,
+                        ..Search::default()
+                    };
+                    solver.solve(&board, &goal, &search).unwrap().moves
+                }
+            })
+            .unwrap()
+            .join()
+            .expect("the tuned search ends");
+        let textbook = small()
+            .spawn({
+                let solver = solver.clone();
+                move || {
+                    let c = Classic {
+                        weight,
+                        ..Classic::new(Algorithm::Ida)
+                    };
+                    classic_solve(&solver, &board, &goal, &c).unwrap().0.moves
+                }
+            })
+            .unwrap()
+            .join()
+            .expect("the textbook IDA* ends");
+        for moves in [tuned, textbook] {
+            check_solution(&board, &goal, &moves).unwrap();
+            assert!(moves.len() > 2000, "{board:?}: {} moves", moves.len());
+        }
+    }
+}

@@ -4,6 +4,7 @@
 use super::{default_depth_limit, dir_between, vec_bytes, Algorithm, Answer, Classic};
 use super::{ClassicError, Meter, Outcome, Step};
 use crate::board::Dir;
+use crate::search::dfs::deeper;
 use crate::search::{Geometry, Heuristic, StopReason, Tiles, NONE};
 
 /// DFS or IDA* from `start`.
@@ -151,7 +152,7 @@ impl<H: Heuristic, T: Tiles> Ida<'_, '_, '_, '_, H, T> {
             self.path.push(child);
             let c = &mut self.meter.counts;
             c.peak_frontier = c.peak_frontier.max(self.path.len() as u64);
-            if self.go(cs, g + 1, d as u8)? {
+            if deeper(g + 1, || self.go(cs, g + 1, d as u8))? {
                 return Ok(true);
             }
             self.path.pop();

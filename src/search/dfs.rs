@@ -382,7 +382,7 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
         for &i in order[first..].iter() {
             let k = &kids[i as usize];
             self.path.push(dir_of(k.dir));
-            if self.go(&k.p, &k.st, g + 1, k.state) {
+            if deeper(g + 1, || self.go(&k.p, &k.st, g + 1, k.state)) {
                 return true;
             }
             if self.stopped.is_some() {
@@ -391,6 +391,29 @@ impl<'a, H: Heuristic, T: Tiles> Dfs<'a, H, T> {
             self.path.pop();
         }
         false
+    }
+}
+
+/// The search goes one call deeper a move, and a weighted search's path has no bound but
+/// its threshold: at `--weight 30` a 6x6 board's path was thousands of moves deep and
+/// overflowed a 2 MiB thread stack (the process aborted). So every this many moves the
+/// stack is checked, and when less than [`STACK_RED_ZONE`] is left the search goes on in a
+/// fresh segment of [`STACK_SEGMENT`]. Only nodes at these depths pay for the check: a
+/// few nanoseconds, on a small share of the nodes.
+const STACK_CHECKED_EVERY: u32 = 32;
+/// Room for [`STACK_CHECKED_EVERY`] frames of the largest board, with a margin: a frame
+/// holds four children's boards and estimate states, a few kB at most.
+const STACK_RED_ZONE: usize = 1 << 20;
+const STACK_SEGMENT: usize = 16 << 20;
+
+/// Runs `search`, a recursive call for a node `g` moves deep, with room on the stack
+/// (see [`STACK_CHECKED_EVERY`]).
+#[inline(always)]
+pub(crate) fn deeper<R>(g: u32, search: impl FnOnce() -> R) -> R {
+    if g.is_multiple_of(STACK_CHECKED_EVERY) {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, search)
+    } else {
+        search()
     }
 }
 
