@@ -1,8 +1,9 @@
 //! The worker threads of a Python process: one Rayon pool, kept per process and per
 //! thread count, shared by the searches and the table builds.
 
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -28,20 +29,17 @@ pub(crate) fn threads(asked: Option<usize>) -> PyResult<usize> {
 /// A pool is kept with the process that built it: a forked child (`multiprocessing`'s
 /// default on Linux) has the parent's pool but none of its threads, and work handed to it
 /// would wait for good. The child builds its own, and leaves the parent's alone (dropping
-/// it would wake threads that are not there).
+/// it would wake threads that are not there). It also leaves the parent's lock alone: a
+/// fork while another thread of the parent held it (changing the thread count) gave a
+/// child whose lock no thread would ever release, and its first call hung.
 pub(crate) fn pool(py: Python<'_>, n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
-    type Kept = Option<(u32, usize, Arc<rayon::ThreadPool>)>;
-    static POOL: Mutex<Kept> = Mutex::new(None);
-    fn slot() -> std::sync::MutexGuard<'static, Kept> {
-        POOL.lock().unwrap_or_else(|e| e.into_inner())
-    }
     let me = std::process::id();
     {
-        let mut kept = slot();
-        match &*kept {
-            Some((pid, k, p)) if *pid == me && *k == n => return Ok(p.clone()),
-            Some((pid, ..)) if *pid != me => std::mem::forget(kept.take()),
-            _ => {}
+        let kept = slot(me);
+        if let Some((k, p)) = &*kept {
+            if *k == n {
+                return Ok(p.clone());
+            }
         }
     }
     let cannot = |e: String| PyOSError::new_err(format!("cannot start worker threads: {e}"));
@@ -50,14 +48,14 @@ pub(crate) fn pool(py: Python<'_>, n: usize) -> PyResult<Arc<rayon::ThreadPool>>
         .spawn(move || {
             // The old pool first, so that its threads and the new ones do not add up; the
             // lock is not held while the new one starts (another call may look meanwhile).
-            drop(slot().take());
+            drop(slot(me).take());
             let p = rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
                 .build()
                 .map(Arc::new)
                 .map_err(|e| e.to_string());
             if let Ok(p) = &p {
-                *slot() = Some((me, n, p.clone()));
+                *slot(me) = Some((n, p.clone()));
             }
             let _ = tx.send(p);
         })
@@ -76,6 +74,45 @@ pub(crate) fn pool(py: Python<'_>, n: usize) -> PyResult<Arc<rayon::ThreadPool>>
             Err(RecvTimeoutError::Disconnected) => {
                 return Err(cannot("the thread starting them ended".to_string()))
             }
+        }
+    }
+}
+
+/// The kept pool of one process, with the number of its threads.
+type Kept = Option<(usize, Arc<rayon::ThreadPool>)>;
+
+/// A process's kept pool and its lock, tagged with the process.
+struct Slot {
+    pid: u32,
+    kept: Mutex<Kept>,
+}
+
+/// The current process's [`Slot`], locked. A process that finds another's (a forked
+/// child finds its parent's) puts a new one in its place and never touches the old one:
+/// its lock may have been held, at the fork, by a thread the child does not have. The old
+/// slot is leaked, pool and all, on purpose (see [`pool`]); there is one a fork.
+fn slot(me: u32) -> MutexGuard<'static, Kept> {
+    static SLOT: AtomicPtr<Slot> = AtomicPtr::new(std::ptr::null_mut());
+    loop {
+        let now = SLOT.load(Ordering::Acquire);
+        // SAFETY: SLOT holds null or a pointer from `Box::into_raw` below, never freed
+        // once stored.
+        if let Some(s) = unsafe { now.as_ref() } {
+            if s.pid == me {
+                return s.kept.lock().unwrap_or_else(|e| e.into_inner());
+            }
+        }
+        let ours = Box::into_raw(Box::new(Slot {
+            pid: me,
+            kept: Mutex::new(None),
+        }));
+        if SLOT
+            .compare_exchange(now, ours, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            // Another thread of this process stored one first: take that one.
+            // SAFETY: `ours` came from `Box::into_raw` above and was never shared.
+            drop(unsafe { Box::from_raw(ours) });
         }
     }
 }

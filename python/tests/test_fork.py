@@ -85,3 +85,36 @@ def test_os_fork_child_answers():
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status), f"the child hung (killed by signal {os.WTERMSIG(status)})"
     assert os.WEXITSTATUS(status) == 0
+
+
+def test_a_fork_while_another_thread_changes_the_thread_count():
+    # The parent's other thread keeps replacing the kept pool, which takes its lock on a
+    # thread of its own: a fork at that moment gave a child whose first call waited for
+    # that lock for ever (2 of 300 forks, or one in the first hundred, before the fix).
+    import threading
+
+    stop = threading.Event()
+
+    def churn():
+        i = 0
+        while not stop.is_set():
+            i += 1
+            fifteen.distance(BOARDS[:1], threads=1 + i % 4)
+
+    t = threading.Thread(target=churn, daemon=True)
+    t.start()
+    try:
+        for n in range(400):
+            pid = os.fork()
+            if pid == 0:
+                signal.alarm(PATIENCE)
+                try:
+                    os._exit(0 if fifteen.distance(BOARDS[:1], threads=2).tolist() == [3] else 1)
+                finally:
+                    os._exit(2)
+            _, status = os.waitpid(pid, 0)
+            assert os.WIFEXITED(status), f"fork {n}: the child hung (signal {os.WTERMSIG(status)})"
+            assert os.WEXITSTATUS(status) == 0, f"fork {n}: the child answered wrong"
+    finally:
+        stop.set()
+        t.join()
