@@ -27,6 +27,7 @@ process.
 
 from __future__ import annotations
 
+import atexit
 import os
 import time
 import warnings
@@ -55,6 +56,11 @@ from ._args import (
     _whole,
 )
 from ._progress import _progress, _report  # noqa: F401 (_report: the native half's reporter)
+
+# A daemon thread still in a call when the interpreter shuts down would be ended by CPython
+# in a way that aborts the process (exit status 134); after this hook such a thread waits,
+# without the GIL, for the process to end.
+atexit.register(_native.exiting)
 
 __all__ = [
     "Solution",

@@ -157,7 +157,7 @@ pub fn random_boards(
     let mut left = n;
     while left > 0 {
         let k = left.min(chunk);
-        py.allow_threads(|| {
+        crate::report::without_gil(py, || {
             for _ in 0..k {
                 let b = match walk {
                     Some(moves) => random_walk(&mut rng, &g, moves),

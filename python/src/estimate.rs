@@ -21,7 +21,9 @@ fn estimates(
 ) -> PyResult<Vec<u32>> {
     let mut out = Vec::with_capacity(labels.len());
     for (tiles, labels) in data.chunks(cells * CHUNK).zip(labels.chunks(CHUNK)) {
-        py.allow_threads(|| out.extend(tiles.chunks(cells).zip(labels).map(|(t, l)| f(t, l))));
+        crate::report::without_gil(py, || {
+            out.extend(tiles.chunks(cells).zip(labels).map(|(t, l)| f(t, l)))
+        });
         py.check_signals()?;
     }
     Ok(out)
@@ -60,9 +62,8 @@ pub fn heuristic(
             LinearConflict.h(&mut LinearConflict.root(&geo, &geo.load::<Wide>(l)))
         })?,
         "walking-distance" => {
-            let wd = py
-                .allow_threads(|| WalkingDistance::new(&geo))
-                .ok_or_else(|| {
+            let wd =
+                crate::report::without_gil(py, || WalkingDistance::new(&geo)).ok_or_else(|| {
                     PyValueError::new_err(format!(
                         "walking distance is not available for {s} boards (too many states)"
                     ))

@@ -131,7 +131,7 @@ fn checked<T: Send>(
     }
     let mut out = Vec::with_capacity(data.len() / cells);
     for (k, chunk) in data.chunks(cells * CHUNK).enumerate() {
-        py.allow_threads(|| -> Result<(), String> {
+        crate::report::without_gil(py, || -> Result<(), String> {
             for (i, t) in chunk.chunks(cells).enumerate() {
                 let x = Board::new(s, t)
                     .and_then(&each)
@@ -157,6 +157,7 @@ fn set_reporter(f: Option<PyObject>) {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(boards::parse_board, m)?)?;
+    m.add_function(wrap_pyfunction!(report::exiting, m)?)?;
     m.add_function(wrap_pyfunction!(boards::make_board, m)?)?;
     m.add_function(wrap_pyfunction!(boards::named_goal, m)?)?;
     m.add_function(wrap_pyfunction!(boards::is_solvable, m)?)?;

@@ -63,7 +63,7 @@ pub(crate) fn pool(py: Python<'_>, n: usize) -> PyResult<Arc<rayon::ThreadPool>>
     // In a mutex: a receiver may not be shared with the thread that waits without the GIL.
     let rx = Mutex::new(rx);
     loop {
-        let got = py.allow_threads(|| {
+        let got = crate::report::without_gil(py, || {
             rx.lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .recv_timeout(report::TICK)

@@ -145,7 +145,7 @@ pub fn set(py: Python<'_>, dir: &Path, shape: Shape, goal_blank: usize) -> PyRes
         if let Some(c) = Claim::try_take(&place) {
             break c;
         }
-        py.allow_threads(|| std::thread::sleep(WAIT));
+        crate::report::without_gil(py, || std::thread::sleep(WAIT));
         py.check_signals()?;
         if let Some(s) = cached(&key) {
             return Ok(s);
