@@ -333,4 +333,17 @@ fn the_reducer_refuses_missing_duplicate_and_mismatched_parts() {
     let (code, text) = reduce(&[&t(1), &t(2), &format!("t{}-1.json", first + 2)]);
     assert_eq!(code, 2);
     assert!(text.contains("threshold"), "{text}");
+    // A part count of 4 billion, in a file whose checksum matches (written through the
+    // library, as a forger would): an error listing a few, where a slot for every part
+    // was allocated and the process aborted.
+    let mut huge = fifteen::cluster::split::PartFile::read(&p(&t(1))).unwrap();
+    huge.parts = u32::MAX;
+    huge.write(&p("huge.json")).unwrap();
+    let (code, text) = reduce(&["huge.json"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("parts missing: [2, 3, 4,")
+            && text.contains(&format!("and {} more of 1 to {}", u32::MAX - 21, u32::MAX)),
+        "{text}"
+    );
 }

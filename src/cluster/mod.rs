@@ -189,10 +189,12 @@ pub enum ClusterError {
         second: PathBuf,
     },
     /// Parts missing from an iteration: its sum would be wrong.
-    #[error("parts missing: {missing:?} of 1 to {parts} (no file for them)")]
+    #[error("parts missing: {missing:?}{} of 1 to {parts} (no file for them)", and_more(*.more))]
     MissingParts {
-        /// The missing parts' numbers.
+        /// The first missing parts' numbers (at most [`split::MISSING_LISTED`]).
         missing: Vec<u32>,
+        /// How many more are missing than listed.
+        more: u32,
         /// How many parts there are.
         parts: u32,
     },
@@ -382,5 +384,14 @@ mod tests {
         });
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(left.len(), 1, "no temporary file left behind");
+    }
+}
+
+/// " and N more", for a list cut short.
+fn and_more(n: u32) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!(" and {n} more")
     }
 }

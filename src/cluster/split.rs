@@ -416,6 +416,9 @@ pub struct Reduced {
     pub next_threshold: Option<u32>,
 }
 
+/// How many missing parts an error lists by number.
+pub const MISSING_LISTED: usize = 20;
+
 /// Adds up the parts of one iteration: all of `0..parts`, each once, for the same search,
 /// frontier and threshold, with the same top of the tree.
 ///
@@ -425,7 +428,9 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
     let Some((first_path, first)) = parts.first() else {
         return Err(ClusterError::NoParts);
     };
-    let mut seen: Vec<Option<&PathBuf>> = vec![None; first.parts as usize];
+    // Keyed by part, not a vector of `parts` slots: the count comes from a file, and a
+    // damaged one (a count of 4 billion) must be an error, not an allocation that aborts.
+    let mut seen: HashMap<u32, &PathBuf> = HashMap::with_capacity(parts.len());
     let mut nodes = first.top_nodes;
     let mut next = first.top_next.unwrap_or(u32::MAX);
     let mut moves = None;
@@ -466,17 +471,14 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
                 return Err(disagree(what, file, expected));
             }
         }
-        let slot = (p.part as usize)
-            .checked_sub(1)
-            .and_then(|k| seen.get_mut(k))
-            .ok_or_else(|| {
-                disagree(
-                    "part number",
-                    p.part.to_string(),
-                    format!("from 1 to {}", first.parts),
-                )
-            })?;
-        if let Some(other) = slot {
+        if !(1..=first.parts).contains(&p.part) {
+            return Err(disagree(
+                "part number",
+                p.part.to_string(),
+                format!("from 1 to {}", first.parts),
+            ));
+        }
+        if let Some(other) = seen.insert(p.part, path) {
             return Err(ClusterError::DuplicatePart {
                 part: p.part,
                 parts: p.parts,
@@ -484,7 +486,6 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
                 second: path.clone(),
             });
         }
-        *slot = Some(path);
         nodes = nodes
             .checked_add(p.nodes)
             .ok_or_else(|| ClusterError::Format {
@@ -497,11 +498,14 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
             moves = p.moves.clone();
         }
     }
-    let missing: Vec<u32> = (1..=first.parts)
-        .filter(|&k| seen[k as usize - 1].is_none())
-        .collect();
-    if !missing.is_empty() {
+    let absent = first.parts - seen.len() as u32;
+    if absent > 0 {
+        let missing: Vec<u32> = (1..=first.parts)
+            .filter(|k| !seen.contains_key(k))
+            .take(MISSING_LISTED)
+            .collect();
         return Err(ClusterError::MissingParts {
+            more: absent - missing.len() as u32,
             missing,
             parts: first.parts,
         });
