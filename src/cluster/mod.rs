@@ -359,6 +359,15 @@ pub(crate) fn to_json<T: Serialize>(t: &T) -> Vec<u8> {
     v
 }
 
+/// " and N more", for a list cut short.
+fn and_more(n: u32) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!(" and {n} more")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::write_atomic;
@@ -384,14 +393,5 @@ mod tests {
         });
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(left.len(), 1, "no temporary file left behind");
-    }
-}
-
-/// " and N more", for a list cut short.
-fn and_more(n: u32) -> String {
-    if n == 0 {
-        String::new()
-    } else {
-        format!(" and {n} more")
     }
 }
