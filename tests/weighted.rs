@@ -156,35 +156,28 @@ fn a_heavy_weight_goes_thousands_of_moves_deep_on_a_small_stack() {
     let solver = Solver::new(HeuristicKind::LinearConflict);
     for seed in [1, 2] {
         let board = random_board(&mut Rng::new(seed), &goal);
-        let small = || std::thread::Builder::new().stack_size(256 << 10);
-        let tuned = small()
-            .spawn({
-                let solver = solver.clone();
-                move || {
-                    let search = Search {
-                        weight,
-                        ..Search::default()
-                    };
-                    solver.solve(&board, &goal, &search).unwrap().moves
-                }
+        // `f` on a thread of 256 kB, its answer's moves.
+        let on_small_stack = |f: &(dyn Fn() -> Vec<fifteen::Dir> + Sync)| {
+            std::thread::scope(|s| {
+                std::thread::Builder::new()
+                    .stack_size(256 << 10)
+                    .spawn_scoped(s, f)
+                    .unwrap()
+                    .join()
+                    .expect("the search ends")
             })
-            .unwrap()
-            .join()
-            .expect("the tuned search ends");
-        let textbook = small()
-            .spawn({
-                let solver = solver.clone();
-                move || {
-                    let c = Classic {
-                        weight,
-                        ..Classic::new(Algorithm::Ida)
-                    };
-                    classic_solve(&solver, &board, &goal, &c).unwrap().0.moves
-                }
-            })
-            .unwrap()
-            .join()
-            .expect("the textbook IDA* ends");
+        };
+        let search = Search {
+            weight,
+            ..Search::default()
+        };
+        let tuned = on_small_stack(&|| solver.solve(&board, &goal, &search).unwrap().moves);
+        let c = Classic {
+            weight,
+            ..Classic::new(Algorithm::Ida)
+        };
+        let textbook =
+            on_small_stack(&|| classic_solve(&solver, &board, &goal, &c).unwrap().0.moves);
         for moves in [tuned, textbook] {
             check_solution(&board, &goal, &moves).unwrap();
             assert!(moves.len() > 2000, "{board:?}: {} moves", moves.len());
