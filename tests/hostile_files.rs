@@ -547,6 +547,53 @@ fn split_thresholds_off_the_iterations_are_refused_and_late_solutions_are_qualif
     assert!(!out.stderr.contains("optimal only if"), "{}", out.stderr);
 }
 
+/// A frontier whose parity or first threshold was edited (neither is covered by the
+/// entries' digest), and signed as if it were ours, is refused by `split search`, naming the file, with nothing written:
+/// the thresholds a part may search, and the reducer's note on optimality, rest on them.
+/// A first threshold near `u32::MAX` once made the message's thresholds wrap.
+#[test]
+fn a_frontier_with_an_edited_parity_or_first_threshold_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (frontier, _) = split_files(dir.path(), "23");
+    let original = std::fs::read_to_string(&frontier).unwrap();
+    let edit = |field: &str, value: &str| {
+        let key = format!("\"{field}\":");
+        let at = original.find(&key).unwrap() + key.len();
+        let end = at + original[at..].find([',', '}']).unwrap();
+        resign(&format!("{}{value}{}", &original[..at], &original[end..]))
+    };
+    for (field, value, threshold) in [
+        ("first_threshold", "25", "25"),
+        ("first_threshold", "21", "23"),
+        ("first_threshold", "4294967295", "101"),
+        ("parity", "0", "23"),
+    ] {
+        let text = edit(field, value);
+        assert_ne!(text, original);
+        std::fs::write(&frontier, text).unwrap();
+        let p = dir.path().join("part.json");
+        let out = fifteen(&[
+            "split",
+            "search",
+            frontier.to_str().unwrap(),
+            "--threshold",
+            threshold,
+            "--part",
+            "1/1",
+            "-o",
+            p.to_str().unwrap(),
+        ]);
+        assert_eq!(out.code, 2, "{field} {value}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("frontier.json")
+                && out.stderr.contains("are not this board's (1 and 23"),
+            "{field} {value}: {}",
+            out.stderr
+        );
+        assert!(!p.exists(), "{field} {value}: a part was written");
+    }
+}
+
 /// Part files that say what no search writes, signed as if they were ours: a next
 /// threshold not above the threshold (the driver would repeat the iteration for ever), node
 /// counts whose sum does not fit. Refused, exit status 2, nothing reduced.

@@ -179,10 +179,20 @@ struct FrontierJob(u32);
 impl SearchJob for FrontierJob {
     type Output = (Vec<Vec<Dir>>, u32, u32);
     fn run<H: Heuristic, T: Tiles>(self, geo: &Geometry, h: &H, start: T) -> Self::Output {
-        let mut st = h.root(geo, &start);
-        let first = h.h(&mut st);
-        let parity = geo.manhattan(&start) % 2;
+        let (parity, first) = StartJob.run(geo, h, start);
         (frontier(geo, h, start, self.0), parity, first)
+    }
+}
+
+/// The start's parity and estimate: what a frontier file records as `parity` and
+/// `first_threshold`.
+struct StartJob;
+
+impl SearchJob for StartJob {
+    type Output = (u32, u32);
+    fn run<H: Heuristic, T: Tiles>(self, geo: &Geometry, h: &H, start: T) -> Self::Output {
+        let mut st = h.root(geo, &start);
+        (geo.manhattan(&start) % 2, h.h(&mut st))
     }
 }
 
@@ -254,18 +264,6 @@ fn run_search(a: SearchArgs) -> Result<i32> {
     let t0 = Instant::now();
     not_an_input(&a.output, [a.frontier.as_path()])?;
     let f = FrontierFile::read(&a.frontier)?;
-    // Thresholds go up from the first by two (every solution's length has the board's
-    // parity): any other would search an iteration the serial search never runs, and a
-    // solution found under it would look optimal when a shorter one may exist.
-    if a.threshold < f.first_threshold || !(a.threshold - f.first_threshold).is_multiple_of(2) {
-        bail!(
-            "--threshold {}: this frontier's iterations have thresholds {}, {}, {}, ... (its first, then each `split reduce` says the next)",
-            a.threshold,
-            f.first_threshold,
-            f.first_threshold + 2,
-            f.first_threshold + 4
-        );
-    }
     let entries = f.moves(&a.frontier)?;
     let (board, goal) = instance(&f.instance)?;
     let solver = solver(
@@ -278,6 +276,29 @@ fn run_search(a: SearchArgs) -> Result<i32> {
     let frame = solver.frame(&board, &goal)?;
     let asked = Identity::new(&board, &goal, frame.heuristic, frame.partition, Weight::ONE);
     f.instance.must_match(&a.frontier, &asked)?;
+    // The reducer's note on optimality and the thresholds below rest on these two fields,
+    // which the entries' digest does not cover: an edited one is refused, not believed.
+    let (parity, first) = solver.run_job(&board, &goal, StartJob)?.0;
+    if (f.parity, f.first_threshold) != (parity, first) {
+        bail!(
+            "{}: its parity {} and first threshold {} are not this board's ({parity} and {first}: the file was edited or damaged); write it again with `fifteen split frontier`",
+            a.frontier.display(),
+            f.parity,
+            f.first_threshold
+        );
+    }
+    // Thresholds go up from the first by two (every solution's length has the board's
+    // parity): any other would search an iteration the serial search never runs, and a
+    // solution found under it would look optimal when a shorter one may exist.
+    if a.threshold < f.first_threshold || !(a.threshold - f.first_threshold).is_multiple_of(2) {
+        bail!(
+            "--threshold {}: this frontier's iterations have thresholds {}, {}, {}, ... (its first, then each `split reduce` says the next)",
+            a.threshold,
+            f.first_threshold,
+            f.first_threshold + 2,
+            f.first_threshold + 4
+        );
+    }
     let limits = Limits {
         max_nodes: None,
         deadline: a.timeout.map(|t| Instant::now() + t),
