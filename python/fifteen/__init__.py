@@ -711,3 +711,10 @@ from ._classic import (  # noqa: E402
     search,
     write_report,
 )
+
+
+def __dir__() -> List[str]:
+    """What ``dir(fifteen)`` and a notebook's tab completion offer: the public names (and
+    the ``Board`` and ``Goal`` types the signatures use), not the modules imported here
+    (``np``, ``os``, ``time``, ...)."""
+    return sorted({*__all__, "Board", "Goal", "__version__"})

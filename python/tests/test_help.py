@@ -44,3 +44,11 @@ def test_every_field_of_a_named_tuple_is_described(cls):
 def test_a_goal_of_the_wrong_type_is_named_as_the_goal(call):
     with pytest.raises(TypeError, match="^goal: "):
         call()
+
+
+def test_dir_offers_the_public_names_and_each_exists():
+    names = dir(fifteen)
+    assert set(fifteen.__all__) <= set(names)
+    assert not {"np", "os", "time", "warnings", "atexit", "Any"} & set(names), names
+    for n in names:
+        assert hasattr(fifteen, n), n
