@@ -224,6 +224,15 @@ fn resign(text: &str) -> String {
     format!("{},\"checksum\":\"{sum:016x}\"}}\n", &text[..body_end])
 }
 
+/// `text` (a file we write) with the number in `field` set to `value`, the checksum
+/// recomputed: an edit no checksum can catch.
+fn with_field(text: &str, field: &str, value: &str) -> String {
+    let key = format!("\"{field}\":");
+    let at = text.find(&key).unwrap() + key.len();
+    let end = at + text[at..].find([',', '}']).unwrap();
+    resign(&format!("{}{value}{}", &text[..at], &text[end..]))
+}
+
 /// Books whose subtrees were numbered in another order (an older release's child order,
 /// here the order digest edited and the file re-signed) are refused: resuming them would
 /// skip subtrees never searched.
@@ -428,21 +437,25 @@ fn split_files(dir: &Path, threshold: &str) -> (PathBuf, Vec<PathBuf>) {
         .map(|k| dir.join(format!("part-{k}.json")))
         .collect();
     for (k, p) in parts.iter().enumerate() {
-        let part = format!("{}/2", k + 1);
-        let out = fifteen(&[
-            "split",
-            "search",
-            f,
-            "--threshold",
-            threshold,
-            "--part",
-            &part,
-            "-o",
-            p.to_str().unwrap(),
-        ]);
+        let out = split_search(&frontier, threshold, &format!("{}/2", k + 1), p);
         assert_eq!(out.code, 0, "{}", out.stderr);
     }
     (frontier, parts)
+}
+
+/// `split search FRONTIER --threshold T --part K/N -o OUT`.
+fn split_search(frontier: &Path, threshold: &str, part: &str, out: &Path) -> Out {
+    fifteen(&[
+        "split",
+        "search",
+        frontier.to_str().unwrap(),
+        "--threshold",
+        threshold,
+        "--part",
+        part,
+        "-o",
+        out.to_str().unwrap(),
+    ])
 }
 
 fn reduce(parts: &[PathBuf]) -> Out {
@@ -471,17 +484,7 @@ fn split_thresholds_off_the_iterations_are_refused_and_late_solutions_are_qualif
     let f = frontier.to_str().unwrap();
     for t in ["0", "21", "24", "30"] {
         let p = dir.path().join(format!("bad-{t}.json"));
-        let out = fifteen(&[
-            "split",
-            "search",
-            f,
-            "--threshold",
-            t,
-            "--part",
-            "1/1",
-            "-o",
-            p.to_str().unwrap(),
-        ]);
+        let out = split_search(&frontier, t, "1/1", &p);
         assert_eq!(out.code, 2, "threshold {t}: {}", out.stderr);
         assert!(
             out.stderr.contains("iterations have thresholds 23, 25, 27"),
@@ -556,33 +559,17 @@ fn a_frontier_with_an_edited_parity_or_first_threshold_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (frontier, _) = split_files(dir.path(), "23");
     let original = std::fs::read_to_string(&frontier).unwrap();
-    let edit = |field: &str, value: &str| {
-        let key = format!("\"{field}\":");
-        let at = original.find(&key).unwrap() + key.len();
-        let end = at + original[at..].find([',', '}']).unwrap();
-        resign(&format!("{}{value}{}", &original[..at], &original[end..]))
-    };
     for (field, value, threshold) in [
         ("first_threshold", "25", "25"),
         ("first_threshold", "21", "23"),
         ("first_threshold", "4294967295", "101"),
         ("parity", "0", "23"),
     ] {
-        let text = edit(field, value);
+        let text = with_field(&original, field, value);
         assert_ne!(text, original);
         std::fs::write(&frontier, text).unwrap();
         let p = dir.path().join("part.json");
-        let out = fifteen(&[
-            "split",
-            "search",
-            frontier.to_str().unwrap(),
-            "--threshold",
-            threshold,
-            "--part",
-            "1/1",
-            "-o",
-            p.to_str().unwrap(),
-        ]);
+        let out = split_search(&frontier, threshold, "1/1", &p);
         assert_eq!(out.code, 2, "{field} {value}: {}", out.stderr);
         assert!(
             out.stderr.contains("frontier.json")
@@ -606,13 +593,6 @@ fn split_parts_with_impossible_counts_are_refused_even_when_signed() {
         .iter()
         .map(|p| std::fs::read_to_string(p).unwrap())
         .collect();
-    // `field` set to `value` in the part's text, the checksum recomputed.
-    let edit = |text: &str, field: &str, value: &str| {
-        let key = format!("\"{field}\":");
-        let at = text.find(&key).unwrap() + key.len();
-        let end = at + text[at..].find([',', '}']).unwrap();
-        resign(&format!("{}{value}{}", &text[..at], &text[end..]))
-    };
     let cases: [(&str, &str, &[usize], &str); 3] = [
         ("next", "29", &[0], "not above its threshold"),
         ("next", "3", &[1], "not above its threshold"),
@@ -626,7 +606,7 @@ fn split_parts_with_impossible_counts_are_refused_even_when_signed() {
     for (field, value, which, message) in cases {
         for (k, p) in parts.iter().enumerate() {
             let text = if which.contains(&k) {
-                edit(&original[k], field, value)
+                with_field(&original[k], field, value)
             } else {
                 original[k].clone()
             };
