@@ -697,6 +697,18 @@ fn bench_checks_known_lengths() {
     assert_eq!(v[0]["ok"], false);
     assert_eq!(v[1]["ok"], true);
     assert_eq!(v[2]["summary"]["mismatched"], 1);
+
+    // `solve` shows the disagreement beside the answer but counts the instance solved:
+    // exit status 0, as docs/formats.md's table says (only `bench` checks lengths).
+    for format in ["text", "json"] {
+        let o = run(&["solve", "-i", &bad, LC, "--format", format], None);
+        assert_eq!(o.code, 0, "{format}: {}{}", o.stdout, o.stderr);
+        if format == "text" {
+            assert!(o.stdout.contains("BUT THE FILE SAYS 29"), "{}", o.stdout);
+        } else {
+            assert_eq!(json_lines(&o.stdout)[0]["length"], 31);
+        }
+    }
 }
 
 /// A batch read ahead to count its instances (a short input runs one instance at a time on

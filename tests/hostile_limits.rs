@@ -295,7 +295,8 @@ fn two_checkpointed_runs_on_one_file_both_finish_correctly() {
 // ---------------------------------------------------------------------------------------
 
 /// A checkpoint on a full disk: the search runs, its answer is printed (optimal, as the
-/// reference says), and the failed save is a warning naming the reason.
+/// reference says), and the failed save is said with the reason, first as a warning
+/// before the search, then as an error: exit status 2, since a failed write is never 0.
 #[test]
 fn a_checkpoint_that_cannot_be_saved_keeps_the_answer() {
     let Some(fs) = Tmpfs::mount("64k") else {
@@ -312,9 +313,14 @@ fn a_checkpoint_that_cannot_be_saved_keeps_the_answer() {
         .arg("--checkpoint")
         .arg(fs.path().join("ck.json"))
         .arg(&board));
-    assert_eq!(o.code, Some(0), "{o:?}");
+    assert_eq!(o.code, Some(2), "{o:?}");
     assert_eq!(length(&o.stdout), want);
-    assert!(o.stderr.contains("warning"), "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("error: the checkpoint could not be saved"),
+        "{}",
+        o.stderr
+    );
     assert!(o.stderr.contains("No space left on device"), "{}", o.stderr);
     // Said before the search, not only after it.
     let first = o.stderr.lines().next().unwrap_or_default();

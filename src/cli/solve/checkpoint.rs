@@ -345,15 +345,18 @@ pub fn run(
         }
     }
     if let Some(e) = &kept.save_failed {
-        note!("warning: {}", save_failed(e, &path));
+        note!("error: {}", save_failed(e, &path));
     }
     let (now, total, runs) = kept.spent;
     inform!(
         "{}: this run generated {now} nodes; {total} over {runs} runs",
         path.display(),
     );
+    // A save that failed is a failed write: the answer or the stop is printed, and the
+    // exit status is 2 (never 0).
+    let unsaved = |code: i32| if kept.save_failed.is_some() { 2 } else { code };
     match kept.result {
-        Ok(s) => print(&mut report, inst, Ok(s)),
+        Ok(s) => print(&mut report, inst, Ok(s)).map(unsaved),
         Err(SolveError::Stopped(s))
             if s.reason == StopReason::Interrupted && stop.load(Ordering::SeqCst) =>
         {
@@ -388,7 +391,7 @@ pub fn run(
                 kind: (&e).into(),
                 stopped: Some(s),
             };
-            print(&mut report, inst, Err(failure))
+            print(&mut report, inst, Err(failure)).map(unsaved)
         }
         Err(e) => bail!("{}: {e}", path.display()),
     }
@@ -507,6 +510,7 @@ fn print(report: &mut Report, inst: Instance, result: Result<Solution, Failure>)
         known: inst.known,
         result,
         searched: None,
+        unsaved: false,
     };
     emit(&mut std::io::stdout(), &report.line(&o))?;
     Ok(if failed { 1 } else { 0 })

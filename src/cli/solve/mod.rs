@@ -382,6 +382,7 @@ fn run(
             stopped: None,
         }),
         searched: None,
+        unsaved: false,
     };
     let work = |item: Item| -> Outcome {
         match item {
@@ -430,10 +431,13 @@ fn run(
     // the instances already started after it finish, and are not printed, so that the
     // output stops where the batch did.
     let mut halted = false;
+    // Instances whose checkpoint could not be saved (each said by a warning).
+    let mut unsaved = 0;
     run_ordered(&pool, items, window, work, |_, o| {
         if halted {
             return false;
         }
+        unsaved += usize::from(o.unsaved);
         if cut || o.interrupted {
             // Stopped by Ctrl-C: neither solved nor failed; nothing to print.
             cut = true;
@@ -575,10 +579,23 @@ fn run(
     if let Some(hint) = report.limit_hint(bench, plan.checkpoints.is_some(), plan.weight) {
         inform!("{hint}");
     }
-    // A resumed run answers for the results it skipped too.
+    if unsaved > 0 {
+        note!(
+            "error: the checkpoints of {unsaved} instance{} could not be saved (see the warnings above)",
+            if unsaved == 1 { "" } else { "s" }
+        );
+        return Ok(2);
+    }
+    // A resumed run answers for the results it skipped too. A known length the answer
+    // does not match is a failure for `bench`, which checks them; `solve` says so beside
+    // the answer and counts the instance solved.
     let failed = report.failed + slice.skipped.failed;
     let mismatched = report.mismatched + slice.skipped.mismatched;
-    Ok(if failed > 0 || mismatched > 0 { 1 } else { 0 })
+    Ok(if failed > 0 || (bench && mismatched > 0) {
+        1
+    } else {
+        0
+    })
 }
 
 /// Solves one instance; a long search run `alone` (one instance at a time, on every
@@ -660,6 +677,7 @@ fn solve_kept_one(
     }
     Outcome {
         searched: Some(kept.spent.0),
+        unsaved: kept.save_failed.is_some(),
         ..Outcome::of(inst, kept.result)
     }
 }

@@ -26,6 +26,9 @@ pub struct Outcome {
     /// resumed from a checkpoint counts the runs before too, one read back counts none
     /// of this run. `bench`'s rate is of the nodes searched now.
     pub searched: Option<u64>,
+    /// Its `--checkpoints` file could not be saved (a full disk): the answer is printed,
+    /// and the batch's exit status is 2 (a failed write is never exit 0).
+    pub unsaved: bool,
 }
 
 impl Outcome {
@@ -63,6 +66,7 @@ impl Outcome {
             line: None,
             known: inst.known,
             searched: None,
+            unsaved: false,
         }
     }
 }
