@@ -131,11 +131,13 @@ pub(crate) fn read_back(
         let item = match parsed {
             Ok(item) => item,
             Err(e) => {
-                // Crash debris (zero bytes to the end) is a torn tail; anything else is not.
+                // Crash debris (zero bytes to the end, newlines among them) is a torn tail;
+                // anything else is not. Blank lines alone are not debris: no kill or crash
+                // leaves them, and a file of them is someone else's.
                 let mut rest = Vec::new();
                 reader.read_to_end(&mut rest).map_err(io)?;
                 let zeros = |b: &[u8]| b.iter().all(|&c| c == 0 || c == b'\n');
-                if zeros(&buf) && zeros(&rest) {
+                if zeros(&buf) && zeros(&rest) && (buf.contains(&0) || rest.contains(&0)) {
                     break;
                 }
                 return Err(match e {

@@ -129,6 +129,26 @@ fn a_torn_last_line_or_a_zero_tail_is_cut_off_and_nothing_else_is() {
     assert_eq!(r.results(), 0);
     assert_eq!(lines(&path), [h.to_line()]);
 
+    // Blank lines are nobody's crash debris: after our lines they are damage, and a file
+    // of them alone is someone else's; either way refused, every byte kept.
+    for (text, want_damaged) in [
+        (format!("{good}\n\n"), true),
+        ("\n\n\n".to_string(), false),
+        ("\n".to_string(), false),
+    ] {
+        std::fs::write(&path, &text).unwrap();
+        let e = ResultsFile::open(&path, &h).unwrap_err();
+        assert_eq!(
+            matches!(e, ResultsError::Damaged { .. }),
+            want_damaged,
+            "{text:?}: {e}"
+        );
+        if !want_damaged {
+            assert!(matches!(e, ResultsError::NotOurs { .. }), "{text:?}: {e}");
+        }
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+
     // A bad line with good ones after it is not a kill's doing.
     std::fs::write(
         &path,
