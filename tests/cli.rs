@@ -66,6 +66,9 @@ fn bad_boards_are_reported_one_line_each() {
         ),
         (&[], "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0", "unsolvable"),
         (&[], "2 1 3 4 5 6 7 8 0", "unsolvable"),
+        // An argument without numbers (an unset shell variable) is an instance too.
+        (&[], "", "no numbers given"),
+        (&[], " , ", "no numbers given"),
         // Unsolvable boards are caught before any search: a one-node budget still says so.
         (
             &["--max-nodes", "1"],
@@ -121,6 +124,20 @@ fn bad_boards_are_reported_one_line_each() {
         );
         assert!(v[0].get("length").is_none());
     }
+}
+
+/// An empty board argument among others is its own instance, failed: the ids of the
+/// boards after it stay their place in the arguments.
+#[test]
+fn an_empty_board_argument_keeps_its_place() {
+    let o = solve_lc(&["--format", "json", "", "1 2 3 4 5 6 0 7 8"], None);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let v = json_lines(&o.stdout);
+    assert_eq!(v.len(), 2, "{}", o.stdout);
+    assert_eq!(v[0]["id"], 1);
+    assert!(v[0]["error"].as_str().unwrap().contains("no numbers given"));
+    assert_eq!(v[1]["id"], 2);
+    assert_eq!(v[1]["length"], 2);
 }
 
 /// An unsolvable board is told of the other built-in goal when it can reach it, in one

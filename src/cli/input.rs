@@ -31,6 +31,12 @@ pub fn board_argument(text: &str) -> String {
         .map(tokens)
         .filter(|r| !r.is_empty())
         .collect();
+    if rows.is_empty() {
+        // An argument without numbers (`""`, an unset shell variable) is still an
+        // instance: a line the reader refuses ("no numbers given"), where a blank line
+        // would be skipped and the ids after it shift.
+        return ",".into();
+    }
     if rows.len() < 2 {
         return rows.concat().join(" ");
     }
