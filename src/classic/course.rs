@@ -59,13 +59,29 @@ fn bad(line: usize, why: impl Into<String>) -> CourseError {
     }
 }
 
-/// Whether `text` looks like a problem file: its first line is a single number and a blank
-/// line follows (an instance file's first line is a board, or a comment).
+/// Whether `text` is meant as a problem file: its first line is one word, a weight, where
+/// an instance file's first line is a board (at least 4 numbers), an instance line, a
+/// `goal:` or `size:` line, a comment or blank. A weight mistyped (`1,2`) or a blank line
+/// forgotten still makes a problem file, refused by [`parse`] naming its line, rather than
+/// a batch of the grid's rows read as boards.
 pub fn is_problem(text: &str) -> bool {
     let mut lines = text.lines();
     let first = lines.next().unwrap_or("").trim();
-    let second = lines.next().map(str::trim);
-    !first.is_empty() && first.parse::<f64>().is_ok() && second == Some("")
+    let words = first.split(|c: char| c.is_whitespace() || c == ',');
+    let one_word = !first.is_empty()
+        && !first.starts_with('#')
+        && !first.contains(char::is_whitespace)
+        && !first.contains(':')
+        && words.filter(|w| !w.is_empty()).count() < 4;
+    // And a grid after it: k lines of k numbers (a stray word atop an instance file is
+    // that file's bad line, not a problem file).
+    let rows: Vec<usize> = lines
+        .skip_while(|l| l.trim().is_empty())
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().count())
+        .collect();
+    let k = rows.first().copied().unwrap_or(0);
+    one_word && (2..=6).contains(&k) && rows.len() >= k && rows[..k].iter().all(|&r| r == k)
 }
 
 /// The blocks of non-blank lines, each with the number of its first line.
@@ -137,19 +153,44 @@ fn grid(first: usize, lines: &[&str]) -> Result<Board, CourseError> {
 /// A first line that is not a weight from 1 to 100, grids that are not n lines of n
 /// numbers each holding every tile once, or other blocks than three.
 pub fn parse(text: &str) -> Result<Problem, CourseError> {
+    const SHAPE: &str =
+        "a problem file is a weight, a blank line, the start grid, a blank line, the goal grid";
     let b = blocks(text);
-    if b.len() != 3 || b[0].1.len() != 1 {
+    if let Some((first, _)) = b.first().filter(|(_, lines)| lines.len() > 1) {
+        // The weight's block goes on: the blank line after it is missing.
         return Err(bad(
-            1,
-            "a problem file is a weight, a blank line, the start grid, a blank line, the goal grid",
+            first + 1,
+            format!("a blank line must follow the weight ({SHAPE})"),
         ));
+    }
+    if let [_, (first, grids)] = &b[..] {
+        if grids.len() % 2 == 0 && grids.len() >= 4 {
+            // Two grids of as many lines, with no blank line between them.
+            return Err(bad(
+                first + grids.len() / 2,
+                format!("a blank line must separate the start grid from the goal grid ({SHAPE})"),
+            ));
+        }
+    }
+    if b.len() != 3 {
+        return Err(bad(b.get(3).map_or(1, |(line, _)| *line), SHAPE));
     }
     let weight_text = b[0].1[0].trim().to_string();
     let weight = weight_text
         .parse::<f64>()
         .ok()
         .and_then(Weight::from_factor)
-        .ok_or_else(|| bad(b[0].0, "the weight W must be a number from 1 to 100"))?;
+        .ok_or_else(|| {
+            let comma = if weight_text.contains(',') {
+                " (with a decimal point: 1.2, not 1,2)"
+            } else {
+                ""
+            };
+            bad(
+                b[0].0,
+                format!("the weight W must be a number from 1 to 100{comma}"),
+            )
+        })?;
     let start = grid(b[1].0, &b[1].1)?;
     let goal = grid(b[2].0, &b[2].1)?;
     if start.shape() != goal.shape() {
@@ -308,6 +349,54 @@ mod tests {
         assert_eq!((r.problem, r.depth, r.generated), (p, 2, 7));
         assert_eq!(r.moves, answer.moves);
         assert_eq!(r.f, vec![2.4, 2.2, 2.0]);
+    }
+
+    #[test]
+    fn a_mistyped_problem_file_is_one_and_its_error_names_the_line() {
+        // What a slip leaves: a weight with a comma, no blank line after the weight, none
+        // between the grids, a stray fourth block. Each is a problem file (not a batch of
+        // the grids' rows read as boards), refused at its line.
+        let cases = [
+            (
+                "1,2\n\n1 2 3\n4 0 6\n7 5 8\n\n1 2 3\n4 5 6\n7 8 0\n",
+                "line 1: the weight",
+            ),
+            (
+                "1\n1 2 3\n4 0 6\n7 5 8\n\n1 2 3\n4 5 6\n7 8 0\n",
+                "line 2: a blank line must follow",
+            ),
+            (
+                "1\n\n1 2 3\n4 0 6\n7 5 8\n1 2 3\n4 5 6\n7 8 0\n",
+                "line 6: a blank line must separate",
+            ),
+            (
+                "1\n\n1 2 3\n4 0 6\n7 5 8\n\n1 2 3\n4 5 6\n7 8 0\n\n9\n",
+                "line 11: a problem file is",
+            ),
+            (
+                "x\n\n1 2 3\n4 0 6\n7 5 8\n\n1 2 3\n4 5 6\n7 8 0\n",
+                "line 1: the weight",
+            ),
+        ];
+        for (text, want) in cases {
+            assert!(is_problem(text), "{text:?}");
+            let e = parse(text).unwrap_err().to_string();
+            assert!(e.starts_with(want), "{text:?}: {e}");
+        }
+        // Instance files stay instance files, boards with commas too.
+        for text in [
+            "1,2,3,4,5,6,7,8,0\n",
+            "goal: blank-first\n1 2 3 4 5 6 7 8 0\n",
+            "size: 3x3\n1 2 3 4 5 6 7 8 0\n",
+            "\n1 2 3 4 5 6 7 8 0\n",
+            "a 2 1 2 3 4 5 6 0 7 8\n",
+        ] {
+            assert!(!is_problem(text), "{text:?}");
+        }
+        // A stray word atop an instance file is that file's bad line.
+        assert!(!is_problem(
+            "boards\n1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 0 7 8\n"
+        ));
     }
 
     #[test]
