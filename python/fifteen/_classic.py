@@ -142,7 +142,7 @@ def search(
             default for greedy, A* and IDA*, as on the command line); BFS and DFS read none.
         weight: A* and IDA* search on ``f = g + weight * h`` (1: optimal), ``weight``
             rounded down to a multiple of 1/1000 (as ``--weight`` is; ``.weight`` says
-            the one used).
+            the one used); another than 1 with bfs, dfs or greedy is a ``ValueError``.
         max_nodes: stop after generating this many nodes (raises :class:`SearchStopped`).
         max_memory: bytes a graph search (bfs, greedy, astar) may hold (default 1 GiB).
         depth_limit: how deep dfs goes (default: 31 on 3x3, 80 on 4x4, otherwise 200).

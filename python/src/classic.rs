@@ -90,6 +90,13 @@ pub fn search<'py>(
     let a = algorithm(algorithm_name)?;
     let asked = heuristic.map(estimate).transpose()?;
     let w = weight(weight_factor)?;
+    if !w.is_one() && !matches!(a, Algorithm::Astar | Algorithm::Ida) {
+        // It would run unweighted and say nothing, its result claiming the weight.
+        return Err(PyValueError::new_err(format!(
+            "weight={weight_factor} weighs h against g in f = g + weight*h, which only \"astar\" and \"ida\" use ({:?} does not)",
+            a.name()
+        )));
+    }
     let limit: Option<Duration> = timeout(timeout_secs)?;
     let solver = match (a.informed(), asked) {
         (false, None) => Solver::new(HeuristicKind::Manhattan),

@@ -63,6 +63,15 @@ def test_other_searches_give_valid_answers_within_their_bounds(algorithm, heuris
             assert r.length <= weight * DIST[board]
 
 
+@pytest.mark.parametrize("algorithm", ["bfs", "dfs", "greedy"])
+def test_a_weight_where_the_search_reads_none_is_refused(algorithm):
+    # It ran unweighted and its result claimed the weight (optimal=True, weight=1.5).
+    board = _text(SAMPLE[0])
+    with pytest.raises(ValueError, match="only \"astar\" and \"ida\""):
+        fifteen.search(board, algorithm=algorithm, weight=1.5)
+    assert fifteen.search(board, algorithm=algorithm, weight=1).weight == 1.0
+
+
 @pytest.mark.parametrize("algorithm,heuristic", [
     ("bfs", "manhattan"), ("dfs", "manhattan"), ("greedy", "hamming"), ("astar", "manhattan"),
     ("astar", "linear-conflict"), ("ida", "hamming"), ("ida", "manhattan"),

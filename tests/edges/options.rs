@@ -173,6 +173,9 @@ fn oversized_partitions_and_bad_build_options_are_refused_before_any_work() {
         // A classic search's limits where no classic search runs; bench's classic searches.
         ("fifteen", vec!["solve", "--depth-limit", "5", NEAR], 2, "limit a classic search"),
         ("fifteen", vec!["bench", korf, "--max-memory", "1G"], 2, "limit a classic search"),
+        // A weight where the search reads no h against g: it ran unweighted, silently.
+        ("fifteen", vec!["solve", "--algorithm", "bfs", "--weight", "1.5", NEAR], 2, "only --algorithm astar and ida use (bfs does not)"),
+        ("fifteen", vec!["solve", "--algorithm", "greedy", "--weight", "2", NEAR], 2, "(greedy does not)"),
         ("fifteen", vec!["bench", korf, "--format", "report"], 2, "leave out --algorithm and --format report"),
     ];
     for (bin, args, code, fragment) in rows {

@@ -149,6 +149,15 @@ impl Plan {
         if !self.classic_search() && (self.depth_limit.is_some() || self.max_memory.is_some()) {
             anyhow::bail!("--depth-limit and --max-memory limit a classic search (--algorithm dfs; bfs, greedy, astar): the solver's own search takes --max-nodes and --timeout");
         }
+        let weighs = matches!(self.algorithm, Algorithm::Astar | Algorithm::Ida);
+        if self.algorithm_given && self.weight_given && !self.weight.is_one() && !weighs {
+            // The search would run unweighted and say nothing: its answer would look like
+            // one the weight bounds.
+            anyhow::bail!(
+                "--weight weighs h against g in f = g + W*h, which only --algorithm astar and ida use ({} does not): drop --weight, or choose one of them",
+                self.algorithm.name()
+            );
+        }
         Ok(())
     }
 
