@@ -13,7 +13,7 @@ pub enum BoardError {
     /// A board of unknown shape whose count is not a square of 2..=6 (and that was not given
     /// as equal rows), or an explicit goal of fewer than 4 or more than 36 numbers. Holds the
     /// count.
-    #[error("{0} numbers do not make a board (give 4, 9, 16, 25 or 36 numbers for a square board; other shapes need --size RxC, or a `size: RxC` line in a file)")]
+    #[error("{} not make a board (give 4, 9, 16, 25 or 36 numbers for a square board; other shapes need --size RxC, or a `size: RxC` line in a file)", numbers_do(*.0))]
     BadCount(usize),
     /// A board given as rows (lines, or lists in brackets) of different lengths: the rows
     /// say no shape, so it is not read as a square even when the count would make one.
@@ -254,4 +254,13 @@ pub enum TableError {
     /// of it was written: tables are saved whole or not at all.
     #[error("table build interrupted; nothing partial was written")]
     Interrupted,
+}
+
+/// "1 number does", "3 numbers do": the start of [`BoardError::BadCount`]'s message.
+fn numbers_do(n: usize) -> String {
+    if n == 1 {
+        "1 number does".into()
+    } else {
+        format!("{n} numbers do")
+    }
 }
