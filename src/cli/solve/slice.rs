@@ -79,9 +79,12 @@ pub fn open(
             end.results
         ),
         (0, None) if cut.is_empty() => {}
+        // Said before the records are held to the input (as it is read): a file of
+        // another input is refused after this line, not resumed.
         (n, None) => inform!(
-            "{}: resuming after the {n} results it holds{cut}",
-            path.display()
+            "{}: holds {n} result{}: each checked against the input, the run resumes after them{cut}",
+            path.display(),
+            if n == 1 { "" } else { "s" }
         ),
     }
     Ok((file, resume))
