@@ -414,7 +414,7 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
         if side * side != cells:
             raise ValueError(
                 f"{cells} numbers do not make a board (give 4, 9, 16, 25 or 36 numbers for a "
-                f"square board; other shapes need an (N, rows, cols) array)"
+                f"square board; other shapes need an (N, rows, cols) array){_one_grid(arr)}"
             )
         rows = cols = side
     if arr.size and (arr.min() < 0 or arr.max() >= rows * cols):
@@ -422,12 +422,24 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
         bad = arr[i].min() if arr[i].min() < 0 else arr[i].max()
         # The count on a board without a 0 is the blank written as the last tile, as some
         # puzzles number it.
-        hint = f"; the blank is 0, not {bad}" if bad == rows * cols and 0 not in arr[i] else ""
+        hint = _one_grid(arr) or (
+            f"; the blank is 0, not {bad}" if bad == rows * cols and 0 not in arr[i] else ""
+        )
         raise ValueError(
             f"board {i}: the number {bad} is out of range (0 to {rows * cols - 1}){hint}"
         )
     data = np.ascontiguousarray(arr, dtype=np.uint8).tobytes()
     return data, int(n), int(rows), int(cols)
+
+
+def _one_grid(arr: Any) -> str:
+    """A hint for a batch that does not read as one: a k x k array holding every number
+    from 0 to k*k - 1 once is one board drawn as a grid, read as k boards of k cells."""
+    k = arr.shape[0]
+    if arr.ndim == 2 and arr.shape == (k, k) and 2 <= k <= 6 and \
+            sorted(arr.ravel().tolist()) == list(range(k * k)):
+        return f"; this is one {k}x{k} board drawn as a grid: give [board] for a batch of one"
+    return ""
 
 
 def _each(boards: Sequence[Any]) -> Tuple[bytes, int, int, int]:

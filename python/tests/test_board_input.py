@@ -118,3 +118,16 @@ def test_a_cell_that_is_no_number_is_the_one_named(cell, named):
             call()
     with pytest.raises(TypeError, match=re.escape(f"board 0: {message}")):
         fifteen.distance([board])
+
+
+@pytest.mark.parametrize("grid", [
+    [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 0, 15]],
+    [[1, 2, 3], [4, 5, 6], [7, 0, 8]],
+])
+def test_one_board_drawn_as_a_grid_where_a_batch_is_asked_says_so(grid):
+    # Read as a batch, its rows are boards of their own; the error says what was meant.
+    for boards in (grid, np.array(grid)):
+        with pytest.raises(ValueError, match="this is one .* board drawn as a grid: give \\[board\\]"):
+            fifteen.distance(boards)
+    if len(grid) == 3:  # (a 4x4 distance would build the 4x4 tables)
+        assert list(fifteen.distance([np.array(grid)])) == [fifteen.solve(grid).length]
