@@ -32,7 +32,7 @@ use crate::cluster::shard::Shard;
 use crate::instances::{BadInstance, Reader};
 use crate::record::FailureKind;
 use crate::search::{Iteration, Search, Weight};
-use crate::{GoalSpec, Instance, Shape, Solver};
+use crate::{Board, GoalSpec, Instance, Shape, Solver};
 
 /// The largest `--max-nodes`: 10^18 nodes are decades of search; more is surely a typo.
 const MAX_NODES: u64 = 1_000_000_000_000_000_000;
@@ -249,6 +249,14 @@ pub fn bench(a: BenchArgs) -> Result<i32> {
         bail!("bench runs the solver's own search (leave out --algorithm and --format report); compare the classic searches with `fifteen compare BOARD`, or run one with `fifteen solve --algorithm`");
     }
     plan.classic_options_fit()?;
+    if a.file != "-" && !std::path::Path::new(&a.file).exists() && Board::parse(&a.file).is_ok() {
+        // `bench` takes a file of instances with known lengths; a board is `solve`'s.
+        bail!(
+            "cannot read {}: no such file (it is a board: `bench` reads a file of instances with their known lengths; to solve a board, give `fifteen solve \"{}\"`)",
+            a.file,
+            a.file
+        );
+    }
     run(vec![], Some(a.file), false, &plan, true)
 }
 
