@@ -20,7 +20,11 @@ def test_weights_are_rounded_down_to_thousandths_everywhere_as_on_the_command_li
     s = fifteen.solve(board, weight=1.2345)
     assert (s.weight, s.optimal) == (1.234, False)
     assert "optimal=False, weight=1.234," in repr(s)
-    assert fifteen.search(board, algorithm="bfs", weight=1.2345).weight == 1.234
+    # BFS reads no weight: 1.0004 rounds to 1 and runs; 1.2345 would claim a weight the
+    # search never used, and is refused.
+    assert fifteen.search(board, algorithm="bfs", weight=1.0004).weight == 1.0
+    with pytest.raises(ValueError, match="only \"astar\" and \"ida\""):
+        fifteen.search(board, algorithm="bfs", weight=1.2345)
 
 
 def test_a_course_weight_with_four_decimals_runs_as_three(tmp_path):
