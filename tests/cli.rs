@@ -383,9 +383,28 @@ fn a_search_stopped_by_a_limit_hints_at_keeping_it() {
     assert_eq!(hints.len(), 1, "{}", o.stderr);
     assert!(
         hints[0].contains("2 searches stopped at their limit")
-            && hints[0].contains("--checkpoints DIR"),
+            && hints[0].contains("--checkpoints DIR")
+            && hints[0].contains("--weight 1.5 finds"),
         "{}",
         hints[0]
+    );
+    // A board no table serves (6x6) gets the weight the tables' note suggests for it.
+    let six = (1..36)
+        .chain([0])
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>();
+    let mut six = six.join(" ");
+    six = six
+        .replacen("1 2 3", "2 1 3", 1)
+        .replacen("4 5 6", "5 4 6", 1);
+    let o = run(&["solve", "--max-nodes", "10", &six], None);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("--weight 3 finds a solution at most 3 times optimal")
+            && o.stderr.contains("--weight 3 gives an answer"),
+        "{}",
+        o.stderr
     );
     let dir = tempfile::tempdir().unwrap();
     let kept = dir.path().join("kept");
