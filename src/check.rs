@@ -346,10 +346,11 @@ pub fn check_json_line(text: &str, line: usize, default_goal: &GoalSpec) -> Opti
             reason: format!("is refused: {e}"),
         })?;
         let r = replay(&board, &goal, &moves)?;
-        // A solution that reaches the goal is held to what its record says of it: the
-        // length it claims (or, without one, the moves') against its other fields.
-        if r.reaches_goal {
-            let length = record.length.unwrap_or(r.length as u64);
+        // A solution that reaches the goal in the length it claims is held to what its
+        // record says of it. A claimed length the moves do not give fails for that first
+        // (`LineCheck::length_matches`), whatever else the fields say.
+        let length = record.length.unwrap_or(r.length as u64);
+        if r.reaches_goal && length == r.length as u64 {
             if let Some(e) = contradiction(&record, length) {
                 return Err(e);
             }
@@ -628,6 +629,27 @@ mod tests {
         .unwrap();
         assert!(!c.passed());
         assert_eq!(c.length_matches(), Some(false));
+    }
+
+    #[test]
+    fn a_length_the_moves_do_not_give_fails_for_that_before_any_contradiction() {
+        let g = GoalSpec::Standard;
+        let line = |length: u64| {
+            format!(
+                r#"{{"tiles":[1,2,3,4,5,6,7,0,8],"moves":"R","length":{length},"known":2,"ok":true,"optimal":true}}"#
+            )
+        };
+        // Length 1 is the moves': the record is held to its fields, and `ok` is wrong.
+        let c = check_json_line(&line(1), 1, &g).unwrap();
+        assert!(
+            matches!(&c.result, Err(CheckError::Contradiction { field, .. }) if *field == "ok"),
+            "{c:?}"
+        );
+        // Length 99 is not: that is what fails, as formats.md says.
+        let c = check_json_line(&line(99), 1, &g).unwrap();
+        assert!(c.result.as_ref().is_ok_and(|r| r.reaches_goal), "{c:?}");
+        assert_eq!(c.length_matches(), Some(false));
+        assert!(!c.passed());
     }
 
     #[test]
