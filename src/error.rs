@@ -56,17 +56,18 @@ pub enum BoardError {
     /// A number is not below the count of cells, so it names no tile. The count itself
     /// (16 on a 4x4 board) on a board without a 0 is most likely the blank written as the
     /// last tile, as some puzzles number it: the message then says that the blank is 0.
-    #[error("the number {value} is out of range (0 to {max}){}", blank_hint(*.value, *.max, *.blank_missing))]
+    #[error("the number {value} is out of range (0 to {max}){}", blank_hint(.value, *.max, *.blank_missing))]
     OutOfRange {
-        /// The number as given (a `u64`, so that huge numbers are reported as typed).
-        value: u64,
+        /// The number as given: its digits, and a sign when it had one (text, so that a
+        /// negative number, or one of more than 20 digits, is reported as typed).
+        value: String,
         /// The largest tile of this board, `cells - 1`.
         max: usize,
         /// Whether the numbers given hold no 0 (false where that is not known).
         blank_missing: bool,
     },
-    /// A token that is not a non-negative integer (below 2^64): in a board, or the `LEN` of
-    /// an instance line. Holds the token, cut to 40 characters and an ellipsis.
+    /// A token that is not an integer: in a board, or the `LEN` of an instance line (where
+    /// a negative one is not a number either). Holds the token, cut to 40 characters and an ellipsis.
     #[error("'{0}' is not a number")]
     NotANumber(String),
     /// The `LEN` of an instance line, a number too large for a length (2^32 or more): its
@@ -158,8 +159,8 @@ pub enum BoardError {
 
 /// What [`BoardError::OutOfRange`] adds when the number is the count of cells and the
 /// board has no 0.
-fn blank_hint(value: u64, max: usize, blank_missing: bool) -> String {
-    if blank_missing && value == max as u64 + 1 {
+fn blank_hint(value: &str, max: usize, blank_missing: bool) -> String {
+    if blank_missing && value.parse() == Ok(max as u64 + 1) {
         format!("; the blank is 0, not {value}")
     } else {
         String::new()

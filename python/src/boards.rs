@@ -52,7 +52,7 @@ pub fn make_board(
         }
         if n >= s.cells() as i128 {
             return Err(board_error(BoardError::OutOfRange {
-                value: u64::try_from(n).unwrap_or(u64::MAX),
+                value: n.to_string(),
                 max: s.cells() - 1,
                 blank_missing: !numbers.contains(&0),
             }));

@@ -28,7 +28,7 @@ impl Board {
         for &t in tiles {
             if t as usize >= n {
                 return Err(BoardError::OutOfRange {
-                    value: t as u64,
+                    value: t.to_string(),
                     max: n - 1,
                     blank_missing: !tiles.contains(&0),
                 });
@@ -91,10 +91,10 @@ impl Board {
     /// # Ok::<(), BoardError>(())
     /// ```
     pub fn parse(text: &str) -> Result<Board, BoardError> {
-        let (values, row_lengths) = read_numbers(text)?;
+        let (values, row_lengths, unfit) = read_numbers(text)?;
         even_rows(&row_lengths)?;
         let shape = shape_for(values.len(), &row_lengths)?;
-        Board::from_values(shape, &values)
+        Board::from_values(shape, &values).map_err(|e| as_typed(e, unfit))
     }
 
     /// Parses a board of a known shape (needed for non-square boards given on one line):
@@ -106,7 +106,7 @@ impl Board {
     /// ([`BoardError::DrawnShape`]): read in `shape`, its numbers would be another board
     /// than the one drawn.
     pub fn parse_as(text: &str, shape: Shape) -> Result<Board, BoardError> {
-        let (values, row_lengths) = read_numbers(text)?;
+        let (values, row_lengths, unfit) = read_numbers(text)?;
         even_rows(&row_lengths)?;
         if row_lengths.len() > 1
             && (row_lengths.len(), row_lengths[0]) != (shape.rows as usize, shape.cols as usize)
@@ -117,7 +117,7 @@ impl Board {
                 shape,
             });
         }
-        Board::from_values(shape, &values)
+        Board::from_values(shape, &values).map_err(|e| as_typed(e, unfit))
     }
 
     /// A board of `shape` from numbers not yet known to fit in a tile (as read from text
@@ -239,7 +239,7 @@ fn in_range(values: &[u64]) -> Result<Vec<u8>, BoardError> {
         .map(|&v| {
             if v >= n as u64 {
                 Err(BoardError::OutOfRange {
-                    value: v,
+                    value: v.to_string(),
                     max: n - 1,
                     blank_missing: !values.contains(&0),
                 })
@@ -253,11 +253,11 @@ fn in_range(values: &[u64]) -> Result<Vec<u8>, BoardError> {
 /// Parses the numbers of a board whose shape is not known yet (an explicit goal, which
 /// serves every shape with its number of cells): each of `0..count` once.
 pub fn parse_tiles(text: &str) -> Result<Vec<u8>, BoardError> {
-    let (values, _) = read_numbers(text)?;
+    let (values, _, unfit) = read_numbers(text)?;
     if !(4..=MAX_CELLS).contains(&values.len()) {
         return Err(BoardError::BadCount(values.len()));
     }
-    let tiles = in_range(&values)?;
+    let tiles = in_range(&values).map_err(|e| as_typed(e, unfit))?;
     let mut seen = [false; MAX_CELLS];
     for &t in &tiles {
         if std::mem::replace(&mut seen[t as usize], true) {
@@ -267,19 +267,28 @@ pub fn parse_tiles(text: &str) -> Result<Vec<u8>, BoardError> {
     Ok(tiles)
 }
 
-/// The numbers of a board's text, and how many each row with numbers held.
-fn read_numbers(text: &str) -> Result<(Vec<u64>, Vec<usize>), BoardError> {
+/// The numbers of a board's text, how many each row with numbers held, and the first
+/// integer too far out of range for a `u64` (negative, or of 20 digits and more) as typed.
+/// That one is kept among the numbers as `u64::MAX`, so that the count is checked first
+/// and the range after, as for any other number; [`as_typed`] then names it as typed.
+fn read_numbers(text: &str) -> Result<(Vec<u64>, Vec<usize>, Option<String>), BoardError> {
     let mut values = Vec::new();
     let mut row_lengths = Vec::new();
+    let mut unfit = None;
     for row in rows(text)? {
         let before = values.len();
         for tok in row.split(|c: char| c.is_whitespace() || c == ',') {
             if tok.is_empty() {
                 continue;
             }
-            let v: u64 = tok
-                .parse()
-                .map_err(|_| BoardError::NotANumber(quoted(tok)))?;
+            let v: u64 = match tok.parse() {
+                Ok(v) => v,
+                Err(_) if integer(tok) => {
+                    unfit.get_or_insert_with(|| quoted(tok));
+                    u64::MAX
+                }
+                Err(_) => return Err(BoardError::NotANumber(quoted(tok))),
+            };
             values.push(v);
         }
         if values.len() > before {
@@ -289,7 +298,33 @@ fn read_numbers(text: &str) -> Result<(Vec<u64>, Vec<usize>), BoardError> {
     if values.is_empty() {
         return Err(BoardError::Empty);
     }
-    Ok((values, row_lengths))
+    Ok((values, row_lengths, unfit))
+}
+
+/// Whether a token is an integer, a sign and digits, whatever its size.
+fn integer(tok: &str) -> bool {
+    let digits = tok.strip_prefix(['-', '+']).unwrap_or(tok);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// An out-of-range error for the stand-in of an integer that fits no `u64`
+/// ([`read_numbers`]), naming the number as it was typed.
+fn as_typed(e: BoardError, unfit: Option<String>) -> BoardError {
+    match (e, unfit) {
+        (
+            BoardError::OutOfRange {
+                value,
+                max,
+                blank_missing,
+            },
+            Some(typed),
+        ) if value == u64::MAX.to_string() => BoardError::OutOfRange {
+            value: typed,
+            max,
+            blank_missing,
+        },
+        (e, _) => e,
+    }
 }
 
 /// The rows of a board's text: its lines; or, for a board written as a list in square
@@ -551,5 +586,37 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("give 4, 9, 16, 25 or 36 numbers for a square board"));
+    }
+
+    #[test]
+    fn negative_and_huge_numbers_are_out_of_range_as_typed() {
+        let message = |text: &str| Board::parse(text).unwrap_err().to_string();
+        assert_eq!(
+            message("1 2 3 -4 5 6 7 0 8"),
+            "the number -4 is out of range (0 to 8)"
+        );
+        let huge = "99999999999999999999";
+        assert_eq!(
+            message(&format!("1 2 {huge} 4 5 6 7 0 8")),
+            format!("the number {huge} is out of range (0 to 8)")
+        );
+        // The count is checked first, as for any number out of range.
+        assert!(
+            message("1 -2 3").contains("3 numbers"),
+            "{}",
+            message("1 -2 3")
+        );
+        // The first out of range is named, whichever kind.
+        assert_eq!(
+            message("1 2 9 -4 5 6 7 0 8"),
+            "the number 9 is out of range (0 to 8)"
+        );
+        assert_eq!(
+            parse_tiles("1 2 3 -0").unwrap_err().to_string(),
+            "the number -0 is out of range (0 to 3)"
+        );
+        // A sign alone, or a number with letters, is no number.
+        assert_eq!(message("1 2 3 - 5 6 7 0 8"), "'-' is not a number");
+        assert_eq!(message("1 2 3 4e0 5 6 7 0 8"), "'4e0' is not a number");
     }
 }

@@ -130,7 +130,7 @@ fn grid(first: usize, lines: &[&str]) -> Result<Board, CourseError> {
             let error = if t as usize >= cells {
                 // Checked a line at a time, before the grid's 0 is known to be missing.
                 BoardError::OutOfRange {
-                    value: t.into(),
+                    value: t.to_string(),
                     max: cells - 1,
                     blank_missing: false,
                 }

@@ -352,8 +352,14 @@ fn separators_and_line_ends_that_are_accepted() {
     ] {
         assert_eq!(read(text.as_bytes()), [ok("1", &B3, 8)], "{text:?}");
     }
+    // A negative number is a number, out of range.
     let got = read(b"-1 2 3 4 5 6 7 0 8\n");
-    assert_eq!(got, [err("1", 1, BoardError::NotANumber("-1".into()))]);
+    let out = BoardError::OutOfRange {
+        value: "-1".into(),
+        max: 8,
+        blank_missing: false,
+    };
+    assert_eq!(got, [err("1", 1, out)]);
 }
 
 #[test]

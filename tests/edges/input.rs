@@ -517,10 +517,10 @@ fn input_cases() -> Vec<InputCase> {
         ),
         json_case("a leading + is a number", b"+1 2 3 4 5 6 7 0 +8\n", 0, &[STANDARD]),
         json_case(
-            "a negative number is not",
+            "a negative number is out of range",
             b"-1 2 3 4 5 6 7 0 8\n",
             1,
-            &[r#""instance 1 (line 1): '-1' is not a number""#],
+            &[r#""instance 1 (line 1): the number -1 is out of range (0 to 8)""#],
         ),
         json_case("tabs separate numbers", b"1\t2\t3\t4\t5\t6\t7\t0\t8\n", 0, &[STANDARD]),
         json_case("a trailing comma", b"1,2,3,4,5,6,7,0,8,\n", 0, &[STANDARD]),
