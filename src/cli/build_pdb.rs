@@ -206,7 +206,7 @@ fn build_dual(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result
     announce_tables(dir, partition, &what, &missing, hint)?;
     let t0 = Instant::now();
     let built = build_tables_with_bar(dir, specs, force, true, &INTERRUPTED)?;
-    inform!("done in {:.1} s", t0.elapsed().as_secs_f64());
+    finished(t0, built.len(), missing.len());
     Ok(report(built))
 }
 
@@ -277,8 +277,23 @@ fn build(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result<Stri
     // With --force, each table is built beside the old one and replaces it only once
     // written whole and checked: stopped at any moment, the directory keeps a usable set.
     let built = build_tables_with_bar(dir, specs, force, true, &INTERRUPTED)?;
-    inform!("done in {:.1} s", t0.elapsed().as_secs_f64());
+    finished(t0, built.len(), missing.len());
     Ok(report(built))
+}
+
+/// Says the build is over, and when a process building in the same directory (waited for
+/// under the build lock) built some or all of the tables, that this one did not.
+fn finished(t0: Instant, built: usize, missing: usize) {
+    let secs = t0.elapsed().as_secs_f64();
+    match missing - built.min(missing) {
+        0 => inform!("done in {secs:.1} s"),
+        n if n == missing => {
+            inform!("done in {secs:.1} s: another process built them meanwhile, none built here")
+        }
+        n => {
+            inform!("done in {secs:.1} s ({n} of the {missing} built by another process meanwhile)")
+        }
+    }
 }
 
 /// Each built table's layers, for stdout.
