@@ -117,37 +117,55 @@ fn concurrent_first_runs_build_one_sound_set_of_tables() {
     assert_no_leftovers(tables.path());
 }
 
-/// A process holding the table directory's build lock (here `flock(1)`) makes a build
-/// wait, and say so; once the holder dies (SIGKILL: no clean-up of its own), the lock is
-/// gone and the build completes.
-#[test]
-fn a_build_waits_for_the_lock_holder_and_goes_on_when_it_dies() {
-    let tables = tempfile::tempdir().unwrap();
+/// A process that holds `dir`'s build lock (`flock(1)` on the directory, as
+/// `TableDir::lock_builds` takes it) until killed; `None` (said) when this machine cannot
+/// run one.
+fn hold_build_lock(dir: &Path) -> Option<Child> {
     // The shell takes the lock on its descriptor 9 and becomes `sleep`, which keeps it:
     // killing that one process is the holder's death.
     let holder = std::process::Command::new("sh")
         .arg("-c")
         .arg("exec 9<\"$0\" && flock 9 && echo locked && exec sleep 600")
-        .arg(tables.path())
+        .arg(dir)
         .stdout(Stdio::piped())
         .spawn();
     let Ok(mut holder) = holder else {
-        return skipped("cannot run sh");
+        skipped("cannot run sh");
+        return None;
     };
     let said = lines(holder.stdout.take().unwrap());
     if said.recv_timeout(Duration::from_secs(60)).is_err() {
         let _ = holder.kill();
-        return skipped("flock(1) is not installed");
+        skipped("flock(1) is not installed");
+        return None;
     }
+    Some(holder)
+}
+
+/// `build-pdb --size 3x4 --out DIR`, its stderr read line by line.
+fn build_3x4(dir: &Path) -> (Child, std::sync::mpsc::Receiver<String>) {
     let mut build = build_pdb()
         .args(["--size", "3x4", "--threads", "1", "--out"])
-        .arg(tables.path())
+        .arg(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let err = lines(build.stderr.take().unwrap());
+    (build, err)
+}
+
+/// A process holding the table directory's build lock (here `flock(1)`) makes a build
+/// wait, and say so; once the holder dies (SIGKILL: no clean-up of its own), the lock is
+/// gone and the build completes.
+#[test]
+fn a_build_waits_for_the_lock_holder_and_goes_on_when_it_dies() {
+    let tables = tempfile::tempdir().unwrap();
+    let Some(mut holder) = hold_build_lock(tables.path()) else {
+        return;
+    };
+    let (mut build, err) = build_3x4(tables.path());
     let seen = await_line(&err, "waiting: another process is building tables");
     assert!(
         !names(tables.path()).iter().any(|n| n.ends_with(".pdb")),
@@ -157,6 +175,36 @@ fn a_build_waits_for_the_lock_holder_and_goes_on_when_it_dies() {
     holder.wait().unwrap();
     let status = wait(&mut build, Duration::from_secs(120));
     assert_eq!(status.code(), Some(0));
+    assert_3x4_tables_sound(tables.path());
+}
+
+/// A build that waited while the lock's holder built the tables builds none again, and
+/// says so rather than "done" as if it had.
+#[test]
+fn a_build_that_waited_for_another_says_that_one_built_the_tables() {
+    let built = tempfile::tempdir().unwrap();
+    let (mut first, _said) = build_3x4(built.path());
+    assert_eq!(wait(&mut first, Duration::from_secs(120)).code(), Some(0));
+    let tables = tempfile::tempdir().unwrap();
+    let Some(mut holder) = hold_build_lock(tables.path()) else {
+        return;
+    };
+    let (mut build, err) = build_3x4(tables.path());
+    await_line(&err, "waiting: another process is building tables");
+    // The holder "builds": the finished tables appear while it holds the lock.
+    for name in names(built.path()) {
+        std::fs::copy(built.path().join(&name), tables.path().join(&name)).unwrap();
+    }
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    let seen = await_line(&err, "done in");
+    assert!(
+        seen.last()
+            .unwrap()
+            .ends_with("another process built them meanwhile, none built here"),
+        "{seen:?}"
+    );
+    assert_eq!(wait(&mut build, Duration::from_secs(120)).code(), Some(0));
     assert_3x4_tables_sound(tables.path());
 }
 
