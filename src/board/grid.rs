@@ -91,7 +91,11 @@ impl Board {
     /// # Ok::<(), BoardError>(())
     /// ```
     pub fn parse(text: &str) -> Result<Board, BoardError> {
-        let (values, row_lengths, unfit) = read_numbers(text)?;
+        let Numbers {
+            values,
+            row_lengths,
+            unfit,
+        } = read_numbers(text)?;
         even_rows(&row_lengths)?;
         let shape = shape_for(values.len(), &row_lengths)?;
         Board::from_values(shape, &values).map_err(|e| as_typed(e, unfit))
@@ -106,7 +110,11 @@ impl Board {
     /// ([`BoardError::DrawnShape`]): read in `shape`, its numbers would be another board
     /// than the one drawn.
     pub fn parse_as(text: &str, shape: Shape) -> Result<Board, BoardError> {
-        let (values, row_lengths, unfit) = read_numbers(text)?;
+        let Numbers {
+            values,
+            row_lengths,
+            unfit,
+        } = read_numbers(text)?;
         even_rows(&row_lengths)?;
         if row_lengths.len() > 1
             && (row_lengths.len(), row_lengths[0]) != (shape.rows as usize, shape.cols as usize)
@@ -253,7 +261,7 @@ fn in_range(values: &[u64]) -> Result<Vec<u8>, BoardError> {
 /// Parses the numbers of a board whose shape is not known yet (an explicit goal, which
 /// serves every shape with its number of cells): each of `0..count` once.
 pub fn parse_tiles(text: &str) -> Result<Vec<u8>, BoardError> {
-    let (values, _, unfit) = read_numbers(text)?;
+    let Numbers { values, unfit, .. } = read_numbers(text)?;
     if !(4..=MAX_CELLS).contains(&values.len()) {
         return Err(BoardError::BadCount(values.len()));
     }
@@ -267,11 +275,21 @@ pub fn parse_tiles(text: &str) -> Result<Vec<u8>, BoardError> {
     Ok(tiles)
 }
 
-/// The numbers of a board's text, how many each row with numbers held, and the first
-/// integer too far out of range for a `u64` (negative, or of 20 digits and more) as typed.
-/// That one is kept among the numbers as `u64::MAX`, so that the count is checked first
-/// and the range after, as for any other number; [`as_typed`] then names it as typed.
-fn read_numbers(text: &str) -> Result<(Vec<u64>, Vec<usize>, Option<String>), BoardError> {
+/// A board's text read as numbers.
+struct Numbers {
+    /// The numbers, in order.
+    values: Vec<u64>,
+    /// How many each row with numbers held.
+    row_lengths: Vec<usize>,
+    /// The first integer too far out of range for a `u64` (negative, or of 20 digits and
+    /// more) as typed. It is kept among `values` as `u64::MAX`, so that the count is
+    /// checked first and the range after, as for any other number; [`as_typed`] then
+    /// names it as typed.
+    unfit: Option<String>,
+}
+
+/// The numbers of a board's text.
+fn read_numbers(text: &str) -> Result<Numbers, BoardError> {
     let mut values = Vec::new();
     let mut row_lengths = Vec::new();
     let mut unfit = None;
@@ -298,7 +316,11 @@ fn read_numbers(text: &str) -> Result<(Vec<u64>, Vec<usize>, Option<String>), Bo
     if values.is_empty() {
         return Err(BoardError::Empty);
     }
-    Ok((values, row_lengths, unfit))
+    Ok(Numbers {
+        values,
+        row_lengths,
+        unfit,
+    })
 }
 
 /// Whether a token is an integer, a sign and digits, whatever its size.
