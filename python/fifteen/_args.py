@@ -345,6 +345,15 @@ def _misfits(values: List[Any]) -> int:
 _MAX_SIDE = 18
 
 
+# A square board's side: 2x2 to 6x6 (7x7 has 49 cells).
+_MAX_SQUARE = 6
+
+
+def _square_side(n: Any) -> Tuple[int, int]:
+    side = _whole("size", n, 2, _MAX_SQUARE)
+    return side, side  # type: ignore[return-value]
+
+
 def _shape_of(size: Union[int, str, Tuple[int, int]]) -> Tuple[int, int]:
     if isinstance(size, str):
         text = size.strip().lower()
@@ -355,7 +364,7 @@ def _shape_of(size: Union[int, str, Tuple[int, int]]) -> Tuple[int, int]:
             else:
                 raise ValueError(f"bad size '{size[:30]}' (use RxC such as 3x4, N for NxN)")
         elif text.isdigit():
-            rows = cols = int(text)
+            return _square_side(int(text))
         else:
             raise ValueError(f"bad size '{size[:30]}' (use RxC such as 3x4, N for NxN)")
     elif isinstance(size, (tuple, list)) and len(size) == 2:
@@ -363,7 +372,7 @@ def _shape_of(size: Union[int, str, Tuple[int, int]]) -> Tuple[int, int]:
     elif isinstance(size, (tuple, list)):
         raise ValueError(f"bad size {size!r:.30} (use RxC such as 3x4, N for NxN)")
     elif _real(size):
-        rows = cols = size
+        return _square_side(size)
     else:
         raise TypeError(f"size: give N, 'RxC' or (rows, cols), not {_typename(size)}")
     # As the other numeric arguments: TypeError for 3.7 (never cut to 3), ValueError for

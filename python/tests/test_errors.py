@@ -195,6 +195,10 @@ def test_bad_options():
         (lambda: fifteen.load_tables(size=(3, 2.5)), TypeError, "size"),
         (lambda: fifteen.random_boards(1, size=(-3, 3)), ValueError, r"size: give a whole number from 2 to 18 \(got -3\)"),
         (lambda: fifteen.random_boards(1, size="3x99999999999999999999"), ValueError, "size"),
+        # A square board's side is 2 to 6, said as such: 7x7 has 49 cells, over 36.
+        (lambda: fifteen.random_boards(1, size=7), ValueError, r"size: give a whole number from 2 to 6 \(got 7\)"),
+        (lambda: fifteen.random_boards(1, size="7"), ValueError, r"size: give a whole number from 2 to 6 \(got 7\)"),
+        (lambda: fifteen.random_boards(1, size=1), ValueError, r"size: give a whole number from 2 to 6 \(got 1\)"),
     ],
 )
 def test_numeric_arguments_out_of_range_or_not_whole_are_refused(call, error, message):
