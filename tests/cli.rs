@@ -320,6 +320,21 @@ fn empty_input_is_an_error() {
     assert!(!o.stderr.trim().is_empty());
 }
 
+/// `run` sets `FIFTEEN_TABLES`, which clap would show in the usage line as a `--tables`
+/// typed, and so as a required option.
+#[test]
+fn a_usage_line_does_not_show_the_tables_the_environment_gives() {
+    for (args, usage) in [
+        (&["bench"][..], "Usage: fifteen bench <FILE>"),
+        (&["compare"][..], "Usage: fifteen compare <BOARD>..."),
+    ] {
+        let o = run(args, None);
+        assert_eq!(o.code, 2, "{}", o.stderr);
+        assert!(o.stderr.contains("required arguments"), "{}", o.stderr);
+        assert!(o.stderr.lines().any(|l| l == usage), "{}", o.stderr);
+    }
+}
+
 #[test]
 fn missing_input_file_is_a_usage_error() {
     let o = solve_lc(&["-i", "/nonexistent/boards.txt"], None);

@@ -90,6 +90,22 @@ pub fn goal(text: &str) -> Result<GoalSpec, String> {
     GoalSpec::parse(text).map_err(|e| e.to_string())
 }
 
+/// A clap error's text without the `--tables` (or `build-pdb --out`) that clap's usage
+/// line shows when `FIFTEEN_TABLES` sets it.
+fn without_env_option(text: &str) -> String {
+    let lines: Vec<String> = text
+        .trim_end()
+        .lines()
+        .map(|line| match line.starts_with("Usage:") {
+            true => line
+                .replace(" --tables <TABLES>", "")
+                .replace(" --out <OUT>", ""),
+            false => line.to_string(),
+        })
+        .collect();
+    lines.join("\n")
+}
+
 /// Parses the command line; `--help` and `--version` are written like any other output
 /// (clap alone would report success when they cannot be written, e.g. to a full disk).
 pub fn parse<T: clap::Parser>() -> T {
@@ -117,6 +133,14 @@ pub fn parse<T: clap::Parser>() -> T {
             }
         }
         Err(e) => {
+            if e.kind() == clap::error::ErrorKind::MissingRequiredArgument
+                && std::env::var_os(TABLES_ENV).is_some()
+            {
+                // clap writes an option its environment variable set into the usage line
+                // as if the user had typed it, and so as if it were required there.
+                note!("{}", without_env_option(&e.render().to_string()));
+                std::process::exit(2);
+            }
             if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
                 if let Some(message) = board_for_a_command(&args) {
                     note!("error: {message}");
