@@ -108,6 +108,35 @@ fn every_option_refuses_values_outside_its_range_and_says_the_range() {
     }
 }
 
+/// `--steps` draws boards for people: with output meant for programs it is refused, with
+/// the reason, before any work, rather than left out without a word.
+#[test]
+fn steps_with_output_for_programs_is_refused_with_the_reason() {
+    for (extra, fragment) in [
+        (&["--format", "json"][..], "does not go with --format json"),
+        (
+            &["-o", "/nonexistent-dir/out.jsonl"][..],
+            "does not go with --output",
+        ),
+        (
+            &["--algorithm", "bfs"][..],
+            "go with the solver's own search",
+        ),
+    ] {
+        let args = solve_with(&[&["--steps"], extra].concat());
+        let o = common::run(&args, None);
+        let ctx = format!("fifteen {args:?}: {}", o.stderr);
+        assert_eq!(o.code, 2, "{ctx}");
+        assert!(first_line(&o).starts_with("error: "), "{ctx}");
+        assert!(first_line(&o).contains(fragment), "{ctx}");
+        assert!(o.stdout.is_empty(), "{ctx}");
+    }
+    // Alone, it draws the boards.
+    let o = common::run(&solve_with(&["--steps"]), None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("move 31/31: blank"), "{}", o.stdout);
+}
+
 #[test]
 fn values_at_the_ends_of_the_ranges_are_accepted() {
     // (args, exit status, fragment of the first line)

@@ -176,7 +176,8 @@ pub struct SolveArgs {
     /// `#` comments); `-` for stdin.
     #[arg(short, long)]
     input: Option<String>,
-    /// Print every intermediate board with g (moves made), h (estimate) and f = g + h.
+    /// Print every intermediate board with g (moves made), h (estimate) and f = g + h
+    /// (text output: not with --format json or --output).
     #[arg(long)]
     steps: bool,
     /// Keep the search's progress in FILE and resume from it when run again (one board;
@@ -216,6 +217,9 @@ pub fn solve(a: SolveArgs) -> Result<i32> {
         plan.course_defaults(p);
     }
     plan.classic_options_fit()?;
+    if a.steps && plan.json {
+        bail!("--steps prints boards for people; it does not go with --format json, whose records' moves give the boards (leave out one of them)");
+    }
     if plan.classic_search() {
         if a.checkpoint.is_some()
             || plan.checkpoints.is_some()
