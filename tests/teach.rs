@@ -83,6 +83,30 @@ fn grid_of(report: &str, k: usize) -> String {
     report.split("\n\n").nth(k).unwrap().to_string() + "\n"
 }
 
+/// `--weight` searches a problem file with another weight than its W: the report's W and
+/// f values are then the weight searched, as its N and moves are that search's.
+#[test]
+fn a_report_says_the_weight_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::write(
+        dir.path(),
+        "p.txt",
+        "1.2\n\n1 2 3\n4 0 6\n7 5 8\n\n1 2 3\n4 5 6\n7 8 0\n",
+    );
+    // Manhattan distance 2, 1, 0 along the path D R: f = g + W*h.
+    for (extra, w, f) in [
+        (&[][..], "1.2", "2.4 2.2 2"),
+        (&["--weight", "1"][..], "1", "2 2 2"),
+        (&["--weight", "1.5"][..], "1.5", "3 2.5 2"),
+    ] {
+        let args = [&["solve", "-i", &file, "--format", "report"][..], extra].concat();
+        let out = run(&args, None);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        let tail: Vec<&str> = out.stdout.lines().rev().take(5).collect();
+        assert_eq!(tail, [f, "D R", "8", "2", w], "{args:?}: {}", out.stdout);
+    }
+}
+
 #[test]
 fn a_bad_problem_file_is_refused_with_its_line() {
     let dir = tempfile::tempdir().unwrap();

@@ -327,6 +327,14 @@ def report(problem: Problem, result: SearchResult) -> str:
         problem.goal, result.goal
     ):
         raise ValueError("the result is not a search of this problem (other boards)")
+    # The report's W and f line are the problem's: a search with another weight would
+    # hand in a node count and moves they do not describe.
+    if result.weight != problem.weight:
+        raise ValueError(
+            f"the result is a search with weight {result.weight:g}, but the problem's W is "
+            f"{problem.weight_text}: search with weight=problem.weight (the report's W and f "
+            f"are the problem's)"
+        )
     rows, cols = problem.board.shape
     return _native.course_report(
         problem.weight_text, problem.board.astype(np.uint8).tobytes(),

@@ -185,6 +185,23 @@ def test_a_report_of_another_board_is_refused():
         fifteen.report(p, other)
 
 
+def test_a_report_of_a_search_with_another_weight_is_refused(tmp_path):
+    # A search left at weight 1 would have its N and moves reported beside a W and f
+    # values it did not search with.
+    path = tmp_path / "p.txt"
+    path.write_text("1.2\n\n1 2 3\n4 0 6\n7 5 8\n\n1 2 3\n4 5 6\n7 8 0\n")
+    p = fifteen.read_problem(path)
+    r = fifteen.search(p.board, p.goal, algorithm="astar", heuristic="manhattan")
+    with pytest.raises(ValueError, match=r"weight 1, but the problem's W is 1\.2: search with weight=problem\.weight"):
+        fifteen.report(p, r)
+    out = tmp_path / "report.txt"
+    with pytest.raises(ValueError, match="weight=problem.weight"):
+        fifteen.write_report(out, p, r)
+    assert not out.exists()
+    r = fifteen.search(p.board, p.goal, algorithm="astar", heuristic="manhattan", weight=p.weight)
+    assert fifteen.report(p, r).splitlines()[-5] == "1.2"
+
+
 def test_a_result_draws_itself():
     r = fifteen.search("1 2 3 0 4 6 7 5 8", heuristic="manhattan")
     assert r._repr_svg_().startswith("<svg")

@@ -198,9 +198,11 @@ fn one(
         Ok((answer, kind)) => {
             let text = if plan.report {
                 let owned;
+                // A problem file's W, unless --weight searched with another: the report's
+                // W and f line are the search's.
                 let p = match problem {
-                    Some(p) => p,
-                    None => {
+                    Some(p) if p.weight == c.weight => p,
+                    _ => {
                         owned = Problem {
                             weight_text: format!("{}", c.weight.factor()),
                             weight: c.weight,
