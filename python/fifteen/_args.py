@@ -7,6 +7,7 @@ out of range. Shared by the package's functions (``fifteen/__init__.py``, ``_cla
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -383,6 +384,16 @@ def _shape_of(size: Union[int, str, Tuple[int, int]]) -> Tuple[int, int]:
 def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
     """``(data, n, rows, cols)`` for a batch: an ``(N, cells)`` array of square boards, an
     ``(N, rows, cols)`` array, or a sequence of boards in any form :func:`solve` takes."""
+    if isinstance(boards, Iterator):
+        # A generator of boards is read once, whole: a batch is answered in one call.
+        boards = list(boards)
+    if not isinstance(boards, (np.ndarray, list, tuple, str)) and not hasattr(
+        boards, "__array__"
+    ):
+        raise TypeError(
+            "boards: give an (N, cells) array of square boards, an (N, rows, cols) array, "
+            f"or a list of boards, not {_typename(boards)}"
+        )
     if isinstance(boards, (list, tuple)) and any(isinstance(b, str) for b in boards):
         return _each(boards)
     if isinstance(boards, np.ndarray):

@@ -151,8 +151,18 @@ def test_one_board_where_a_batch_is_asked_says_how():
             with pytest.raises(ValueError, match=r"this is one board: give \[board\]"):
                 batch_only(one)
     assert fifteen.distance([board]).tolist() == [1] == [fifteen.solve(board).length]
-    with pytest.raises(ValueError, match="or a list of boards$"):
-        fifteen.distance(5)  # no board at all: no such hint
+    # No board at all: a TypeError naming the argument, as for any argument of the wrong
+    # type (docs/python.md, "Errors"), and no such hint.
+    for batch_only in (fifteen.distance, fifteen.solve_many, fifteen.heuristic):
+        for nothing, name in ((5, "int"), (None, "None"), ({}, "dict"), ({board}, "set")):
+            with pytest.raises(TypeError, match=f"^boards: give .* or a list of boards, not {name}$"):
+                batch_only(nothing)
+
+
+def test_a_generator_of_boards_is_a_batch():
+    boards = ["1 2 3 4 5 6 7 0 8", "1 2 3 4 5 6 0 7 8"]
+    assert fifteen.distance(b for b in boards).tolist() == [1, 2]
+    assert fifteen.distance(iter(boards)).tolist() == fifteen.distance(boards).tolist()
 
 
 def test_bad_options():
