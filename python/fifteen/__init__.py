@@ -197,6 +197,11 @@ class _Moves:
     def __len__(self) -> int:
         return self.length
 
+    def __bool__(self) -> bool:
+        # An answer is an answer, a board already at its goal's (no moves) too: `if
+        # fifteen.solve(b):` must not read "no answer" from its length 0.
+        return True
+
     def __str__(self) -> str:
         return self.moves
 
@@ -386,9 +391,13 @@ def _file(name: str, path: Any, what: str) -> str:
     line: Python has no shell to do it. ``TypeError`` naming the argument for anything
     else."""
     try:
-        return os.path.expanduser(os.fsdecode(os.fspath(path)))
+        text = os.path.expanduser(os.fsdecode(os.fspath(path)))
     except TypeError:
         raise TypeError(f"{name}: give {what} (str or os.PathLike), not {_typename(path)}") from None
+    if not text:
+        # An empty name is no file: never read as "the default" nor as the current folder.
+        raise ValueError(f"{name}: give {what}, not an empty name")
+    return text
 
 
 def solve_many(
@@ -673,7 +682,13 @@ def heuristic(
     goal_tiles = _goal(goal, rows, cols)
     if n == 0:  # nothing to estimate: no tables opened (or built) for it
         return np.zeros(0, dtype=np.int32)
-    raw = _native.heuristic(data, rows, cols, goal_tiles, name, tables)
+    try:
+        raw = _native.heuristic(data, rows, cols, goal_tiles, name, tables)
+    except ValueError as e:
+        # The native half numbers a batch's boards; one board is no batch's "board 0".
+        if single and str(e).startswith("board 0: "):
+            raise ValueError(str(e)[len("board 0: "):]) from None
+        raise
     out = np.frombuffer(raw, dtype="<u4").astype(np.int32)
     return int(out[0]) if single else out
 

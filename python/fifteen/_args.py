@@ -44,7 +44,10 @@ def _numbers(board: Any) -> Tuple[List[int], int, int]:
         ints = [int(x) for x in values]
         big = next((x for x in ints if not -2**63 <= x < 2**63), None)
         if big is not None:
-            raise ValueError(f"the number {str(big)[:24]} is out of range")
+            # Cut as the native half cuts a long token: 40 characters and an ellipsis.
+            digits = str(big)
+            shown = digits if len(digits) <= 40 else digits[:40] + "…"
+            raise ValueError(f"the number {shown} is out of range")
         arr = np.array(ints, dtype=np.int64).reshape(arr.shape)
     if arr.ndim == 2:
         rows, cols = arr.shape
@@ -210,7 +213,19 @@ def _board(board: Board) -> Tuple[bytes, int, int]:
 
 def _goal(goal: Goal, rows: int, cols: int) -> bytes:
     """The goal's tiles for boards of this shape; ``rows == 0`` (an empty batch, of no shape)
-    takes the goal in its own shape, a name or flat numbers as 4x4 or as a square."""
+    takes the goal in its own shape, a name or flat numbers as 4x4 or as a square. A goal
+    that does not read is a ``ValueError`` that says it is the goal's (the board is fine)."""
+    try:
+        return _goal_tiles(goal, rows, cols)
+    except ValueError as e:
+        message = str(e)
+        if message.startswith(("the goal", "unknown goal")):
+            raise
+        raise ValueError(f"goal: {message}") from None
+
+
+def _goal_tiles(goal: Goal, rows: int, cols: int) -> bytes:
+    """:func:`_goal`, its errors as they come."""
     if goal is None:
         goal = "standard"
     if rows == 0:
@@ -230,7 +245,11 @@ def _goal(goal: Goal, rows: int, cols: int) -> bytes:
     if isinstance(goal, str):
         text = goal.strip()
         if "\n" not in text:
-            # A name (standard, blank-first) or numbers, as `--goal` reads them.
+            # A name (standard, blank-first) or numbers, as `--goal` reads them; numbers
+            # too many or too few for the board are said to be (not one out of range).
+            words = text.replace(",", " ").split()
+            if len(words) > 1 and len(words) != rows * cols:
+                raise ValueError(f"the goal has {len(words)} cells but the board has {rows * cols}")
             return _native.named_goal(text, rows, cols)
         tiles, r, c = _native.parse_board(text)
     else:
@@ -360,11 +379,11 @@ def _shape_of(size: Union[int, str, Tuple[int, int]]) -> Tuple[int, int]:
         text = size.strip().lower()
         if "x" in text:
             r, _, c = text.partition("x")
-            if r.strip().isdigit() and c.strip().isdigit():
+            if all(t.strip().isascii() and t.strip().isdigit() for t in (r, c)):
                 rows, cols = int(r), int(c)
             else:
                 raise ValueError(f"bad size '{size[:30]}' (use RxC such as 3x4, N for NxN)")
-        elif text.isdigit():
+        elif text.isascii() and text.isdigit():
             return _square_side(int(text))
         else:
             raise ValueError(f"bad size '{size[:30]}' (use RxC such as 3x4, N for NxN)")

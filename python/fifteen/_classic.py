@@ -84,7 +84,7 @@ class SearchResult(_Moves):
     def __init__(self, tiles: bytes, rows: int, cols: int, goal: bytes, weight: float,
                  raw: Dict[str, Any]) -> None:
         steps = tuple((g, h) for g, h in raw["steps"])
-        w = weight if raw["algorithm"] in ("astar", "ida") else 1.0
+        milli = round(1000 * weight) if raw["algorithm"] in ("astar", "ida") else 1000
         self._init(
             _tiles=tiles, _rows=rows, _cols=cols, _goal=goal,
             algorithm=raw["algorithm"], heuristic=raw["heuristic"], moves=raw["moves"],
@@ -92,7 +92,10 @@ class SearchResult(_Moves):
             expanded=raw["expanded"], generated=raw["generated"],
             peak_frontier=raw["peak_frontier"], closed=raw["closed"],
             memory_bytes=raw["memory_bytes"], seconds=raw["millis"] / 1000.0, steps=steps,
-            f=tuple(g + w * h for g, h in steps),
+            # In thousandths, W being a multiple of 1/1000: one division, so each f is
+            # the double nearest its decimal, the number the report prints (26.6, not
+            # g + w*h's 26.599999999999998).
+            f=tuple((1000 * g + milli * h) / 1000 for g, h in steps),
         )
 
     def _key(self) -> Tuple[Any, ...]:

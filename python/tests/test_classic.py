@@ -273,3 +273,12 @@ def test_a_problem_files_bad_grid_names_the_line_and_its_range(start, message, t
     path.write_text(f"1\n\n{start}\n\n{goal}\n")
     with pytest.raises(ValueError, match=message):
         fifteen.read_problem(path)
+
+
+def test_f_values_are_the_decimals_the_report_prints():
+    r = fifteen.search("8 6 7 2 5 4 3 0 1", algorithm="astar", heuristic="manhattan", weight=1.2)
+    printed = fifteen.report(
+        fifteen.Problem(1.2, "1.2", r.board, r.goal), r
+    ).splitlines()[-1].split()
+    assert [repr(f) for f in r.f] == [repr(float(x)) for x in printed]
+    assert all(float(x) == f for x, f in zip(printed, r.f))

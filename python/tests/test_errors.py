@@ -455,3 +455,41 @@ def test_boards_written_as_lists_are_boards():
         fifteen.solve(str([[1, 2, 3], [0, 4], [6, 7, 5, 8]]))
     with pytest.raises(ValueError, match=re.escape("a [ without its ]: square brackets go around the whole board")):
         fifteen.solve("[1, 2, 3, 0, 4, 6, 7, 5, 8")
+
+
+def test_goal_errors_say_they_are_the_goals():
+    board = "1 2 3 4 5 6 7 8 0"
+    # Numbers too few for the board: a count, said as the goal's (not one out of range).
+    with pytest.raises(ValueError, match=r"^the goal has 8 cells but the board has 9$"):
+        fifteen.solve(board, goal="1 2 3 4 5 6 7 8")
+    with pytest.raises(ValueError, match=r"^goal: the number 9 is out of range \(0 to 8\)$"):
+        fifteen.solve(board, goal=[0, 1, 2, 3, 4, 5, 6, 7, 9])
+    with pytest.raises(ValueError, match=r"^goal: .*more than once"):
+        fifteen.solve(board, goal="1 1 2 3 4 5 6 7 0")
+
+
+def test_a_huge_number_is_shown_whole_or_cut_with_an_ellipsis():
+    with pytest.raises(ValueError, match=r"the number 1000000000000000000000000000000 is out of range"):
+        fifteen.solve([10**30, 2, 3, 0, 4, 6, 7, 5, 8])
+    with pytest.raises(ValueError, match=r"the number 1{40}… is out of range"):
+        fifteen.solve([int("1" * 60), 2, 3, 0, 4, 6, 7, 5, 8])
+
+
+def test_a_size_with_digits_python_alone_reads_is_a_bad_size():
+    for size in ("²x3", "3x²", "²"):
+        with pytest.raises(ValueError, match="bad size"):
+            fifteen.random_boards(1, size)
+
+
+def test_the_estimate_of_one_board_names_no_batch_index():
+    with pytest.raises(ValueError, match=r"^unsolvable"):
+        fifteen.heuristic("2 1 3 4 5 6 7 8 0")
+    with pytest.raises(ValueError, match=r"^board 1: unsolvable"):
+        fifteen.heuristic(["1 2 3 4 5 6 7 8 0", "2 1 3 4 5 6 7 8 0"])
+
+
+def test_an_empty_path_is_refused_not_read_as_the_default():
+    with pytest.raises(ValueError, match="tables: give a directory, not an empty name"):
+        fifteen.tables_dir("")
+    with pytest.raises(ValueError, match="tables: give a directory, not an empty name"):
+        fifteen.solve("1 2 3 4 5 6 7 0 8", tables="")

@@ -295,3 +295,10 @@ def test_solve_takes_hamming_as_the_command_line_does():
          "--format", "json", hard], capture_output=True, text=True, check=True).stdout
     cli = json.loads(out)
     assert (cli["moves"], cli["nodes"], cli["heuristic"]) == (s.moves, s.nodes, "hamming")
+
+
+def test_a_solution_is_true_with_no_moves_too():
+    done = fifteen.solve("1 2 3 4 5 6 7 8 0")
+    assert len(done) == 0 and bool(done)
+    assert bool(fifteen.solve("1 2 3 4 5 6 7 0 8"))
+
