@@ -73,10 +73,19 @@ pub fn heuristic(
             })?
         }
         "pdb" | "solve" => {
+            // Said here, not by the tables' note: that one says a search goes on with
+            // linear conflict, and no estimate here does.
+            if s.cells() > fifteen::pdb::MAX_TABLE_CELLS {
+                return Err(PyValueError::new_err(format!(
+                    "no '{which}' estimate for {s} boards: pattern databases go up to {} cells (use 'linear-conflict')",
+                    fifteen::pdb::MAX_TABLE_CELLS
+                )));
+            }
             let dir = tables::directory(tables);
             let set = tables::set(py, &dir, s, g.blank())?.ok_or_else(|| {
                 PyOSError::new_err(format!(
-                    "no pattern databases for {s} boards in {} (see the note above)",
+                    "no pattern databases for {s} boards in {} (the note printed when they \
+                     were first looked for says why, and how to build them)",
                     dir.display()
                 ))
             })?;

@@ -493,3 +493,11 @@ def test_an_empty_path_is_refused_not_read_as_the_default():
         fifteen.tables_dir("")
     with pytest.raises(ValueError, match="tables: give a directory, not an empty name"):
         fifteen.solve("1 2 3 4 5 6 7 0 8", tables="")
+
+
+def test_a_table_estimate_of_a_board_no_table_serves_says_why():
+    b = np.array([list(range(1, 19)), list(range(19, 36)) + [0]])  # 2x18, 36 cells
+    for kind in ("pdb", "solve"):
+        with pytest.raises(ValueError, match=rf"no '{kind}' estimate for 2x18 boards: pattern databases go up to 32 cells"):
+            fifteen.heuristic(b, kind)
+    assert fifteen.heuristic(b, "linear-conflict") == 0
