@@ -30,9 +30,9 @@ def _numbers(board: Any) -> Tuple[List[int], int, int]:
         # Rows within rows, of different lengths: no board at all.
         raise TypeError("a board cell must be a whole number; got a sequence") from None
     if arr.ndim == 0:
+        what = "a 0-dimensional array" if isinstance(board, np.ndarray) else _typename(board)
         raise TypeError(
-            f"a board is text, a sequence of numbers or a 2-D array of rows, not "
-            f"{_typename(board)}"
+            f"a board is text, a sequence of numbers or a 2-D array of rows, not {what}"
         )
     if arr.dtype.kind not in "iu":
         # Floats, bools, objects (None, text, NumPy keeping huge ints as objects): each cell must
@@ -219,7 +219,8 @@ def _goal(goal: Goal, rows: int, cols: int) -> bytes:
         return _goal_tiles(goal, rows, cols)
     except ValueError as e:
         message = str(e)
-        if message.startswith(("the goal", "unknown goal")):
+        # The goal's own words already, or the boards' shape (no goal of any fits it).
+        if message.startswith(("the goal", "unknown goal")) or "is not a board size" in message:
             raise
         raise ValueError(f"goal: {message}") from None
 
@@ -450,9 +451,10 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
     else:
         n, cells = arr.shape
         side = int(round(cells ** 0.5))
-        if side * side != cells:
+        if side * side != cells or side < 2:
             raise ValueError(
-                f"{cells} numbers do not make a board (give 4, 9, 16, 25 or 36 numbers for a "
+                f"{cells} {'number does' if cells == 1 else 'numbers do'} not make a board "
+                f"(give 4, 9, 16, 25 or 36 numbers for a "
                 f"square board; other shapes need an (N, rows, cols) array){_one_grid(arr)}"
             )
         rows = cols = side

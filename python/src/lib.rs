@@ -42,10 +42,10 @@ fn board_error(e: BoardError) -> PyErr {
 /// worded as the Python half words a list of rows of different lengths.
 fn board_message(e: &BoardError) -> String {
     match e {
-        BoardError::BadCount(n) => format!(
-            "{n} numbers do not make a board (give 4, 9, 16, 25 or 36 numbers for a square \
-             board; other shapes need their rows: a 2-D array such as \
-             np.array([[1, 2, 3], [4, 0, 5]]), or text with a row a line)"
+        BoardError::BadCount(_) => e.to_string().replace(
+            "other shapes need --size RxC, or a `size: RxC` line in a file",
+            "other shapes need their rows: a 2-D array such as \
+             np.array([[1, 2, 3], [4, 0, 5]]), or text with a row a line",
         ),
         BoardError::Unsolvable { other: Some(goal) } => e.to_string().replace(
             &format!("give --goal {goal}, or a `goal: {goal}` line in a file"),

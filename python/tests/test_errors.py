@@ -501,3 +501,18 @@ def test_a_table_estimate_of_a_board_no_table_serves_says_why():
         with pytest.raises(ValueError, match=rf"no '{kind}' estimate for 2x18 boards: pattern databases go up to 32 cells"):
             fifteen.heuristic(b, kind)
     assert fifteen.heuristic(b, "linear-conflict") == 0
+
+
+def test_one_number_or_a_0_d_array_is_said_as_it_is():
+    for one in ([0], "5"):
+        with pytest.raises(ValueError, match=r"^1 number does not make a board .* other shapes need their rows"):
+            fifteen.solve(one)
+    with pytest.raises(ValueError, match=r"^1 number does not make a board"):
+        fifteen.distance(np.zeros((2, 1), dtype=np.int64))
+    with pytest.raises(ValueError, match=r"^3 numbers do not make a board .* other shapes need their rows"):
+        fifteen.solve("1 2 0")
+    with pytest.raises(TypeError, match=r"not a 0-dimensional array$"):
+        fifteen.solve(np.array(5))
+    for shape in ((2, 1, 1), (2, 2, 1)):
+        with pytest.raises(ValueError, match=r"^\dx1 is not a board size"):
+            fifteen.distance(np.zeros(shape, dtype=np.int64))
