@@ -78,6 +78,14 @@ fn course_files_round_trip() {
     }
 }
 
+/// A problem file named `name` holding `text`, in a directory of its own (kept while the
+/// `TempDir` lives), and its path.
+fn problem_file(name: &str, text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::write(dir.path(), name, text);
+    (dir, file)
+}
+
 /// The `k`-th grid (from 0) of a report, with its trailing newline.
 fn grid_of(report: &str, k: usize) -> String {
     report.split("\n\n").nth(k).unwrap().to_string() + "\n"
@@ -87,9 +95,7 @@ fn grid_of(report: &str, k: usize) -> String {
 /// f values are then the weight searched, as its N and moves are that search's.
 #[test]
 fn a_report_says_the_weight_searched() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = common::write(
-        dir.path(),
+    let (_dir, file) = problem_file(
         "p.txt",
         "1.2\n\n1 2 3\n4 0 6\n7 5 8\n\n1 2 3\n4 5 6\n7 8 0\n",
     );
@@ -109,12 +115,7 @@ fn a_report_says_the_weight_searched() {
 
 #[test]
 fn a_bad_problem_file_is_refused_with_its_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = common::write(
-        dir.path(),
-        "bad.txt",
-        "1\n\n1 2 3\n4 0 6\n7 5\n\n1 2 3\n4 5 6\n7 8 0\n",
-    );
+    let (_dir, file) = problem_file("bad.txt", "1\n\n1 2 3\n4 0 6\n7 5\n\n1 2 3\n4 5 6\n7 8 0\n");
     let out = run(&["solve", "-i", &file], None);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("line 5"), "{}", out.stderr);
@@ -125,9 +126,7 @@ fn a_bad_problem_file_is_refused_with_its_line() {
 /// stderr naming the instance otherwise; exit status 1, and no table built for it.
 #[test]
 fn an_unsolvable_problem_file_fails_as_an_instance() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = common::write(
-        dir.path(),
+    let (dir, file) = problem_file(
         "unsolvable.txt",
         "1\n\n7 2 0\n1 6 5\n4 3 8\n\n1 2 3\n8 0 4\n6 7 5\n",
     );

@@ -1,0 +1,130 @@
+//! Unit tests of `check`: replays, lines told apart, records held to their own word.
+
+use super::*;
+
+fn shape3() -> Shape {
+    Shape::new(3, 3).unwrap()
+}
+
+#[test]
+fn replay_reports_the_first_illegal_move() {
+    let goal = Goal::standard(shape3());
+    // Blank in the bottom-right corner: D and R leave the board, U L are fine.
+    let moves = parse_moves("ULRRD").unwrap();
+    assert_eq!(
+        replay(goal.board(), &goal, &moves),
+        Err(CheckError::IllegalMove {
+            number: 4,
+            dir: Dir::Right
+        })
+    );
+}
+
+#[test]
+fn replay_tells_whether_the_goal_is_reached() {
+    let goal = Goal::standard(shape3());
+    let there_and_back = parse_moves("ULDR").unwrap();
+    let r = replay(goal.board(), &goal, &there_and_back).unwrap();
+    assert!(!r.reaches_goal);
+    assert_eq!(r.length, 4);
+    assert_eq!(
+        check_solution(goal.board(), &goal, &there_and_back),
+        Err(CheckError::NotReached {
+            length: 4,
+            end: r.end
+        })
+    );
+    let back = parse_moves("ULDRULDRULDR").unwrap();
+    assert_eq!(check_solution(goal.board(), &goal, &back), Ok(12));
+}
+
+#[test]
+fn a_line_without_a_claimed_length_can_still_pass() {
+    let g = GoalSpec::Standard;
+    let c = check_json_line(r#"{"tiles":[1,2,3,4,5,6,7,0,8],"moves":"R"}"#, 1, &g).unwrap();
+    assert!(c.passed(), "{c:?}");
+    assert_eq!(c.length_matches(), None);
+    let c = check_json_line(
+        r#"{"tiles":[1,2,3,4,5,6,7,0,8],"moves":"R","length":3}"#,
+        1,
+        &g,
+    )
+    .unwrap();
+    assert!(!c.passed());
+    assert_eq!(c.length_matches(), Some(false));
+}
+
+#[test]
+fn a_length_the_moves_do_not_give_fails_for_that_before_any_contradiction() {
+    let g = GoalSpec::Standard;
+    let line = |length: u64| {
+        format!(
+            r#"{{"tiles":[1,2,3,4,5,6,7,0,8],"moves":"R","length":{length},"known":2,"ok":true,"optimal":true}}"#
+        )
+    };
+    // Length 1 is the moves': the record is held to its fields, and `ok` is wrong.
+    let c = check_json_line(&line(1), 1, &g).unwrap();
+    assert!(
+        matches!(&c.result, Err(CheckError::Contradiction { field, .. }) if *field == "ok"),
+        "{c:?}"
+    );
+    // Length 99 is not: that is what fails, as formats.md says.
+    let c = check_json_line(&line(99), 1, &g).unwrap();
+    assert!(c.result.as_ref().is_ok_and(|r| r.reaches_goal), "{c:?}");
+    assert_eq!(c.length_matches(), Some(false));
+    assert!(!c.passed());
+}
+
+#[test]
+fn summaries_and_blank_lines_are_not_results() {
+    let g = GoalSpec::Standard;
+    assert_eq!(check_json_line("  \r\n", 1, &g), None);
+    assert_eq!(check_json_line(r#"{"summary":{"solved":1}}"#, 2, &g), None);
+    assert_eq!(check_json_line(r#"{"batch":{"version":1}}"#, 1, &g), None);
+    assert_eq!(check_json_line(r#"{"batch_end":{"items":3}}"#, 5, &g), None);
+}
+
+#[test]
+fn instance_lines_are_told_apart_from_broken_results() {
+    let g = GoalSpec::Standard;
+    let result = |text: &str| check_json_line(text, 1, &g).unwrap().result;
+    for instance in [
+        "1 2 3 4 5 6 7 0 8",
+        "1,2,3,4,5,6,7,0,8",
+        "1 57 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+        "H18 69 15 11 7 3 14 10 0 2 13 9 6 5 12 8 4 1",
+        "a ? 1 2 3 0",
+    ] {
+        assert_eq!(result(instance), Err(CheckError::NotAResult), "{instance}");
+    }
+    for broken in [
+        r#"{"tiles":[1,2"#,
+        "1 2 3",
+        "x y 1 2 3 4",
+        "goal: blank-first",
+        "12 x",
+    ] {
+        assert!(
+            matches!(result(broken), Err(CheckError::NotJson(_))),
+            "{broken}"
+        );
+    }
+}
+
+#[test]
+fn a_non_square_board_needs_its_size() {
+    let g = GoalSpec::Standard;
+    let tiles = "[1,2,3,4,5,6,7,8,9,10,0,11]";
+    let c = check_json_line(&format!(r#"{{"tiles":{tiles},"moves":"R"}}"#), 1, &g).unwrap();
+    assert!(matches!(
+        &c.result,
+        Err(CheckError::BadField { field, .. }) if field == "tiles"
+    ));
+    let c = check_json_line(
+        &format!(r#"{{"tiles":{tiles},"size":"3x4","moves":"R"}}"#),
+        1,
+        &g,
+    )
+    .unwrap();
+    assert!(c.passed(), "{c:?}");
+}
