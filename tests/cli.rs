@@ -414,12 +414,12 @@ fn a_search_stopped_by_a_limit_hints_at_keeping_it() {
         .replacen("4 5 6", "5 4 6", 1);
     let o = run(&["solve", "--max-nodes", "10", &six], None);
     assert_eq!(o.code, 1, "{}", o.stderr);
-    assert!(
-        o.stderr
-            .contains("--weight 3 finds a solution at most 3 times optimal")
-            && o.stderr.contains("--weight 3 gives an answer"),
-        "{}",
-        o.stderr
+    says_all(
+        &o.stderr,
+        &[
+            "--weight 3 finds a solution at most 3 times optimal",
+            "--weight 3 gives an answer",
+        ],
     );
     let dir = tempfile::tempdir().unwrap();
     let kept = dir.path().join("kept");
@@ -1055,12 +1055,12 @@ fn help_says_what_is_true_of_each_command() {
 #[test]
 fn quiet_says_it_keeps_errors_and_the_interrupted_line() {
     let o = run(&["solve", "--help"], None);
-    assert!(
-        o.stdout
-            .contains("errors are still printed, and so is the line")
-            && o.stdout.contains("says a run was interrupted"),
-        "{}",
-        o.stdout
+    says_all(
+        &o.stdout,
+        &[
+            "errors are still printed, and so is the line",
+            "says a run was interrupted",
+        ],
     );
     let o = std::process::Command::new(common::build_pdb())
         .arg("--help")
@@ -1169,5 +1169,12 @@ fn failures_keep_the_known_length_of_their_line() {
         assert!(v[0].get("ok").is_none(), "{args:?}: {}", v[0]);
         assert_eq!(v[1]["kind"], "limit", "{args:?}: {}", v[1]);
         assert!(v[1].get("known").is_none(), "{args:?}: {}", v[1]);
+    }
+}
+
+/// Asserts that `text` (a command's output) says each of `parts`, showing it when not.
+fn says_all(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "no {part:?} in:\n{text}");
     }
 }
