@@ -18,7 +18,22 @@ Board = Union[str, Sequence[int], np.ndarray]
 Goal = Union[None, str, Sequence[int], np.ndarray]
 
 
+def _plain(value: Any, prefix: str = "") -> None:
+    """Refuses what NumPy would read as numbers but may mean something else: bytes (text,
+    or one byte a cell?) and a masked array (whose mask NumPy's readers drop)."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        raise TypeError(
+            f"{prefix}{_typename(value)} is no board (text, or one byte a cell?): give text as "
+            f"str, b.decode(), or the numbers as list(b) or np.frombuffer(b, np.uint8)"
+        )
+    if isinstance(value, np.ma.MaskedArray):
+        raise TypeError(
+            f"{prefix}a masked array's mask would be ignored: give arr.filled(...) or arr.data"
+        )
+
+
 def _numbers(board: Any) -> Tuple[List[int], int, int]:
+    _plain(board)
     _ragged(board)
     if isinstance(board, (list, tuple)):
         # The cells as given: NumPy reads a list that mixes numbers with bools as numbers
@@ -281,8 +296,8 @@ def _single(boards: Any) -> bool:
     """Whether ``boards`` is one board rather than a batch: text, a sequence of numbers, or
     a 2-D array (or list) of rows that reads better as one board than as boards (see
     :func:`_one_board`). Empty input is an empty batch, as :func:`distance` reads it."""
-    if isinstance(boards, str):
-        return True
+    if isinstance(boards, (str, bytes, bytearray, memoryview)):
+        return True  # (bytes: one board, refused as such)
     if isinstance(boards, np.ndarray):
         if boards.ndim == 2 and boards.size and boards.dtype.kind != "b":
             return _one_board(boards)  # (bools are no board: a batch, named by its dtype)
@@ -414,6 +429,10 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
             "boards: give an (N, cells) array of square boards, an (N, rows, cols) array, "
             f"or a list of boards, not {_typename(boards)}"
         )
+    _plain(boards, "boards: ")
+    if isinstance(boards, (list, tuple)):
+        for i, b in enumerate(boards):
+            _plain(b, f"board {i}: ")
     if isinstance(boards, (list, tuple)) and any(isinstance(b, str) for b in boards):
         return _each(boards)
     if isinstance(boards, np.ndarray):

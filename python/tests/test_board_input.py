@@ -131,3 +131,37 @@ def test_one_board_drawn_as_a_grid_where_a_batch_is_asked_says_so(grid):
             fifteen.distance(boards)
     if len(grid) == 3:  # (a 4x4 distance would build the 4x4 tables)
         assert list(fifteen.distance([np.array(grid)])) == [fifteen.solve(grid).length]
+
+
+@pytest.mark.parametrize("make", [bytes, bytearray, lambda b: memoryview(bytes(b))])
+def test_bytes_are_no_board_whichever_kind(make):
+    # Text or one byte a cell? NumPy reads bytes as text and a bytearray as numbers: the
+    # two kinds were told apart by accident, so neither is taken, and the error says how.
+    board = make([1, 2, 3, 0, 4, 6, 7, 5, 8])
+    advice = "is no board (text, or one byte a cell?): give text as str"
+    for call, prefix in (
+        (lambda: fifteen.solve(board), ""),
+        (lambda: fifteen.heuristic(board), ""),
+        (lambda: fifteen.solve(B, goal=board), "goal: "),
+        (lambda: fifteen.distance([board]), "board 0: "),
+        (lambda: fifteen.solve_many([B, board]), "board 1: "),
+    ):
+        with pytest.raises(TypeError, match=re.escape(prefix) + ".* " + re.escape(advice)):
+            call()
+    # What the error advises reads it.
+    assert fifteen.solve(list(board)).length == 3
+    assert fifteen.solve(np.frombuffer(bytes(board), np.uint8)).length == 3
+
+
+def test_a_masked_array_is_refused_not_read_without_its_mask():
+    board = np.ma.masked_array([1, 2, 3, 0, 4, 6, 7, 5, 8], mask=[0] * 8 + [1])
+    message = "a masked array's mask would be ignored"
+    with pytest.raises(TypeError, match=message):
+        fifteen.solve(board)
+    with pytest.raises(TypeError, match="goal: " + message):
+        fifteen.solve(B, goal=board)
+    with pytest.raises(TypeError, match="boards: " + message):
+        fifteen.distance(np.ma.masked_array([board.data]))
+    with pytest.raises(TypeError, match="board 0: " + message):
+        fifteen.distance([board])
+    assert fifteen.solve(board.data).length == 3
