@@ -290,9 +290,10 @@ pub fn weight(text: &str) -> Result<Weight, String> {
         .ok_or_else(|| "give a number from 1 to 100 (1 is the optimal search)".to_string())
 }
 
-/// The partition asked for (`--partition`), or the default one, refused when one of its
-/// tables would have more than [`MAX_TABLE_ENTRIES`] entries: such a build takes tens of
-/// gigabytes, and used to abort on its first allocation.
+/// The partition asked for (`--partition`), or the default one, refused when it has more
+/// patterns than the search reads ([`crate::pdb::MAX_PATTERNS`]) or when one of its tables
+/// would have more than [`MAX_TABLE_ENTRIES`] entries: such a build takes tens of gigabytes,
+/// and used to abort on its first allocation.
 ///
 /// The pattern checks proper live in the library ([`Partition::parse`]); this adds the
 /// command line's size limit.
@@ -301,6 +302,15 @@ pub fn partition(shape: Shape, blank: u8, text: Option<&str>) -> Result<Partitio
         Some(t) => Partition::parse(shape, blank, t)?,
         None => Partition::default_for(shape, blank),
     };
+    if partition.patterns.len() > crate::pdb::MAX_PATTERNS {
+        // The search adds at most this many lookups; more tables would be built for nothing.
+        bail!(
+            "the {} partition has {} patterns; the search takes at most {}: join some",
+            partition.name(),
+            partition.patterns.len(),
+            crate::pdb::MAX_PATTERNS
+        );
+    }
     let (limit, power) = table_entry_limit();
     for p in &partition.patterns {
         let entries = Ranker::checked_count(shape.cells(), p.len());

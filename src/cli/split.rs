@@ -203,6 +203,13 @@ fn run_frontier(a: FrontierArgs) -> Result<i32> {
     }
     .context("the board")?;
     let goal = a.goal.for_shape(board.shape()).context("the goal")?;
+    if a.partition.is_some() && a.heuristic != "pdb" {
+        // As `solve` refuses it: the frontier would record an estimate that reads no tables.
+        bail!(
+            "--partition chooses the tables of --heuristic pdb, not of {}: drop --partition, or --heuristic",
+            a.heuristic
+        );
+    }
     let solver = solver(
         kind(&a.heuristic)?,
         &a.tables.tables,

@@ -163,19 +163,6 @@ impl TableCache {
             return Ok(None);
         }
         let partition = args::partition(shape, blank, text.as_deref())?;
-        if partition.patterns.len() > pdb::MAX_PATTERNS {
-            self.tell(
-                shape,
-                blank,
-                second,
-                format!(
-                    "the {} partition has more than {} patterns",
-                    partition.name(),
-                    pdb::MAX_PATTERNS
-                ),
-            );
-            return Ok(None);
-        }
         if !self.dir.missing(&partition).is_empty() {
             if !self.build || !pdb::notice::partition_builds_on_first_use(&partition) {
                 let command = pdb::build_pdb_command(

@@ -199,6 +199,16 @@ fn oversized_partitions_and_bad_build_options_are_refused_before_any_work() {
         // Boards beyond the tables' 32 cells: no table at all, whatever the partition.
         ("build-pdb", vec!["--size", "6", "--out", dir], 2, "pattern databases go up to 32 cells, and a 6x6 board has 36"),
         ("build-pdb", vec!["--size", "6", "--partition", "4-4-4-4-4-4-4-4-3", "--out", dir], 2, "go up to 32 cells"),
+        // More patterns than the search reads: refused, not built nor quietly replaced.
+        ("build-pdb", vec!["--size", "3x4", "--partition", "1-1-1-1-1-1-1-1-1-1-1", "--out", dir], 2, "has 11 patterns; the search takes at most 8"),
+        ("fifteen", vec!["solve", "--tables", dir, "--partition", "1-1-1-1-1-1-1-1-1-1-1-1-1-1-1", NEAR], 2, "has 15 patterns"),
+        ("fifteen", vec!["bench", korf, "--tables", dir, "--partition", "2-2-2-2-2-2-1-1-1"], 2, "has 9 patterns; the search takes at most 8"),
+        ("fifteen", vec!["split", "frontier", "--tables", dir, "--partition", "1-1-1-1-1-1-1-1-1-1-1-1-1-1-1", "-o", "/dev/null", NEAR], 2, "has 15 patterns"),
+        // A partition with an estimate that reads no tables: its answer would look like the
+        // partition's.
+        ("fifteen", vec!["solve", "--partition", "4-4", "--heuristic", "linear-conflict", B3], 2, "--partition chooses the tables of --heuristic pdb, not of linear-conflict"),
+        ("fifteen", vec!["bench", korf, "--partition", "8-7", "--heuristic", "manhattan"], 2, "not of manhattan"),
+        ("fifteen", vec!["split", "frontier", "--partition", "4-4", "--heuristic", "manhattan", "-o", "/dev/null", B3], 2, "not of manhattan"),
         // A classic search's limits where no classic search runs; bench's classic searches.
         ("fifteen", vec!["solve", "--depth-limit", "5", NEAR], 2, "limit a classic search"),
         ("fifteen", vec!["bench", korf, "--max-memory", "1G"], 2, "limit a classic search"),

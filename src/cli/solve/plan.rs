@@ -144,10 +144,19 @@ impl Plan {
     /// depth limit and holds no open list.
     ///
     /// # Errors
-    /// `--depth-limit` or `--max-memory` given to the solver's own search.
+    /// `--depth-limit` or `--max-memory` given to the solver's own search; `--weight` to a
+    /// search that weighs nothing; `--partition` with an estimate that reads no tables.
     pub fn classic_options_fit(&self) -> anyhow::Result<()> {
         if !self.classic_search() && (self.depth_limit.is_some() || self.max_memory.is_some()) {
             anyhow::bail!("--depth-limit and --max-memory limit a classic search (--algorithm dfs; bfs, greedy, astar): the solver's own search takes --max-nodes and --timeout");
+        }
+        if self.partition.is_some() && self.heuristic_given && self.kind != HeuristicKind::Pdb {
+            // The partition names tables, which only the tables' estimate reads: the answer
+            // would come from another estimate and look like the partition's.
+            anyhow::bail!(
+                "--partition chooses the tables of --heuristic pdb, not of {}: drop --partition, or --heuristic",
+                self.kind.name()
+            );
         }
         let weighs = matches!(self.algorithm, Algorithm::Astar | Algorithm::Ida);
         if self.algorithm_given && self.weight_given && !self.weight.is_one() && !weighs {
