@@ -63,7 +63,8 @@ pub struct PartSubtree {
 pub struct Books {
     /// The finished iterations, in order.
     pub iterations: Vec<Iteration>,
-    /// The threshold of the iteration under way (0: not started yet).
+    /// The threshold of the iteration under way (0: not started yet, or, with iterations
+    /// done, books saved on finding the answer by versions before 2026-11-28: see `run`).
     pub threshold: u32,
     /// The split depth of the iteration under way, when it was split by depth (as
     /// checkpoints written before 2026-11-27 were): kept so that a resumed iteration
@@ -192,7 +193,14 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
         let mut b = lock();
         b.runs += 1;
         if b.threshold == 0 {
-            b.threshold = first;
+            // Every iteration done and no iteration under way: books that versions before
+            // 2026-11-28 saved on finding the answer, before the answer itself. Searching
+            // from the first threshold would count every iteration twice: the last one,
+            // which found the answer, is searched again instead.
+            match b.iterations.pop() {
+                Some(last) => b.threshold = last.threshold,
+                None => b.threshold = first,
+            }
         }
         for it in &b.iterations {
             run.record(it.threshold, it.nodes);
@@ -247,9 +255,11 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
         };
         nodes += dfs.nodes;
         if found {
+            // Not saved here: books of every iteration done and none under way, with no
+            // answer, are a stop that loses the whole search. The caller saves them with
+            // the answer, or the last save stays, with this iteration under way.
             run.finished(threshold, nodes);
             lock().finish_iteration(threshold, nodes, 0);
-            save(&lock());
             return Ok(run.found(dfs.path, threshold, nodes));
         }
         let frontier = std::mem::take(&mut dfs.frontier);
@@ -371,9 +381,9 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
         }
         let (solution, stop) = gather(results, &mut nodes, &mut next);
         if let Some(moves) = solution {
+            // Not saved here, as above.
             run.finished(threshold, nodes);
             lock().finish_iteration(threshold, nodes, 0);
-            save(&lock());
             return Ok(run.found(moves, threshold, nodes));
         }
         if let Some(reason) = stop {

@@ -282,3 +282,59 @@ fn a_search_split_from_another_pools_worker_does_not_nest_that_pools_work() {
     });
     assert_eq!(deepest.load(Ordering::Relaxed), 1);
 }
+
+/// No save holds every iteration done and none under way: a kill just after it, or a
+/// failed save of the answer, left books that a rerun took for a search not started, and
+/// searched every iteration again, counting each twice. Books saved that way by earlier
+/// versions resume with the iteration that found the answer, at the straight run's count.
+#[test]
+fn no_save_closes_the_last_iteration_without_its_answer() {
+    let (geo, start, _) = two_threads(&BOARD, Goal::blank_first);
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let lc = LinearConflict;
+    let books = Mutex::new(Books::default());
+    let saved: Mutex<Vec<Books>> = Mutex::new(Vec::new());
+    let save = |b: &Books| saved.lock().unwrap().push(b.clone());
+    let search = |books| Search {
+        pool: Some(&one),
+        checkpoint: Some(Checkpointing {
+            books,
+            save: &save,
+            every: std::time::Duration::ZERO,
+        }),
+        ..Search::default()
+    };
+    let straight = ida_star(&geo, &lc, start, &search(&books)).unwrap();
+    let saves = saved.lock().unwrap().clone();
+    assert!(
+        saves.len() > straight.iterations.len(),
+        "{} saves",
+        saves.len()
+    );
+    for b in &saves {
+        assert_ne!(b.threshold, 0, "a save with no iteration under way: {b:?}");
+    }
+    // The books the search ends with, as earlier versions saved them before the answer.
+    let closed = books.lock().unwrap().clone();
+    assert_eq!(closed.threshold, 0);
+    assert_eq!(closed.iterations, straight.iterations);
+    *books.lock().unwrap() = closed;
+    let again = ida_star(&geo, &lc, start, &search(&books)).unwrap();
+    assert_eq!(again.moves, straight.moves);
+    assert_eq!(again.iterations, straight.iterations);
+    assert_eq!(again.nodes, straight.nodes);
+    let last = straight.iterations.last().unwrap();
+    let before = straight.iterations[straight.iterations.len() - 2].nodes;
+    let spent = books.lock().unwrap().spent;
+    let first_run = saves.last().unwrap().spent;
+    // The iteration's nodes, and its top searched again as a stop's rerun searches it.
+    assert!(
+        spent - first_run <= (last.nodes - before) * 11 / 10,
+        "the rerun spent {} nodes, the last iteration takes {}",
+        spent - first_run,
+        last.nodes - before
+    );
+}
