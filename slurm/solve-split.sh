@@ -15,7 +15,9 @@
 # options that decide the search): job.txt, frontier.json, and per iteration
 # t<THRESHOLD>/part-K.json and t<THRESHOLD>/reduced.txt, each written whole or not at all.
 # Running the same command again skips what is done: the frontier, finished parts (only
-# the missing ones are submitted), reduced iterations. A DIR is for one job: job.txt
+# the missing ones are submitted); each iteration's parts are added up again (`split
+# reduce`, which checks them whole), and reduced.txt, a record for people, is never read
+# back. A DIR is for one job: job.txt
 # names it, and a DIR that holds another job's work is refused (exit status 2). The
 # solution is replayed from the board (`fifteen check`) before it is printed.
 #
@@ -148,7 +150,15 @@ if [ ! -s "$dir/frontier.txt" ]; then
   fi
   mv "$dir/frontier.txt.tmp" "$dir/frontier.txt"
 fi
-threshold=$(awk '$1 == "threshold" { print $2 }' "$dir/frontier.txt")
+# The first threshold is read from the frontier file itself, which every part's search
+# checks whole (checksum) before it starts; frontier.txt only marks the step done. A
+# threshold taken from a damaged text file would skip iterations and pass off a longer
+# solution as optimal.
+threshold=$(sed -n 's/.*"first_threshold":\([0-9][0-9]*\),.*/\1/p' "$frontier" 2>/dev/null || true)
+if [ -z "$threshold" ]; then
+  echo "error: $frontier is not a frontier file (no first_threshold): delete $dir/frontier.txt and run the same command again, which writes the frontier again" >&2
+  exit 2
+fi
 
 # The job array's script, for Slurm: part SLURM_ARRAY_TASK_ID of the iteration given.
 # Every value is pasted in quoted by printf %q, so that any path works. The task logs'
@@ -181,7 +191,9 @@ printf '%10s %16s\n' threshold nodes
 while :; do
   it=$dir/t$threshold
   mkdir -p "$it"
-  if [ ! -s "$it/reduced.txt" ]; then
+  # Every iteration's parts are added up again on every run: the part files are checked
+  # whole (checksum, frontier, threshold), reduced.txt is for people and never read back.
+  {
     missing=()
     for ((k = 1; k <= parts; k++)); do
       [ -s "$it/part-$k.json" ] || missing+=("$k")
@@ -227,9 +239,13 @@ while :; do
       echo "error: the reducer of the iteration under threshold $threshold failed (see above); a part file it names is damaged or not of this iteration: delete that file and run the same command again, which searches that part again" >&2
       exit 1
     fi
+    read -r _ t _ nodes rest < "$it/reduced.txt.tmp"
     mv "$it/reduced.txt.tmp" "$it/reduced.txt"
+  }
+  if [ "$t" != "$threshold" ]; then
+    echo "error: the parts in $it are of the iteration under threshold $t, not $threshold; delete $it and run the same command again" >&2
+    exit 1
   fi
-  read -r _ t _ nodes rest < "$it/reduced.txt"
   total=$((total + nodes))
   printf '%10s %16s\n' "$t" "$nodes"
   set -- $rest

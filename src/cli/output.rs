@@ -70,9 +70,10 @@ pub fn emit(out: &mut impl Write, text: &str) -> Result<()> {
 macro_rules! note {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "{}", $crate::cli::output::start_of_line());
-        let _ = writeln!(err, $($arg)*);
+        // One write: stderr is unbuffered, and processes sharing it (the parts of a split
+        // run) would otherwise interleave their lines' pieces.
+        let line = format!("{}{}\n", $crate::cli::output::start_of_line(), format_args!($($arg)*));
+        let _ = std::io::stderr().lock().write_all(line.as_bytes());
     }};
 }
 
