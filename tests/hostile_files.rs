@@ -941,6 +941,25 @@ fn merge_never_replaces_a_users_file_or_one_of_its_parts() {
     assert_eq!(merge(&merged, false).code, 0);
     assert_eq!(std::fs::read(&merged).unwrap(), first);
     assert_eq!(std::fs::read(&notes).unwrap(), first);
+    // A user's file listing the same ids and boards in the same order, a note beside
+    // each: no merge's output, refused (the ids and boards alone were taken for one).
+    let annotated = dir.path().join("annotated.jsonl");
+    let text: String = String::from_utf8(first.clone())
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!(
+                "{}\n",
+                serde_json::json!({"id": v["id"], "tiles": v["tiles"], "note": "an hour on this one"})
+            )
+        })
+        .collect();
+    std::fs::write(&annotated, &text).unwrap();
+    let out = merge(&annotated, false);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("--force"), "{}", out.stderr);
+    assert_eq!(std::fs::read_to_string(&annotated).unwrap(), text);
     for (p, b) in parts.iter().zip(&part_bytes) {
         assert_eq!(&std::fs::read(p).unwrap(), b, "a part changed");
     }

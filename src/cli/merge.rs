@@ -74,7 +74,7 @@ pub fn run(a: MergeArgs) -> Result<i32> {
             may_replace(
                 path,
                 a.force,
-                "the output of this merge (the same ids and boards in the same order)",
+                "the output of this merge (its records, as fifteen writes them, with the same ids and boards in the same order)",
                 |p| checked.is_output(p, false),
             )?;
             may_replace(&partial, a.force, "this merge's partial output", |p| {

@@ -483,8 +483,9 @@ impl Checked {
         self.unchecked.as_deref()
     }
 
-    /// Whether the file at `path` holds this merge's records: one record a line, the
-    /// same ids and boards in the same order (an earlier run of this merge; `nodes`,
+    /// Whether the file at `path` holds this merge's records: one record a line, each as
+    /// fifteen writes it (no field of another program's), the same ids and boards in the
+    /// same order (an earlier run of this merge; `nodes`,
     /// `millis` or a rerun shard's answers may differ), all of them or (`prefix`) the first
     /// few. An empty file counts, whole or prefix: there is nothing in it to lose.
     pub fn is_output(&self, path: &Path, prefix: bool) -> bool {
@@ -510,10 +511,13 @@ impl Checked {
             let Ok(line) = std::str::from_utf8(&buf) else {
                 return false;
             };
-            let Ok(FileLine::Record(record)) = FileLine::parse(line.trim_end_matches('\n')) else {
+            let line = line.trim_end_matches('\n');
+            let Ok(FileLine::Record(record)) = FileLine::parse(line) else {
                 return false;
             };
-            if ids.next() != Some(&key(&record)) {
+            // The line as a merge writes it, field for field: a file of one's own that
+            // lists the same boards (notes kept beside each, say) is no merge's output.
+            if record.to_line() != line || ids.next() != Some(&key(&record)) {
                 return false;
             }
         }
