@@ -1586,3 +1586,97 @@ fn a_split_part_out_of_time_says_so_and_writes_nothing() {
     );
     assert!(!part.exists(), "a part file was written");
 }
+
+/// A weighted search's record pasted into an optimal run's results file (a line of the
+/// same kind, for the same board) was kept on resuming and merged into a batch that says
+/// it is optimal; a record of another weight in a weighted file too. Both are refused,
+/// naming the line.
+#[test]
+fn a_record_of_another_weight_is_refused_on_resuming_and_merging() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = batch_input(dir.path());
+    let input = input.to_str().unwrap();
+    let run = |weight: &str, shard: &str, out: &Path| {
+        let o = fifteen(&[
+            "solve",
+            common::LC,
+            "-i",
+            input,
+            "--weight",
+            weight,
+            "--shard",
+            shard,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+    };
+    let files: Vec<(PathBuf, PathBuf, PathBuf)> = ["1", "3"]
+        .iter()
+        .map(|w| {
+            let p = |k: u32| dir.path().join(format!("w{w}-{k}.jsonl"));
+            run(w, "1/2", &p(1));
+            run(w, "2/2", &p(2));
+            (p(1), p(2), dir.path().join(format!("w{w}.jsonl")))
+        })
+        .collect();
+    // HARD (31 moves), the third instance, is shard 1's second record: weighted, longer.
+    let line = |p: &Path| {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .nth(2)
+            .unwrap()
+            .to_string()
+    };
+    let (optimal, weighted) = (line(&files[0].0), line(&files[1].0));
+    assert!(weighted.contains("\"optimal\":false"), "{weighted}");
+    for (i, (first, second, merged)) in files.iter().enumerate() {
+        let (weight, pasted) = if i == 0 {
+            ("1", &weighted)
+        } else {
+            ("3", &optimal)
+        };
+        let text = std::fs::read_to_string(first).unwrap();
+        let own = line(first);
+        std::fs::write(first, text.replace(&own, pasted)).unwrap();
+        let edited = std::fs::read(first).unwrap();
+        let merge = fifteen(&[
+            "merge",
+            first.to_str().unwrap(),
+            second.to_str().unwrap(),
+            "-o",
+            merged.to_str().unwrap(),
+        ]);
+        assert_eq!(merge.code, 2, "{}", merge.stderr);
+        assert!(
+            merge.stderr.contains("line 3: a result"),
+            "{}",
+            merge.stderr
+        );
+        assert!(!merged.exists());
+        let resume = fifteen(&[
+            "solve",
+            common::LC,
+            "-i",
+            input,
+            "--weight",
+            weight,
+            "--shard",
+            "1/2",
+            "-o",
+            first.to_str().unwrap(),
+        ]);
+        assert_eq!(resume.code, 2, "{}", resume.stderr);
+        assert!(
+            resume.stderr.contains("line 3: a result"),
+            "{}",
+            resume.stderr
+        );
+        assert_eq!(
+            std::fs::read(first).unwrap(),
+            edited,
+            "the file was changed"
+        );
+    }
+}

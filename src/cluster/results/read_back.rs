@@ -11,6 +11,8 @@ use super::{
     RESULTS_FORMAT_VERSION,
 };
 use crate::check::MAX_RESULT_LINE_BYTES;
+use crate::record::Record;
+use serde_json::Value;
 
 /// What a first line without its newline is.
 enum FirstLine {
@@ -61,6 +63,34 @@ pub(crate) struct ReadBack {
     pub(super) length: u64,
     /// Bytes of whole, valid lines: the rest is a torn tail.
     pub(super) valid: u64,
+}
+
+/// Why a record cannot be a result of the search its file's header names: a weighted
+/// search's (its `bound`, or `optimal` false) in a file of optimal searches, or one of
+/// another weight. A line pasted from another run's file would otherwise pass a longer
+/// answer off as optimal in a merge.
+fn other_weight(header: &Header, r: &Record) -> Option<String> {
+    let weight = header
+        .settings
+        .get("weight")
+        .and_then(Value::as_f64)
+        .unwrap_or(1.0);
+    if r.error.is_some() {
+        return None;
+    }
+    match r.bound {
+        Some(b) if (b - weight).abs() > 1e-9 => Some(format!(
+            "a result of a search with weight {b}, in a file of searches with weight {weight}"
+        )),
+        // A weighted search's results all carry their bound.
+        None if weight != 1.0 => Some(format!(
+            "a result of an optimal search, in a file of searches with weight {weight}"
+        )),
+        None if r.optimal == Some(false) => {
+            Some("a result not proven optimal, in a file of optimal searches".into())
+        }
+        _ => None,
+    }
 }
 
 /// Reads a results file from its start: the header, the records, the end line; and where
@@ -165,6 +195,9 @@ pub(crate) fn read_back(
                 })
             }
             FileLine::Record(r) => {
+                if let Some(why) = out.header.as_ref().and_then(|h| other_weight(h, &r)) {
+                    return Err(damaged(line, why));
+                }
                 // A record is believed only once its moves replay from its board to its
                 // goal in the length it claims: a changed move or length is damage, not a
                 // result to skip.
