@@ -3,6 +3,11 @@
 //! `fifteen`'s (`src/cli/build_pdb.rs`), so that both share one progress bar and one set of
 //! argument types.
 
+use std::sync::atomic::Ordering;
+
+fifteen::look_at_stdout_before_main!(STDOUT_CLOSED);
+
 fn main() {
+    fifteen::cli::stdout_was_closed(STDOUT_CLOSED.load(Ordering::Relaxed));
     fifteen::cli::build_pdb::main()
 }

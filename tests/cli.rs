@@ -856,23 +856,53 @@ fn a_batch_read_ahead_loses_nothing_of_a_long_or_slow_input() {
 fn results_to_a_closed_stdout_are_an_error_not_lost() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "one.txt", "8 6 7 2 5 4 3 0 1\n");
-    let cases: [&[&str]; 4] = [
-        &["solve", LC, "8 6 7 2 5 4 3 0 1"],
-        &["bench", LC, &file],
-        &["random", "--count", "2"],
-        &[
-            "check",
-            "--moves",
-            "UURDLLDRRULLURRDLDLUURDDLUURRDD",
-            "8 6 7 2 5 4 3 0 1",
-        ],
+    // A batch's two shards, for merge.
+    let input = write(
+        dir.path(),
+        "two.txt",
+        "8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 0 7 8\n",
+    );
+    let shards: Vec<String> = (1..=2)
+        .map(|k| {
+            let out = dir.path().join(format!("s{k}.jsonl"));
+            let out = out.to_str().unwrap().to_string();
+            let shard = format!("{k}/2");
+            let o = run(
+                &["solve", LC, "-i", &input, "--shard", &shard, "-o", &out],
+                None,
+            );
+            assert_eq!(o.code, 0, "{}", o.stderr);
+            out
+        })
+        .collect();
+    let tables = dir.path().join("tables");
+    let tables = tables.to_str().unwrap();
+    let fifteen = env!("CARGO_BIN_EXE_fifteen");
+    let build_pdb = env!("CARGO_BIN_EXE_build-pdb");
+    let cases: [(&str, &[&str]); 7] = [
+        (fifteen, &["solve", LC, "8 6 7 2 5 4 3 0 1"]),
+        (fifteen, &["bench", LC, &file]),
+        (fifteen, &["random", "--count", "2"]),
+        (
+            fifteen,
+            &[
+                "check",
+                "--moves",
+                "UURDLLDRRULLURRDLDLUURDDLUURRDD",
+                "8 6 7 2 5 4 3 0 1",
+            ],
+        ),
+        // These two exited 0 with their output gone.
+        (fifteen, &["merge", &shards[0], &shards[1]]),
+        (build_pdb, &["--size", "2x3", "--out", tables]),
+        (build_pdb, &["--man"]),
     ];
-    for args in cases {
+    for (bin, args) in cases {
         let o = std::process::Command::new("sh")
             .arg("-c")
             .arg(r#"exec "$@" >&-"#)
             .arg("sh")
-            .arg(env!("CARGO_BIN_EXE_fifteen"))
+            .arg(bin)
             .args(args)
             .output()
             .unwrap();
@@ -883,6 +913,8 @@ fn results_to_a_closed_stdout_are_an_error_not_lost() {
             "{args:?}: {stderr}"
         );
     }
+    // Refused before any build.
+    assert!(!dir.path().join("tables").exists());
     // /dev/null, given: the results are discarded as asked.
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"))
         .args(["solve", LC, "8 6 7 2 5 4 3 0 1"])

@@ -1679,4 +1679,14 @@ fn a_record_of_another_weight_is_refused_on_resuming_and_merging() {
             "the file was changed"
         );
     }
+    // Whole files of two weights: each side of the difference named by its file.
+    let (one, three) = (&files[0].1, &files[1].1);
+    let merge = fifteen(&["merge", one.to_str().unwrap(), three.to_str().unwrap()]);
+    assert_eq!(merge.code, 2, "{}", merge.stderr);
+    let names = format!(
+        "weight 1.0 in {}, 3.0 in {}",
+        one.display(),
+        three.display()
+    );
+    assert!(merge.stderr.contains(&names), "{}", merge.stderr);
 }

@@ -117,6 +117,8 @@ pub fn main() -> ! {
 
 fn run(args: Args) -> Result<()> {
     super::output::set_quiet(args.quiet);
+    // Before minutes of building: the layers' report (or the page asked for) would be lost.
+    super::output::stdout_is_open().map_err(|e| Usage(e.to_string()))?;
     if let Some(shell) = args.completions {
         return super::docs::completions::<Args>(shell, "build-pdb");
     }

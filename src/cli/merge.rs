@@ -61,6 +61,7 @@ pub fn run(a: MergeArgs) -> Result<i32> {
     }
     let (result, written) = match &a.output {
         None => {
+            super::output::stdout_is_open()?;
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
             let r = checked.write_or_stop(&mut out, &INTERRUPTED, report_failure);

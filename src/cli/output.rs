@@ -21,6 +21,30 @@ pub fn set_stdout_closed(closed: bool) {
     STDOUT_CLOSED.store(closed, Ordering::Relaxed);
 }
 
+/// In a binary's `main.rs`: `static NAME` set to whether file descriptor 1 was closed when
+/// the process started (`fifteen solve ... >&-`). Rust's runtime reopens a closed stdout on
+/// /dev/null before `main`, after which every write succeeds and the results would be lost
+/// with exit status 0; a constructor (in the binary itself, where the linker keeps it) runs
+/// before that and looks. `main` passes the flag to [`crate::cli::stdout_was_closed`].
+#[macro_export]
+macro_rules! look_at_stdout_before_main {
+    ($name:ident) => {
+        static $name: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+        #[cfg(target_os = "linux")]
+        #[used]
+        #[link_section = ".init_array"]
+        static LOOK_AT_STDOUT: extern "C" fn() = {
+            extern "C" fn look() {
+                // SAFETY: F_GETFD only reads the descriptor table; -1 (EBADF): no such file.
+                let closed = unsafe { libc::fcntl(1, libc::F_GETFD) } == -1;
+                $name.store(closed, std::sync::atomic::Ordering::Relaxed);
+            }
+            look
+        };
+    };
+}
+
 /// An error for output that has nowhere to go: stdout was closed at start (`>&-`; the
 /// runtime has put /dev/null there, where writes succeed and vanish).
 pub fn stdout_is_open() -> Result<()> {

@@ -318,7 +318,11 @@ pub fn plan(mut parts: Vec<Part>) -> Result<Vec<Part>, MergeError> {
     for p in &parts {
         let mut same_shard = p.header.clone();
         same_shard.shard = first.header.shard.clone();
-        let mut differences = first.header.differences(&same_shard);
+        let names = (
+            format!("in {}", first.path.display()),
+            format!("in {}", p.path.display()),
+        );
+        let mut differences = first.header.differences(&same_shard, (&names.0, &names.1));
         if p.shard.count() != first.shard.count() {
             differences.insert(
                 0,

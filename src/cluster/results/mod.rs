@@ -109,17 +109,20 @@ impl Header {
         serde_json::json!({ HEADER_KEY: self }).to_string()
     }
 
-    /// How this header differs from `other`, for people: `weight: 2 (file) vs 1 (now)`, one
-    /// item for each differing field or setting; empty when they are the same.
-    pub(crate) fn differences(&self, now: &Header) -> Vec<String> {
+    /// How this header differs from `now`, for people, each side named by `names`
+    /// (`weight 2.0 in the file, 1.0 now`): one item for each differing field or setting;
+    /// empty when they are the same.
+    pub(crate) fn differences(&self, now: &Header, names: (&str, &str)) -> Vec<String> {
         let mut out = Vec::new();
         let mut differ = |name: &str, file: Option<&Value>, now: Option<&Value>| {
             if file != now {
                 let show = |v: Option<&Value>| v.map_or("unset".to_string(), |v| v.to_string());
                 out.push(format!(
-                    "{name} {} in the file, {} now",
+                    "{name} {} {}, {} {}",
                     show(file),
-                    show(now)
+                    names.0,
+                    show(now),
+                    names.1
                 ));
             }
         };
@@ -576,7 +579,7 @@ impl ResultsFile {
         }
         let read = read_back(path, &mut file, true)?;
         if let Some(h) = &read.header {
-            let differences = h.differences(header);
+            let differences = h.differences(header, ("in the file", "now"));
             if !differences.is_empty() {
                 return Err(ResultsError::Settings {
                     path: path.to_path_buf(),
