@@ -189,8 +189,12 @@ impl TableDir {
         let probe = self
             .dir
             .join(format!(".write-test.{}.tmp", std::process::id()));
-        std::fs::write(&probe, b"fifteen").map_err(fail(&self.dir))?;
-        std::fs::remove_file(&probe).map_err(fail(&probe))
+        let written = std::fs::write(&probe, b"fifteen");
+        // Removed whether the write worked or not: a full disk creates the file, then
+        // fails to fill it, and each run would leave one more behind.
+        let removed = std::fs::remove_file(&probe);
+        written.map_err(fail(&self.dir))?;
+        removed.map_err(fail(&probe))
     }
 
     /// Maps the partition's tables.
