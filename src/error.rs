@@ -72,7 +72,7 @@ pub enum BoardError {
     NotANumber(String),
     /// The `LEN` of an instance line, a number too large for a length (2^32 or more): its
     /// digits, cut as [`NotANumber`](Self::NotANumber)'s token is when very long.
-    #[error("the known length {0} is out of range (at most 4294967295; or ? for unknown)")]
+    #[error("the known length {0} is out of range (0 to 4294967295; or ? for unknown)")]
     LengthOutOfRange(String),
     /// The board has the wrong permutation parity for its goal: no sequence of moves
     /// reaches it. Found before any search, by [`Goal::labels`](crate::board::Goal::labels).

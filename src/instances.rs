@@ -120,6 +120,9 @@ pub struct BadInstance {
     pub line: usize,
     /// What is wrong with it.
     pub error: BoardError,
+    /// The length its `ID LEN` line gave as known optimal, when it read: carried into
+    /// the failure's record, as a failed instance's is.
+    pub known: Option<u32>,
 }
 
 impl std::fmt::Display for BadInstance {
@@ -439,6 +442,7 @@ impl<R: BufRead> Reader<R> {
             id: id.clone(),
             line,
             error,
+            known,
         };
         if let Some(p) = &self.bad_size {
             return Err(bad(p.error()));
@@ -467,15 +471,18 @@ impl<R: BufRead> Reader<R> {
                 t => match t.parse::<u32>() {
                     Ok(v) => Some(v),
                     Err(_) => {
-                        let error = if t.bytes().all(|b| b.is_ascii_digit()) {
-                            BoardError::LengthOutOfRange(quoted(t))
-                        } else {
-                            BoardError::NotANumber(quoted(t))
-                        };
+                        let digits = t.strip_prefix('-').unwrap_or(t);
+                        let error =
+                            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                                BoardError::LengthOutOfRange(quoted(t))
+                            } else {
+                                BoardError::NotANumber(quoted(t))
+                            };
                         return Err(BadInstance {
                             id: id.to_string(),
                             line: line.no,
                             error,
+                            known: None,
                         });
                     }
                 },
@@ -507,6 +514,7 @@ impl<R: BufRead> Reader<R> {
                 rows: grid.height,
                 cols: grid.cols,
             },
+            known: None,
         })
     }
 
@@ -581,6 +589,7 @@ impl<R: BufRead> Reader<R> {
             id: format!("{word}:{}", line.no),
             line: line.no,
             error,
+            known: None,
         }))
     }
 
@@ -622,6 +631,7 @@ impl<R: BufRead> Reader<R> {
                 id,
                 line: line.no,
                 error,
+                known: None,
             }));
         }
         if let Some((cols, height)) = self.grid_shape(&line) {

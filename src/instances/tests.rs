@@ -376,6 +376,16 @@ fn a_known_length_too_large_says_so_and_a_word_is_not_a_number() {
     );
     let got = read(b"c 1e3 1 2 3 4 5 6 7 0 8\n");
     assert_eq!(got, [err("c", 1, BoardError::NotANumber("1e3".into()))]);
+    // A negative length is a number, out of range (it was "not a number"); a sign alone
+    // is none.
+    let got = read(b"f -1 1 2 3 4 5 6 7 0 8\ng - 1 2 3 4 5 6 7 0 8\n");
+    assert_eq!(
+        got,
+        [
+            err("f", 1, BoardError::LengthOutOfRange("-1".into())),
+            err("g", 2, BoardError::NotANumber("-".into()))
+        ]
+    );
     // Beyond a u64 too, quoted whole: a cut number would read as another number.
     let got = read(b"d 12345678901234567890123 1 2 3 4 5 6 7 0 8\n");
     assert_eq!(

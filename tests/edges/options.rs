@@ -290,6 +290,31 @@ fn failed_instances_in_json_say_their_kind() {
             assert!(r.get("nodes").is_none(), "{ctx}");
         }
     }
+    // Failures of `ID LEN` lines carry the known length, an unsolvable board's too
+    // (docs/formats.md, `known`); a length that does not read is none.
+    let o = common::run(
+        &[&lc[..], &["-"]].concat(),
+        Some("u 5 1 2 3 4 5 6 8 7 0\nl 31 8 6 7 2 5 4 3 0 1\nb 7 1 2 3\n"),
+    );
+    let known: Vec<(String, serde_json::Value)> = common::json_lines(&o.stdout)
+        .into_iter()
+        .map(|r| {
+            (
+                r["kind"].as_str().unwrap_or("").to_string(),
+                r["known"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        known,
+        [
+            ("unsolvable".to_string(), 5.into()),
+            (String::new(), 31.into()),
+            ("parse".to_string(), serde_json::Value::Null)
+        ],
+        "{}",
+        o.stdout
+    );
     // A node limit is reached: at least that many nodes were spent.
     let o = common::run(&[&lc[..], &["--max-nodes", "100", B3]].concat(), None);
     assert!(
