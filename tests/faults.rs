@@ -778,3 +778,40 @@ fn a_foreign_file_in_the_tables_directory_is_to_be_moved_not_rebuilt() {
         );
     }
 }
+
+/// A damaged table of a partition of one's own: the command that rebuilds it names that
+/// partition, ready to paste (it said `--partition <the partition it was built with>`, where
+/// `solve` knew it), and running it makes the solve work again.
+#[test]
+fn the_rebuild_command_of_a_partition_of_ones_own_can_be_pasted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let built = Command::new(build_pdb())
+        .args(["--size", "3", "--partition", "4-4", "--out", dir, "-q"])
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    let first = tmp.path().join("3x3-b0-1.2.3.4.pdb");
+    let second = tmp.path().join("3x3-b0-5.6.7.8.pdb");
+    for damage in ["swap", "cut"] {
+        match damage {
+            "swap" => std::fs::copy(&first, &second).map(|_| ()).unwrap(),
+            _ => std::fs::write(&second, b"fifteen").unwrap(),
+        }
+        let o = fifteen(&["solve", "--tables", dir, "--partition", "4-4", HARD3]);
+        assert_eq!(o.code, 2, "{damage}: {}", o.stderr);
+        let command = o
+            .stderr
+            .split('`')
+            .nth(1)
+            .unwrap_or_else(|| panic!("{damage}: no command in {}", o.stderr));
+        let expected =
+            format!("build-pdb --force --size 3x3 --blank 0 --partition 4-4 --out {dir}");
+        assert_eq!(command, expected, "{damage}");
+        let args: Vec<&str> = command.split(' ').skip(1).collect();
+        let rebuilt = Command::new(build_pdb()).args(&args).output().unwrap();
+        assert!(rebuilt.status.success(), "{rebuilt:?}");
+        let o = fifteen(&["solve", "--tables", dir, "--partition", "4-4", HARD3]);
+        assert_eq!(o.code, 0, "{damage}: {}", o.stderr);
+    }
+}

@@ -54,6 +54,10 @@ pub fn build_pdb_command(
     command
 }
 
+/// Where a rebuild command needs a partition that one table does not tell: filled in by
+/// [`super::TableDir`], which knows the partition, when the error passes through it.
+pub(super) const UNKNOWN_PARTITION: &str = "<the partition it was built with>";
+
 /// The command that rebuilds tables, for error messages.
 pub fn rebuild_command(spec: &PatternSpec, dir: &Path) -> String {
     let d = Partition::default_for(spec.shape, spec.blank);
@@ -74,7 +78,7 @@ pub fn rebuild_command(spec: &PatternSpec, dir: &Path) -> String {
     let partition = if d.patterns.contains(&spec.tiles) {
         d.name()
     } else {
-        "<the partition it was built with>".to_string()
+        UNKNOWN_PARTITION.to_string()
     };
     build_pdb_command(
         true,

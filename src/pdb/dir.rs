@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::error::TableError;
 
 use super::build::{build_or_stop, BuildEvent, Built};
+use super::command::UNKNOWN_PARTITION;
 use super::dual::DualTables;
 use super::heuristic::PdbHeuristic;
 use super::partition::{Partition, PatternSpec};
@@ -197,6 +198,41 @@ impl TableDir {
         removed.map_err(fail(&probe))
     }
 
+    /// `e` with the command that rebuilds its table naming `partition`: a table alone
+    /// knows its own pattern, not the others it was built with, where the caller does.
+    fn rebuilt_with(&self, e: TableError, partition: &Partition) -> TableError {
+        let command = || {
+            super::build_pdb_command(
+                true,
+                Some(partition.shape),
+                Some(partition.blank),
+                Some(&partition.name()),
+                &self.dir,
+            )
+        };
+        match e {
+            TableError::Corrupt {
+                path,
+                reason,
+                rebuild,
+            } if rebuild.contains(UNKNOWN_PARTITION) => TableError::Corrupt {
+                path,
+                reason,
+                rebuild: command(),
+            },
+            TableError::Mismatch {
+                path,
+                reason,
+                rebuild,
+            } if rebuild.contains(UNKNOWN_PARTITION) => TableError::Mismatch {
+                path,
+                reason,
+                rebuild: command(),
+            },
+            e => e,
+        }
+    }
+
     /// Maps the partition's tables.
     ///
     /// # Safety
@@ -209,7 +245,8 @@ impl TableDir {
         let mut tables = Vec::new();
         for spec in partition.specs() {
             // SAFETY: forwarded to our caller.
-            tables.push(unsafe { Table::map(&self.path(&spec), &spec) }?);
+            let table = unsafe { Table::map(&self.path(&spec), &spec) };
+            tables.push(table.map_err(|e| self.rebuilt_with(e, partition))?);
         }
         Ok(Arc::new(PdbHeuristic::new(partition.clone(), tables)?))
     }
@@ -232,7 +269,8 @@ impl TableDir {
             .iter()
             .zip(partition.specs())
             .map(|(table, spec)| table.ensure_verified(&spec))
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.rebuilt_with(e, partition))?;
         Ok(Opened { heuristic, checks })
     }
 
@@ -262,7 +300,8 @@ impl TableDir {
     pub fn read(&self, partition: &Partition) -> Result<Arc<PdbHeuristic>, TableError> {
         let mut tables = Vec::new();
         for spec in partition.specs() {
-            tables.push(Table::read(&self.path(&spec), &spec)?);
+            let table = Table::read(&self.path(&spec), &spec);
+            tables.push(table.map_err(|e| self.rebuilt_with(e, partition))?);
         }
         Ok(Arc::new(PdbHeuristic::new(partition.clone(), tables)?))
     }
