@@ -198,8 +198,9 @@ fn build_dual(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result
     let what = format!("{} partition's dual lookups", describe(partition));
     if missing.is_empty() {
         inform!(
-            "all {} tables of the {what} are already in {} (use --force to rebuild)",
-            specs.len(),
+            "{} of the {what} {} already in {} (use --force to rebuild)",
+            all_tables(specs.len()),
+            if specs.len() == 1 { "is" } else { "are" },
             dir.dir.display()
         );
         return Ok(String::new());
@@ -264,10 +265,12 @@ fn build(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result<Stri
         missing
     };
     if missing.is_empty() {
+        let n = partition.patterns.len();
         inform!(
-            "all {} tables of the {} partition are already in {} (use --force to rebuild)",
-            partition.patterns.len(),
+            "{} of the {} partition {} already in {} (use --force to rebuild)",
+            all_tables(n),
             describe(partition),
+            if n == 1 { "is" } else { "are" },
             dir.dir.display()
         );
         return Ok(String::new());
@@ -311,4 +314,12 @@ fn report(built: Vec<(pdb::PatternSpec, pdb::Built)>) -> String {
         }
     }
     text
+}
+
+/// "the table" or "all N tables", as a sentence that says they are already built starts.
+fn all_tables(n: usize) -> String {
+    match n {
+        1 => "the table".to_string(),
+        n => format!("all {n} tables"),
+    }
 }

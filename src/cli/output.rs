@@ -54,6 +54,14 @@ pub fn stdout_is_open() -> Result<()> {
     Ok(())
 }
 
+/// `n` and the noun, singular for one: "1 result", "2 results".
+pub fn counted(n: impl Into<u64>, noun: &str) -> String {
+    match n.into() {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
+}
+
 /// Set by `--quiet`: no progress and no notes on stderr, only errors.
 static QUIET: AtomicBool = AtomicBool::new(false);
 

@@ -21,7 +21,7 @@ use super::report::{Failure, Outcome, Report};
 use super::{args, sources};
 use crate::board::{moves_to_string, parse_moves};
 use crate::check::vouch;
-use crate::cli::output::{emit, inform, note};
+use crate::cli::output::{counted, emit, inform, note};
 use crate::cluster::{Checkpoint, ClusterError, Identity};
 use crate::instances::Reader;
 use crate::search::{Books, Checkpointing, Limits, Search, StopReason, Weight};
@@ -317,11 +317,11 @@ pub fn run(
     };
     let resuming = |r: Resumed| {
         inform!(
-            "{}: resuming at threshold {} ({} iterations and {} subtrees of this one done{})",
+            "{}: resuming at threshold {} ({} and {} of this one done{})",
             path.display(),
             r.threshold,
-            r.iterations,
-            r.done,
+            counted(r.iterations as u64, "iteration"),
+            counted(r.done as u64, "subtree"),
             partway(r.partial)
         )
     };

@@ -25,7 +25,7 @@ use self::slice::Slice;
 use self::sources::{fewer_than_threads, sources, Sources};
 use self::study::DEFAULT_STUDY;
 use super::args::{self, TablesArg};
-use super::output::{emit, inform, note};
+use super::output::{counted, emit, inform, note};
 use super::{input, INTERRUPTED};
 use crate::batch::run_ordered;
 use crate::cluster::shard::Shard;
@@ -546,11 +546,11 @@ fn run(
             .shard
             .map_or(String::new(), |s| format!(" (shard {s})"));
         inform!(
-            "{}: complete{shard}: {} results, {} of them solved now; {} instances in the input",
+            "{}: complete{shard}: {}, {} of them from this run; {} in the input",
             path.display(),
-            end.results,
+            counted(end.results, "result"),
             end.results - slice.skipped.results,
-            end.items
+            counted(end.items, "instance")
         );
     }
     if let (Some(path), n @ 1..) = (&plan.output, slice.skipped.restated) {
@@ -651,11 +651,11 @@ fn solve_kept_one(
             let resuming = |r: checkpoint::Resumed| {
                 bar.suspend(|| {
                     inform!(
-                        "instance {}: resuming from {} at threshold {} ({} subtrees of it done{})",
+                        "instance {}: resuming from {} at threshold {} ({} of it done{})",
                         inst.id,
                         path.display(),
                         r.threshold,
-                        r.done,
+                        counted(r.done as u64, "subtree"),
                         checkpoint::partway(r.partial)
                     )
                 })

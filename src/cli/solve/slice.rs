@@ -74,9 +74,9 @@ pub fn open(
     };
     match (resume.results(), resume.end()) {
         (_, Some(end)) => inform!(
-            "{}: complete already ({} results); checking it against the input",
+            "{}: complete already ({}); checking it against the input",
             path.display(),
-            end.results
+            super::super::output::counted(end.results, "result")
         ),
         (0, None) if cut.is_empty() => {}
         // Said before the records are held to the input (as it is read): a file of
