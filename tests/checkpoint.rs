@@ -286,7 +286,12 @@ fn a_checkpoint_of_another_search_is_refused() {
             &["--heuristic", "manhattan"][..],
             "heuristic",
         ),
-        ("8 6 7 2 5 4 3 0 1", &["--weight", "1.5"][..], "weight"),
+        // The weights as people give them (a file keeps 3/2).
+        (
+            "8 6 7 2 5 4 3 0 1",
+            &["--weight", "1.5"][..],
+            "its weight is 1, this one's is 1.5",
+        ),
     ] {
         let out = run(board, extra);
         let stderr = String::from_utf8_lossy(&out.stderr);

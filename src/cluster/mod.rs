@@ -94,7 +94,7 @@ impl Identity {
                 self.partition.clone().unwrap_or_else(|| "none".into()),
                 asked.partition.clone().unwrap_or_else(|| "none".into()),
             ),
-            ("weight", self.weight.clone(), asked.weight.clone()),
+            ("weight", factor(&self.weight), factor(&asked.weight)),
         ];
         for (what, file, asked) in fields {
             if file != asked {
@@ -365,6 +365,18 @@ fn and_more(n: u32) -> String {
         String::new()
     } else {
         format!(" and {n} more")
+    }
+}
+
+/// A weight as files keep it (`h/g`, `1`) as people give it: `2/1` is 2, `1234/1000` 1.234.
+fn factor(weight: &str) -> String {
+    let ratio = weight.split_once('/').and_then(|(h, g)| {
+        let (h, g) = (h.parse::<f64>().ok()?, g.parse::<f64>().ok()?);
+        (g != 0.0).then(|| h / g)
+    });
+    match ratio {
+        Some(w) => format!("{}", (w * 1000.0).round() / 1000.0),
+        None => weight.to_string(),
     }
 }
 
