@@ -254,9 +254,34 @@ fn compare_a_3x3_board() {
         }
         if r["error"].is_string() {
             assert_eq!(r["kind"], "limit");
+            assert!(
+                r["error"].as_str().unwrap().starts_with("instance 1: "),
+                "{r}"
+            );
+        } else {
+            assert_eq!(
+                r["moves"].as_str().unwrap().len() as u64,
+                r["length"],
+                "{r}"
+            );
         }
     }
     assert!(optimal >= 8);
+    // Rows are result records: `check` replays each solved row's moves (they had none).
+    let solved: String = out
+        .stdout
+        .lines()
+        .filter(|l| !l.contains("\"error\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let check = run(&["check", "-"], Some(&solved));
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    let solved = rows.iter().filter(|r| r["moves"].is_string()).count();
+    assert!(
+        check.stdout.contains(&format!("{solved} ok, 0 failed")),
+        "{}",
+        check.stdout
+    );
     let text = run(&["compare", "8 6 7 2 5 4 3 0 1", "--no-build"], None);
     assert_eq!(text.code, 0);
     assert_eq!(text.stdout.lines().count(), 4 + 14);

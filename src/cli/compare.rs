@@ -156,6 +156,10 @@ pub fn run(a: CompareArgs) -> Result<i32> {
             (_, Some(HeuristicKind::Pdb)) => Some(solver.kind()),
             _ => kind,
         };
+        let moves = result
+            .as_ref()
+            .ok()
+            .map(|(ans, _)| crate::board::moves_to_string(&ans.moves));
         let (length, optimal, counts, note) = match &result {
             Ok((ans, _)) => (
                 Some(ans.moves.len()),
@@ -189,7 +193,7 @@ pub fn run(a: CompareArgs) -> Result<i32> {
         }
         let line = if json {
             row_record(
-                &inst, algorithm, used, length, optimal, &counts, millis, &note,
+                &inst, algorithm, used, length, moves, optimal, &counts, millis, &note,
             )
             .to_line()
                 + "\n"
@@ -219,13 +223,16 @@ pub fn run(a: CompareArgs) -> Result<i32> {
     Ok(0)
 }
 
-/// One row as a JSON record: a limited row has `error` and `kind: "limit"` and no length.
+/// One row as a JSON record, a result record as `solve` writes (`fifteen check` reads its
+/// moves): a limited row has `error` (naming the instance) and `kind: "limit"` and no
+/// length.
 #[allow(clippy::too_many_arguments)]
 fn row_record(
     inst: &crate::Instance,
     algorithm: Algorithm,
     kind: Option<HeuristicKind>,
     length: Option<usize>,
+    moves: Option<String>,
     optimal: Option<bool>,
     c: &Counts,
     millis: f64,
@@ -234,9 +241,10 @@ fn row_record(
     let mut r = Record {
         length: length.map(|l| l as u64),
         optimal,
+        moves,
         millis: Some((millis * 1000.0).round() / 1000.0),
         heuristic: kind.map(|k| k.name().to_string()),
-        error: (!note.is_empty()).then(|| note.to_string()),
+        error: (!note.is_empty()).then(|| format!("instance {}: {note}", inst.id)),
         kind: (!note.is_empty()).then(|| "limit".to_string()),
         algorithm: Some(algorithm.name().to_string()),
         ..instance_record(inst)
