@@ -1210,3 +1210,33 @@ fn says_all(text: &str, parts: &[&str]) {
         assert!(text.contains(part), "no {part:?} in:\n{text}");
     }
 }
+
+/// `bench`'s text holds each length to the known one: `ok`, `BAD`, or `-` where the input
+/// gives none (`?`), rather than an `ok` that checked nothing.
+#[test]
+fn bench_marks_a_length_it_could_not_hold_to_anything() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "known.txt",
+        "z ? 1 2 3 4 5 6 0 7 8\ny 2 1 2 3 4 5 6 0 7 8\nx 4 1 2 3 4 5 6 0 7 8\n",
+    );
+    let o = run(&["bench", LC, &file], None);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    let marks: Vec<(&str, &str)> = o
+        .stdout
+        .lines()
+        .skip(1)
+        .take(3)
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w[0], w[3])
+        })
+        .collect();
+    assert_eq!(
+        marks,
+        [("z", "-"), ("y", "ok"), ("x", "BAD")],
+        "{}",
+        o.stdout
+    );
+}

@@ -239,7 +239,12 @@ impl Report {
                 o.id,
                 len,
                 known,
-                if ok { "ok" } else { "BAD" },
+                // Nothing to hold the length to when no length is known.
+                match (o.known, ok) {
+                    (None, _) => "-",
+                    (Some(_), true) => "ok",
+                    (Some(_), false) => "BAD",
+                },
                 sol.nodes,
                 sol.millis
             );
