@@ -109,7 +109,10 @@ pub fn run(a: MergeArgs) -> Result<i32> {
     let report = match result {
         Ok(r) => r,
         Err(MergeError::Write(e)) => {
-            return Err(anyhow::Error::new(e).context("cannot write the merged results"))
+            let to = written.map_or("standard output".to_string(), |p| p.display().to_string());
+            return Err(
+                anyhow::Error::new(e).context(format!("cannot write the merged results to {to}"))
+            );
         }
         Err(MergeError::Stopped) => {
             match written {

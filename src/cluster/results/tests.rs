@@ -186,7 +186,10 @@ fn files_of_other_settings_inputs_or_writers_are_refused() {
     // The same settings, another input: refused at the first difference.
     let (_, mut r) = ResultsFile::open(&path, &header("1/2")).unwrap();
     let e = r.skip("1", Some(&[0, 2, 1, 3])).unwrap_err().to_string();
-    assert!(e.contains("(another board)"), "{e}");
+    assert!(
+        e.contains("the result of instance 1 is not this input's instance 1 (another board)"),
+        "{e}"
+    );
     let (_, mut r) = ResultsFile::open(&path, &header("1/2")).unwrap();
     let e = r.skip("7", Some(&[1, 2, 0, 3])).unwrap_err().to_string();
     assert!(
