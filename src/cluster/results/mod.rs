@@ -285,7 +285,7 @@ pub enum ResultsError {
     },
     /// A record that is not the instance at its position in this input: the file belongs to
     /// another input (or another shard numbering).
-    #[error("{path}, line {line}: {}: the file was written for another input; give another output file, or delete it", mismatch(.file_id, .input_id, .what))]
+    #[error("{path}, line {line}: {}: the file was written for another input; give another output file, or delete it", read_back::mismatch(.file_id, .input_id, .what))]
     Mismatch {
         /// The results file.
         path: PathBuf,
@@ -691,17 +691,6 @@ impl ResultsFile {
             path: self.path.clone(),
             error,
         })
-    }
-}
-
-/// What a record at a place of another instance is, for [`ResultsError::Mismatch`]: the ids
-/// that differ, or, when they agree, what else does ("instance 1 ... is 1" read as no
-/// difference at all).
-fn mismatch(file_id: &str, input_id: &str, what: &str) -> String {
-    if file_id == input_id {
-        format!("the result of instance {file_id} is not this input's instance {input_id}{what}")
-    } else {
-        format!("the result of instance {file_id}, but this input's instance at that place is {input_id}{what}")
     }
 }
 

@@ -251,3 +251,14 @@ pub(crate) fn read_back(
     }
     Ok(out)
 }
+
+/// What a record at a place of another instance is, for [`ResultsError::Mismatch`]: the ids
+/// that differ, or, when they agree, what else does ("instance 1 ... is 1" read as no
+/// difference at all).
+pub(super) fn mismatch(file_id: &str, input_id: &str, what: &str) -> String {
+    if file_id == input_id {
+        format!("the result of instance {file_id} is not this input's instance {input_id}{what}")
+    } else {
+        format!("the result of instance {file_id}, but this input's instance at that place is {input_id}{what}")
+    }
+}
