@@ -22,6 +22,14 @@ fn two_threads(tiles: &[u8], goal: fn(Shape) -> Goal) -> (Geometry, Packed, rayo
     (geo, start, pool)
 }
 
+/// A pool of one thread: the split search's books on the serial order.
+fn one_thread() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+}
+
 /// A search stopped again and again (its node limit raised by a step each run) and
 /// resumed from its books each time finds the answer of a search that never stopped,
 /// counting the same nodes in every iteration: the subtrees a stop caught partway are
@@ -31,10 +39,7 @@ fn two_threads(tiles: &[u8], goal: fn(Shape) -> Goal) -> (Geometry, Packed, rayo
 #[test]
 fn a_search_stopped_anywhere_resumes_where_it_stopped() {
     let (geo, start, _) = two_threads(&BOARD, Goal::blank_first);
-    let one = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
+    let one = one_thread();
     let lc = LinearConflict;
     fn kept<'a>(pool: &'a rayon::ThreadPool, books: &'a Mutex<Books>) -> Search<'a> {
         Search {
@@ -290,10 +295,7 @@ fn a_search_split_from_another_pools_worker_does_not_nest_that_pools_work() {
 #[test]
 fn no_save_closes_the_last_iteration_without_its_answer() {
     let (geo, start, _) = two_threads(&BOARD, Goal::blank_first);
-    let one = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
+    let one = one_thread();
     let lc = LinearConflict;
     let books = Mutex::new(Books::default());
     let saved: Mutex<Vec<Books>> = Mutex::new(Vec::new());
