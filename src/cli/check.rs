@@ -26,7 +26,7 @@ pub struct CheckArgs {
     #[arg(long)]
     moves: Option<String>,
     /// The goal for a board given with --moves, and for results lines without a
-    /// "goal" field: standard, blank-first, or the goal's numbers.
+    /// "goal" field: standard (1 2 ... 0), blank-first or korf (0 1 2 ...), or the goal's numbers.
     #[arg(long, default_value = "standard", value_parser = args::goal)]
     goal: GoalSpec,
     /// Output: text for people, json for programs (one JSON object per line).

@@ -26,7 +26,7 @@ pub struct CompareArgs {
     /// The board: one quoted argument ("1 2 3 ..."), or all its numbers.
     #[arg(required = true)]
     board: Vec<String>,
-    /// The goal: standard (1 2 ... 0), blank-first (0 1 2 ...), or the goal's numbers.
+    /// The goal: standard (1 2 ... 0), blank-first or korf (0 1 2 ...), or the goal's numbers.
     #[arg(long, default_value = "standard", value_parser = args::goal)]
     goal: GoalSpec,
     /// The shape of a board that is not square (RxC).
@@ -35,14 +35,14 @@ pub struct CompareArgs {
     /// Each row stops after generating this many nodes (default 1000000).
     #[arg(long, value_name = "N", value_parser = args::whole::<u64>(1, 1_000_000_000_000), allow_negative_numbers = true)]
     max_nodes: Option<u64>,
-    /// Each graph search (bfs, greedy, astar) stops at this much memory (bytes, or with
-    /// K, M, G, T; default 1G).
+    /// Each graph search (bfs, greedy, astar) stops at this much memory, 1K to 1024T
+    /// (bytes, or with K, M, G, T; default 1G).
     #[arg(long, value_name = "SIZE", value_parser = memory, allow_hyphen_values = true)]
     max_memory: Option<u64>,
     /// Each row stops after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = args::timeout, allow_hyphen_values = true)]
     timeout: Option<Duration>,
-    /// How deep dfs goes (default: 31 on 3x3, 80 on 4x4, otherwise 200).
+    /// How deep dfs goes, 0 to 10,000 (default: 31 on 3x3, 80 on 4x4, otherwise 200).
     #[arg(long, value_name = "N", value_parser = args::whole::<u32>(0, 10_000), allow_negative_numbers = true)]
     depth_limit: Option<u32>,
     /// Never build tables: the pdb rows use linear conflict where tables are missing.

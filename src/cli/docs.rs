@@ -93,15 +93,18 @@ pub fn man<C: CommandFactory>(path: &[&str]) -> Result<()> {
             }
         };
     }
-    // The page as `Man::render` writes it, but for the long help's closing paragraph (the
-    // exit statuses, which it would put in an `EXTRA` section): they get a section of their
-    // own, where man pages have it, before the version.
-    let man = clap_mangen::Man::new(page.after_long_help(None::<&'static str>)).source(source);
+    // The page as `Man::render` writes it, but for the long help's closing paragraphs (the
+    // examples and exit statuses, which it would put in an `EXTRA` section): they get
+    // sections of their own, where man pages have them, before the version.
+    // The manual's name closes the `.TH` line, which would otherwise end in a space.
+    let man = clap_mangen::Man::new(page.after_long_help(None::<&'static str>))
+        .source(source)
+        .manual("User Commands");
     let mut roff = Vec::new();
     man.render(&mut roff)?;
     let mut roff = String::from_utf8_lossy(&roff).into_owned();
     let at: Vec<&str> = at.iter().map(String::as_str).collect();
-    let section = super::exit_status::roff(&at);
+    let section = super::examples::roff(&at) + &super::exit_status::roff(&at);
     match roff.find("\n.SH VERSION") {
         Some(i) => roff.insert_str(i + 1, &section),
         None => roff.push_str(&section),

@@ -25,7 +25,7 @@ pub fn statuses(path: &[&str]) -> Vec<(u8, &'static str)> {
         ["solve" | "bench", ..] => vec![
             (0, "every instance solved (bench: and every known length matched)"),
             (1, "some instance failed (a board that cannot be read included, given as an argument or in a file), or a bench length did not match"),
-            (2, "usage errors (a file given as a board argument, without -i, among them), unreadable input, unusable tables, a results file or checkpoint that does not fit (another job, damaged, not ours)"),
+            (2, "usage errors (a file given as a board argument, without -i, among them), unreadable input, unusable tables, a results file or checkpoint that does not fit (another job, damaged, not ours), output or a checkpoint that could not be written (the answers printed all the same)"),
             (130, "stopped by Ctrl-C: the lines already printed are complete, the results of the first instances of the input, in order"),
             (143, "stopped by SIGTERM, as by Ctrl-C (solve --checkpoint: the checkpoint saved)"),
         ],
@@ -115,14 +115,14 @@ pub fn command<C: clap::CommandFactory>() -> Command {
     add_to_help(cmd, &root)
 }
 
-/// `cmd` with every command's exit statuses at the end of its long help (`--help`; `-h`
-/// stays short). `root` is the path of `cmd` itself (`[]` for `fifteen`, `["build-pdb"]`).
+/// `cmd` with every command's examples and exit statuses at the end of its long help
+/// (`--help`; `-h` stays short). `root` is the path of `cmd` itself (`[]` for `fifteen`, `["build-pdb"]`).
 pub fn add_to_help(cmd: Command, root: &[&str]) -> Command {
     let names: Vec<String> = cmd
         .get_subcommands()
         .map(|s| s.get_name().to_string())
         .collect();
-    let mut cmd = cmd.after_long_help(help_text(root));
+    let mut cmd = cmd.after_long_help(super::examples::help_text(root) + "\n" + &help_text(root));
     for name in &names {
         let mut path = root.to_vec();
         path.push(name);

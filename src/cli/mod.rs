@@ -11,6 +11,7 @@ pub mod build_pdb;
 mod check;
 mod compare;
 mod docs;
+mod examples;
 mod exit_status;
 mod input;
 mod merge;
@@ -71,25 +72,26 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Solve boards given as arguments, in a file (-i FILE) or on stdin (-i - or -).
+    /// Solve boards given as arguments, in a file (-i FILE) or on stdin (-i - or -)
     #[command(verbatim_doc_comment)]
     Solve(solve::SolveArgs),
     /// Solve every instance of a file, check each known length, report nodes and times.
     Bench(solve::BenchArgs),
-    /// Every search and estimate on one board: BFS, depth-first, greedy, A* and IDA* with
-    /// Hamming, Manhattan, linear conflict and the tables, under a node and memory limit,
-    /// one row each: length, optimal, nodes expanded and generated, peak frontier, closed
-    /// set, memory, time (docs/teaching.md).
+    /// Every classic search and estimate on one board, one row each (docs/teaching.md)
+    ///
+    /// BFS, depth-first, greedy, A* and IDA* with Hamming, Manhattan, linear conflict and
+    /// the tables, under a node and memory limit, one row each: length, optimal, nodes
+    /// expanded and generated, peak frontier, closed set, memory, time.
     #[command(verbatim_doc_comment)]
     Compare(compare::CompareArgs),
     /// Print uniformly random solvable boards, one per line.
     Random(random::RandomArgs),
-    /// Join the results files of a sharded batch (solve --shard K/N --output FILE) into
-    /// one, in input order, checking every result.
+    /// Join the results files of a sharded batch into one, in input order, checked
     ///
-    /// Refuses (nothing written) unless the files are all N shards of one batch, each
-    /// complete (its task ran to the end), with no id twice. Every result is checked as
-    /// `fifteen check` does; each that does not is named on stderr.
+    /// The files are those of solve --shard K/N --output FILE, one per shard. Refuses
+    /// (nothing written) unless the files are all N shards of one batch, each complete (its
+    /// task ran to the end), with no id twice. Every result is checked as `fifteen check`
+    /// does; each that does not is named on stderr.
     #[command(verbatim_doc_comment)]
     Merge(merge::MergeArgs),
     /// Replay solutions against their boards: does each reach the goal, in how many moves?
@@ -103,7 +105,7 @@ enum Command {
     /// not search, so it cannot tell whether a solution is optimal.
     #[command(verbatim_doc_comment)]
     Check(check::CheckArgs),
-    /// Play in the terminal: slide tiles with the keys, ask for hints, watch it solve.
+    /// Play in the terminal: slide tiles with the keys, ask for hints, watch it solve
     ///
     /// Keys name the direction the tile slides: arrows, h j k l, or w a S d (capital S,
     /// as s solves). ? shows the next optimal move, s solves from here and plays the moves
@@ -112,17 +114,19 @@ enum Command {
     Play(play::PlayArgs),
     /// Inspect pattern-database files.
     Tables(tables::TablesArgs),
-    /// One hard instance split by IDA* iteration over tasks on many machines
-    /// (slurm/solve-split.sh drives it): frontier, search a part, reduce the parts.
+    /// One hard instance split over many machines: frontier, search a part, reduce
+    ///
+    /// Each IDA* iteration is split into parts that tasks on many machines search;
+    /// slurm/solve-split.sh drives the steps (docs/cluster.md).
     Split(split::SplitArgs),
-    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     ///
     /// For example:
     ///   mkdir -p ~/.local/share/bash-completion/completions
     ///   fifteen completions bash > ~/.local/share/bash-completion/completions/fifteen
     #[command(verbatim_doc_comment)]
     Completions(docs::CompletionsArgs),
-    /// Print a manual page (roff): fifteen(1), or fifteen-COMMAND(1) for a command.
+    /// Print a manual page (roff): fifteen(1), or fifteen-COMMAND(1) for a command
     ///
     /// For example: fifteen man | man -l -    or    fifteen man solve > fifteen-solve.1
     #[command(verbatim_doc_comment)]

@@ -26,7 +26,7 @@ pub struct RandomArgs {
     /// Board size: N for NxN, or RxC.
     #[arg(long, default_value = "4", value_parser = args::shape, allow_negative_numbers = true)]
     size: Shape,
-    /// The goal the boards must be able to reach.
+    /// The goal the boards must be able to reach: standard (1 2 ... 0), blank-first or korf (0 1 2 ...), or the goal's numbers.
     #[arg(long, default_value = "standard", value_parser = args::goal)]
     goal: GoalSpec,
     /// Instead of uniform boards, random walks of this many moves from the goal (0 to

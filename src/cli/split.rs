@@ -58,7 +58,7 @@ enum Step {
 struct FrontierArgs {
     /// The board ("1 2 3 ...").
     board: String,
-    /// The goal: standard, blank-first, or the goal's numbers.
+    /// The goal: standard (1 2 ... 0), blank-first or korf (0 1 2 ...), or the goal's numbers.
     #[arg(long, default_value = "standard", value_parser = args::goal)]
     goal: GoalSpec,
     /// The board's shape, RxC (needed for boards that are not square).

@@ -35,7 +35,7 @@ pub struct PlayArgs {
     /// Board shape (RxC or N) for a random board, or for a non-square BOARD.
     #[arg(long, value_name = "RxC", value_parser = args::shape, allow_negative_numbers = true)]
     size: Option<Shape>,
-    /// The goal: standard, blank-first, or the goal's numbers.
+    /// The goal: standard (1 2 ... 0), blank-first or korf (0 1 2 ...), or the goal's numbers.
     #[arg(long, default_value = "standard", value_parser = args::goal)]
     goal: GoalSpec,
     #[command(flatten)]

@@ -349,8 +349,9 @@ pub fn run(
     }
     let (now, total, runs) = kept.spent;
     inform!(
-        "{}: this run generated {now} nodes; {total} over {runs} runs",
+        "{}: this run generated {now} nodes; {total} over {}",
         path.display(),
+        counted(runs as u64, "run"),
     );
     // A save that failed is a failed write: the answer or the stop is printed, and the
     // exit status is 2 (never 0).
@@ -373,8 +374,9 @@ pub fn run(
             } else {
                 let (threshold, done, partial) = kept.stopped_at;
                 inform!(
-                    "stopped: {} holds the search at threshold {threshold} ({done} subtrees of it done{}); run the same command to resume",
+                    "stopped: {} holds the search at threshold {threshold} ({} of it done{}); run the same command to resume",
                     path.display(),
+                    counted(done as u64, "subtree"),
                     partway(partial),
                 );
             }

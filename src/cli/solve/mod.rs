@@ -81,7 +81,7 @@ enum SolveFormat {
 /// The options `solve` and `bench` share.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchOpts {
-    /// The goal: standard (1 2 ... 0), blank-first (0 1 2 ...), or the goal's numbers.
+    /// The goal: standard (1 2 ... 0), blank-first or korf (0 1 2 ...), or the goal's numbers.
     /// A `goal:` line in an input file overrides it for the lines after it.
     #[arg(long, default_value = "standard", value_parser = args::goal)]
     goal: GoalSpec,
@@ -103,11 +103,12 @@ pub struct SearchOpts {
     /// (astar for a course problem file).
     #[arg(long, value_enum)]
     algorithm: Option<AlgorithmArg>,
-    /// How deep --algorithm dfs goes (default: 31 on 3x3, 80 on 4x4, otherwise 200).
+    /// How deep --algorithm dfs goes, 0 to 10,000 (default: 31 on 3x3, 80 on 4x4,
+    /// otherwise 200).
     #[arg(long, value_name = "N", value_parser = args::whole::<u32>(0, 10_000), allow_negative_numbers = true)]
     depth_limit: Option<u32>,
-    /// The memory bfs, greedy and astar may hold (bytes, or with K, M, G, T; default 1G);
-    /// at the limit the search stops with its counts so far.
+    /// The memory bfs, greedy and astar may hold, 1K to 1024T (bytes, or with K, M, G, T;
+    /// default 1G); at the limit the search stops with its counts so far.
     #[arg(long, value_name = "SIZE", value_parser = classic::memory, allow_hyphen_values = true)]
     max_memory: Option<u64>,
     /// Give up on an instance after this many nodes, 1 to 10^18 (it is reported as
@@ -142,8 +143,9 @@ pub struct SearchOpts {
     /// (optimal too, slower), with a note naming the command that builds them.
     #[arg(long)]
     no_build: bool,
-    /// Solve only shard K of N (K from 1 to N): instance i of the input (counted from 1,
-    /// in input order, bad lines included) is shard ((i - 1) mod N) + 1's. For a job array:
+    /// Solve only shard K of N (K from 1 to N): record i of the input (counted from 1,
+    /// in input order, bad lines included, a bad goal: or size: line too) is shard
+    /// ((i - 1) mod N) + 1's. For a job array:
     /// --array=1-N and --shard $SLURM_ARRAY_TASK_ID/N (slurm/solve-array.sbatch).
     #[arg(long, value_name = "K/N", value_parser = args::shard)]
     shard: Option<Shard>,
@@ -176,8 +178,9 @@ pub struct SolveArgs {
     /// `#` comments); `-` for stdin.
     #[arg(short, long)]
     input: Option<String>,
-    /// Print every intermediate board with g (moves made), h (estimate) and f = g + h
-    /// (text output: not with --format json or --output).
+    /// Print every intermediate board with g (moves made), h and f = g + h, where h is
+    /// the linear-conflict estimate whatever --heuristic guided the search (text output:
+    /// not with --format json or --output).
     #[arg(long)]
     steps: bool,
     /// Keep the search's progress in FILE and resume from it when run again (one board;
