@@ -70,6 +70,19 @@ pub enum BoardError {
     /// a negative one is not a number either). Holds the token, cut to 40 characters and an ellipsis.
     #[error("'{0}' is not a number")]
     NotANumber(String),
+    /// A line that starts with a word (an id) but whose numbers after `ID LEN` make no
+    /// board: most likely an `ID LEN tiles` line with a tile missing or one too many, which
+    /// read as a board would only say that the id is not a number.
+    #[error("'{id}' is not a number, and as an `ID LEN tiles` line it has {} after ID and LEN, which make no board (give {})", numbers(*.after), cells_wanted(*.cells))]
+    IdLineCount {
+        /// The line's first token (the id), cut as [`NotANumber`](Self::NotANumber)'s is.
+        id: String,
+        /// How many tokens follow `ID LEN`.
+        after: usize,
+        /// The cells of the shape set by `--size` or a `size:` line; `None` for square
+        /// boards by count.
+        cells: Option<usize>,
+    },
     /// The `LEN` of an instance line, a number too large for a length (2^32 or more): its
     /// digits, cut as [`NotANumber`](Self::NotANumber)'s token is when very long.
     #[error("the known length {0} is out of range (0 to 4294967295; or ? for unknown)")]
@@ -263,5 +276,22 @@ fn numbers_do(n: usize) -> String {
         "1 number does".into()
     } else {
         format!("{n} numbers do")
+    }
+}
+
+/// The counts of numbers a board may have: the shape's, or every square board's.
+fn cells_wanted(cells: Option<usize>) -> String {
+    match cells {
+        Some(n) => format!("{n}, as the shape set says"),
+        None => "4, 9, 16, 25 or 36 for a square board; other shapes need --size RxC or a `size: RxC` line".into(),
+    }
+}
+
+/// "1 number", "3 numbers".
+fn numbers(n: usize) -> String {
+    if n == 1 {
+        "1 number".into()
+    } else {
+        format!("{n} numbers")
     }
 }

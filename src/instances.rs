@@ -490,7 +490,22 @@ impl<R: BufRead> Reader<R> {
             return self.make(id.to_string(), line.no, &tiles.join(" "), known);
         }
         let id = self.next_id();
-        self.make(id, line.no, &line.text, None)
+        let item = self.make(id, line.no, &line.text, None);
+        // A first token that is a word: an `ID LEN tiles` line of the wrong count, not a
+        // board with a bad number.
+        match item {
+            Err(mut bad)
+                if tokens.len() >= 3 && bad.error == BoardError::NotANumber(quoted(tokens[0])) =>
+            {
+                bad.error = BoardError::IdLineCount {
+                    id: quoted(tokens[0]),
+                    after: tokens.len() - 2,
+                    cells: self.size.map(|s| s.cells()),
+                };
+                Err(bad)
+            }
+            item => item,
+        }
     }
 
     /// The grid's board; or, if its lines do not make one and some of them are boards on

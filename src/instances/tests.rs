@@ -408,3 +408,33 @@ fn a_known_length_too_large_says_so_and_a_word_is_not_a_number() {
         )]
     );
 }
+
+#[test]
+fn an_id_line_of_the_wrong_count_says_so() {
+    // A tile left out of an `ID LEN tiles` line, or one too many: the id would be "not a
+    // number" read as a board; the message gives the count instead.
+    let got = read(b"p 3 1 2 3\nq 31 8 6 7 2 5 4 3 0 1 9\n");
+    let count = |after| BoardError::IdLineCount {
+        id: if after == 3 { "p" } else { "q" }.into(),
+        after,
+        cells: None,
+    };
+    assert_eq!(got, [err("1", 1, count(3)), err("2", 2, count(10))]);
+    let message = count(3).to_string();
+    assert!(message.contains("3 numbers after ID and LEN"), "{message}");
+    // With a shape set, the count the shape wants.
+    let got = read_with(
+        b"r 3 1 2 3 4 5 6 7 8 9 10 0\n",
+        Some(Shape::new(3, 4).unwrap()),
+    );
+    let want = BoardError::IdLineCount {
+        id: "r".into(),
+        after: 11,
+        cells: Some(12),
+    };
+    assert!(want.to_string().contains("give 12"));
+    assert_eq!(got, [err("1", 1, want)]);
+    // A bad number inside a board is still that number.
+    let got = read(b"1 2 x 4\n");
+    assert_eq!(got, [err("1", 1, BoardError::NotANumber("x".into()))]);
+}
