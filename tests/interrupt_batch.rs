@@ -265,3 +265,60 @@ fn a_long_batch_with_bad_lines_mixed_in_goes_on_in_order() {
         }
     }
 }
+
+/// `bench` with these arguments on `input`.
+fn bench(input: &str) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args([
+            "bench",
+            "--heuristic",
+            "linear-conflict",
+            "--format",
+            "json",
+            "--threads",
+            "2",
+            input,
+        ])
+        .env(
+            "FIFTEEN_TABLES",
+            "/dev/null/fifteen-tests-must-not-build-here",
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run fifteen")
+}
+
+#[test]
+fn an_interrupted_bench_says_so_in_its_summary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let summary = |lines: &[String]| -> Value {
+        let last: Value = serde_json::from_str(lines.last().expect("a summary")).unwrap();
+        last["summary"].clone()
+    };
+    // Run whole: no "interrupted".
+    let easy = tmp.path().join("easy.txt");
+    std::fs::write(&easy, batch(3, 0)).unwrap();
+    let mut child = bench(easy.to_str().unwrap());
+    let rx = lines_of(&mut child);
+    let (code, stderr) = finish(child, None);
+    let lines: Vec<String> = rx.iter().collect();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(summary(&lines)["solved"], 3, "{lines:?}");
+    assert!(summary(&lines).get("interrupted").is_none(), "{lines:?}");
+    // Stopped after the easy boards: the summary says its counts are not the whole set's.
+    let path = tmp.path().join("batch.txt");
+    std::fs::write(&path, batch(3, 100)).unwrap();
+    let mut child = bench(path.to_str().unwrap());
+    let rx = lines_of(&mut child);
+    let first = rx.recv_timeout(HANG).expect("a first line");
+    sigint(&child);
+    let (code, stderr) = finish(child, None);
+    let mut lines = vec![first];
+    lines.extend(rx.iter());
+    assert_interrupted(code, &stderr);
+    let s = summary(&lines);
+    assert_eq!(s["interrupted"], true, "{lines:?}");
+    assert!(s["solved"].as_u64().unwrap() < 103, "{lines:?}");
+}

@@ -570,6 +570,7 @@ fn run(
             plan.kind,
             plan.weight,
             slice.skipped,
+            interrupted,
         );
         emit(&mut out, &summary)?;
     }

@@ -282,7 +282,10 @@ impl Report {
         line
     }
 
-    /// `bench`'s closing lines: totals, wall time, nodes per second.
+    /// `bench`'s closing lines: totals, wall time, nodes per second. `interrupted`: a
+    /// Ctrl-C or SIGTERM ended the run, so the totals are of the instances done before it,
+    /// which the summary says (a program reading it must not take it for the whole set's).
+    #[allow(clippy::too_many_arguments)]
     pub fn summary(
         &self,
         wall: f64,
@@ -291,6 +294,7 @@ impl Report {
         kind: HeuristicKind,
         weight: Weight,
         skipped: Skipped,
+        interrupted: bool,
     ) -> String {
         let (solved, failed, mismatched) = (self.solved, self.failed, self.mismatched);
         let (total_nodes, total_len) = (self.nodes, self.total_len);
@@ -309,6 +313,9 @@ impl Report {
                 "optimal": weight.is_one(),
                 "bound": weight.factor(),
             }});
+            if interrupted {
+                v["summary"]["interrupted"] = serde_json::json!(true);
+            }
             if skipped.results > 0 {
                 v["summary"]["skipped"] = serde_json::json!({
                     "results": skipped.results,
@@ -333,6 +340,9 @@ impl Report {
             nps / 1e6,
             kind.name(),
         );
+        if interrupted {
+            s.push_str("interrupted: these counts are of the instances done before the stop, not of the whole file\n");
+        }
         if skipped.results > 0 {
             s.push_str(&format!(
                 "and {} results already in the output file: {} failed, {} wrong lengths (held to the input's known lengths)\n",
