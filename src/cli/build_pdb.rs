@@ -119,11 +119,13 @@ fn run(args: Args) -> Result<()> {
     super::output::set_quiet(args.quiet);
     // Before minutes of building: the layers' report (or the page asked for) would be lost.
     super::output::stdout_is_open().map_err(|e| Usage(e.to_string()))?;
+    // A page that cannot be written is exit status 2, as `--help`'s and `fifteen man`'s.
+    let page = |e: anyhow::Error| anyhow::Error::from(Usage(format!("{e:#}")));
     if let Some(shell) = args.completions {
-        return super::docs::completions::<Args>(shell, "build-pdb");
+        return super::docs::completions::<Args>(shell, "build-pdb").map_err(page);
     }
     if args.man {
-        return super::docs::man::<Args>(&[]);
+        return super::docs::man::<Args>(&[]).map_err(page);
     }
     let shape = args.size;
     if shape.cells() > pdb::MAX_TABLE_CELLS {

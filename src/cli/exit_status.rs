@@ -65,7 +65,7 @@ pub fn statuses(path: &[&str]) -> Vec<(u8, &'static str)> {
             return vec![
                 (0, "the tables are there"),
                 (1, "an error (one line on stderr): a bad table in the way, a build that does not fit in memory"),
-                (2, "usage errors: an option out of its range, a partition that is not one or whose tables would be too large"),
+                (2, "usage errors: an option out of its range, a partition that is not one or whose tables would be too large; a --help, --man or --completions page that could not be written"),
                 (130, "stopped by Ctrl-C, no partial table left"),
                 (143, "stopped by SIGTERM, no partial table left"),
             ]
