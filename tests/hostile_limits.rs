@@ -384,6 +384,44 @@ fn a_checkpoint_that_cannot_be_saved_keeps_the_answer() {
         "{}",
         o.stderr
     );
+    // What to do fits why: space can be freed on a full disk.
+    assert!(
+        first.ends_with("free some space or give another path"),
+        "{first}"
+    );
+    // A batch says it once an instance (before its search), then the error.
+    let input = tables.path().join("batch.txt");
+    let boards: Vec<String> = (4..7).map(board_3x4).collect();
+    std::fs::write(&input, format!("size: 3x4\n{}\n", boards.join("\n"))).unwrap();
+    let o = run(fifteen()
+        .args(["bench", "--format", "json", "--tables"])
+        .arg(tables.path())
+        .arg("--checkpoints")
+        .arg(fs.path().join("ck"))
+        .arg(&input));
+    assert_eq!(o.code, Some(2), "{o:?}");
+    let warnings = o
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("warning: "))
+        .count();
+    assert_eq!(warnings, 3, "{}", o.stderr);
+    assert!(o
+        .stderr
+        .contains("error: the checkpoints of 3 instances could not be saved"));
+    // A directory that is not there: no space to free.
+    let o = run(fifteen()
+        .args(["solve", "--size", "3x4", "--format", "json", "--tables"])
+        .arg(tables.path())
+        .arg("--checkpoint")
+        .arg(tables.path().join("no-such-dir/ck.json"))
+        .arg(&board));
+    assert_eq!(o.code, Some(2), "{o:?}");
+    let first = o.stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.ends_with("give a path in a directory you can write to"),
+        "{first}"
+    );
 }
 
 /// `build-pdb --force` on a disk with no room for a second copy of a table fails with the

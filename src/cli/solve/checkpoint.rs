@@ -45,6 +45,9 @@ pub(super) struct Kept {
     pub stopped_at: (u32, usize, usize),
     /// Why a save failed (a full disk): the file holds the last save that worked.
     pub save_failed: Option<String>,
+    /// A warning said before the search that no save could be written there: a batch
+    /// does not say it again for this instance when the saves did fail.
+    pub warned: bool,
     /// Nodes this run generated, over all runs, and the number of runs.
     pub spent: (u64, u64, u32),
 }
@@ -171,6 +174,7 @@ pub(super) fn solve_kept(
             from_file: true,
             stopped_at: (0, 0, 0),
             save_failed: None,
+            warned: false,
             spent: (0, c.books.spent, c.books.runs),
         });
     }
@@ -188,11 +192,9 @@ pub(super) fn solve_kept(
         on_resume(r);
     }
     let spent_before = books.spent;
-    if let Err(e) = probe_beside(path) {
-        // Said now, not only when the search ends (hours later, perhaps): the search runs
-        // all the same, and its answer is kept, but a stop would lose its work.
-        note!("warning: {e}: the search runs, but a stop before the end loses its work; free some space or give another path");
-    }
+    // Said now, not only when the search ends (hours later, perhaps): the search runs all
+    // the same, and its answer is kept, but a stop would lose its work.
+    let warned = probe_beside(path).map_err(|e| note!("warning: {e}"));
     // Ctrl-C or SIGTERM waits for this search to stop and save its books.
     let _hold = super::super::signals::hold();
     let books = Mutex::new(books);
@@ -269,6 +271,7 @@ pub(super) fn solve_kept(
             books.partial.len(),
         ),
         save_failed,
+        warned: warned.is_err(),
         spent: (books.spent - spent_before, books.spent, books.runs),
     })
 }
@@ -404,18 +407,28 @@ pub fn run(
 /// start, not only by a warning when the search ends.
 ///
 /// # Errors
-/// The scratch file cannot be made or written whole.
-fn probe_beside(path: &Path) -> Result<()> {
+/// The scratch file cannot be made or written whole: the warning to print, with what to do.
+fn probe_beside(path: &Path) -> std::result::Result<(), String> {
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     let written = tempfile::NamedTempFile::new_in(parent)
         .and_then(|mut f| std::io::Write::write_all(&mut f, &[b' '; 4096]));
-    if let Err(e) = written {
-        bail!("{}: cannot write a checkpoint there ({e})", path.display());
-    }
-    Ok(())
+    written.map(drop).map_err(|e| {
+        // What to do depends on why: space can be freed; a read-only or missing directory
+        // needs another path.
+        let advice = match e.kind() {
+            std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => {
+                "free some space or give another path"
+            }
+            _ => "give a path in a directory you can write to",
+        };
+        format!(
+            "{}: cannot write a checkpoint there ({e}): the search runs, but a stop before the end loses its work; {advice}",
+            path.display()
+        )
+    })
 }
 
 /// Makes `--checkpoints DIR` if missing and writes a file there once, before the batch:

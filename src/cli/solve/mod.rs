@@ -685,7 +685,7 @@ fn solve_kept_one(
             return Outcome::new(inst, Err(failure));
         }
     };
-    if let Some(e) = &kept.save_failed {
+    if let (Some(e), false) = (&kept.save_failed, kept.warned) {
         bar.suspend(|| {
             note!(
                 "warning: instance {}: {}",
