@@ -424,6 +424,46 @@ fn a_checkpoint_that_cannot_be_saved_keeps_the_answer() {
     );
 }
 
+/// A checkpointed search stopped (Ctrl-C or SIGTERM) when no save could be written: a
+/// failed write first, exit status 2, never the 130 or 143 a job script takes for "saved,
+/// resume later".
+#[test]
+fn a_stop_that_could_not_save_is_a_failed_write() {
+    let Some(fs) = Tmpfs::mount("64k") else {
+        return;
+    };
+    fs.fill();
+    let hard = "15 14 8 12 10 11 9 13 2 6 5 1 3 7 4 0";
+    let input = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(input.path(), format!("goal: korf\n{hard}\n")).unwrap();
+    let input = input.path().to_str().unwrap();
+    // One board with --checkpoint FILE, and a batch with --checkpoints DIR.
+    let one = ["solve", "--checkpoint", "ck.json", "--goal", "korf", hard];
+    let batch = ["bench", "--checkpoints", "ck", input];
+    for (sig, _) in SIGNALS {
+        for args in [&one[..], &batch[..]] {
+            let mut child = fifteen()
+                .current_dir(fs.path())
+                .args(args)
+                .args(["--heuristic", "manhattan", "--threads", "1"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let err = lines(child.stderr.take().unwrap());
+            await_line(&err, "cannot write a checkpoint there");
+            signal(&child, sig);
+            let status = wait(&mut child, GUARD);
+            let rest: Vec<String> = err.iter().collect();
+            assert_eq!(status.code(), Some(2), "{args:?}, signal {sig}: {rest:?}");
+            assert!(
+                rest.iter().any(|l| l.contains("could not be saved")),
+                "{rest:?}"
+            );
+        }
+    }
+}
+
 /// `build-pdb --force` on a disk with no room for a second copy of a table fails with the
 /// reason, and leaves the old tables as they were, byte for byte, and no temporary file.
 #[test]

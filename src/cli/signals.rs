@@ -14,7 +14,7 @@
 //! in its own handler, see `play/terminal.rs`).
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Mutex;
 #[cfg(unix)]
 use std::time::{Duration, Instant};
@@ -104,11 +104,23 @@ pub fn status() -> Option<i32> {
     }
 }
 
+/// Set when work could not be written (a checkpoint that no save reached): the exit
+/// status is 2 even after a signal, whose 130 or 143 a job script reads as "saved, rerun
+/// to resume".
+static WRITE_FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Marks this run's exit status as a failed write's (2), signal or not.
+pub fn write_failed() {
+    WRITE_FAILED.store(true, Ordering::SeqCst);
+}
+
 /// The status to exit with when a command returned `code`: after a signal, a command
 /// that did not end in success ended because of it (a read cut short, a search stopped),
-/// and says so with the signal's status; one that finished its work keeps its 0.
+/// and says so with the signal's status, unless work could not be written
+/// ([`write_failed`]); one that finished its work keeps its 0.
 pub fn exit_status(code: i32) -> i32 {
     match status() {
+        Some(_) if code != 0 && WRITE_FAILED.load(Ordering::SeqCst) => 2,
         Some(s) if code != 0 => s,
         _ => code,
     }

@@ -17,6 +17,7 @@ use anyhow::{bail, Context, Result};
 use signal_hook::consts::{SIGINT, SIGTERM};
 
 use super::plan::{NoSolver, Plan};
+use super::progress::{BatchBar, Iterations};
 use super::report::{Failure, Outcome, Report};
 use super::{args, sources};
 use crate::board::{moves_to_string, parse_moves};
@@ -24,8 +25,9 @@ use crate::check::vouch;
 use crate::cli::output::{counted, emit, inform, note};
 use crate::cluster::{Checkpoint, ClusterError, Identity};
 use crate::instances::Reader;
-use crate::search::{Books, Checkpointing, Limits, Search, StopReason, Weight};
-use crate::{Instance, Solution, SolveError};
+use crate::record::FailureKind;
+use crate::search::{Books, Checkpointing, Iteration, Limits, Search, StopReason, Weight};
+use crate::{Instance, Solution, SolveError, Solver};
 
 /// Exit status after SIGTERM: 128 + 15, the shell's convention.
 const EXIT_TERMINATED: i32 = 143;
@@ -66,6 +68,14 @@ pub(super) fn save_failed(why: &str, path: &Path) -> String {
             path.display()
         )
     }
+}
+
+/// The closing error of a batch some of whose checkpoints could not be saved.
+pub(super) fn unsaved_error(unsaved: usize) -> String {
+    format!(
+        "the checkpoints of {} could not be saved (see the warnings above)",
+        counted(unsaved as u64, "instance")
+    )
 }
 
 /// Where a checkpoint's books resume a search.
@@ -358,7 +368,13 @@ pub fn run(
     );
     // A save that failed is a failed write: the answer or the stop is printed, and the
     // exit status is 2 (never 0).
-    let unsaved = |code: i32| if kept.save_failed.is_some() { 2 } else { code };
+    let unsaved = |code: i32| {
+        if kept.save_failed.is_none() {
+            return code;
+        }
+        super::super::signals::write_failed();
+        2
+    };
     match kept.result {
         Ok(s) => print(&mut report, inst, Ok(s)).map(unsaved),
         Err(SolveError::Stopped(s))
@@ -383,11 +399,13 @@ pub fn run(
                     partway(partial),
                 );
             }
-            Ok(if terminated.load(Ordering::SeqCst) {
+            // A stop whose work could not be saved is a failed write first (2): a job
+            // script that requeues on 143 would only start over.
+            Ok(unsaved(if terminated.load(Ordering::SeqCst) {
                 EXIT_TERMINATED
             } else {
                 130
-            })
+            }))
         }
         Err(SolveError::Stopped(s)) => {
             let e = SolveError::Stopped(s.clone());
@@ -529,4 +547,61 @@ fn print(report: &mut Report, inst: Instance, result: Result<Solution, Failure>)
     };
     emit(&mut std::io::stdout(), &report.line(&o))?;
     Ok(if failed { 1 } else { 0 })
+}
+
+/// Solves one instance of a `--checkpoints DIR` batch, its search kept in a file of DIR
+/// (see [`solve_kept`]): resumed when the file holds a stopped search, read back
+/// when it holds the answer. A file that cannot be used fails this instance, naming it.
+pub(super) fn solve_kept_one(
+    inst: Instance,
+    solver: &Solver,
+    search: Search,
+    dir: &std::path::Path,
+    alone: bool,
+    bar: &BatchBar,
+) -> Outcome {
+    let kept = file_name(&inst, solver, search.weight)
+        .map(|name| dir.join(name))
+        .and_then(|path| {
+            let resuming = |r: Resumed| {
+                bar.suspend(|| {
+                    inform!(
+                        "instance {}: resuming from {} at threshold {} ({} of it done{})",
+                        inst.id,
+                        path.display(),
+                        r.threshold,
+                        counted(r.done as u64, "subtree"),
+                        partway(r.partial)
+                    )
+                })
+            };
+            let shown = Iterations::new(&inst.id, &search, alone, Some(bar));
+            let hook = |it: Iteration| shown.note(it);
+            let search = Search {
+                on_iteration: shown.show.then_some(&hook as _),
+                ..search
+            };
+            let kept = solve_kept(&inst, solver, search, &path, &resuming);
+            shown.clear();
+            Ok((path, kept?))
+        });
+    let (path, kept) = match kept {
+        Ok(k) => k,
+        Err(e) => {
+            let failure = Failure {
+                message: format!("instance {}: {e:#}", inst.id),
+                kind: FailureKind::Checkpoint,
+                stopped: None,
+            };
+            return Outcome::new(inst, Err(failure));
+        }
+    };
+    if let (Some(e), false) = (&kept.save_failed, kept.warned) {
+        bar.suspend(|| note!("warning: instance {}: {}", inst.id, save_failed(e, &path)));
+    }
+    Outcome {
+        searched: Some(kept.spent.0),
+        unsaved: kept.save_failed.is_some(),
+        ..Outcome::of(inst, kept.result)
+    }
 }

@@ -417,7 +417,9 @@ fn run(
             Item::Solve(inst, solver) => {
                 let search = plan.search(split.then_some(&pool));
                 match &plan.checkpoints {
-                    Some(dir) => solve_kept_one(inst, &solver, search, dir, one_at_a_time, &bar),
+                    Some(dir) => {
+                        checkpoint::solve_kept_one(inst, &solver, search, dir, one_at_a_time, &bar)
+                    }
                     None => solve_one(inst, &solver, search, one_at_a_time, &bar),
                 }
             }
@@ -593,16 +595,18 @@ fn run(
                 (None, _) => note!("interrupted: the results above are complete; the rest were not solved"),
             },
         }
+        if unsaved > 0 {
+            note!("error: {}", checkpoint::unsaved_error(unsaved));
+            super::signals::write_failed();
+            return Ok(2);
+        }
         return Ok(130);
     }
     if let Some(hint) = report.limit_hint(bench, plan.checkpoints.is_some(), plan.weight) {
         inform!("{hint}");
     }
     if unsaved > 0 {
-        note!(
-            "error: the checkpoints of {unsaved} instance{} could not be saved (see the warnings above)",
-            if unsaved == 1 { "" } else { "s" }
-        );
+        note!("error: {}", checkpoint::unsaved_error(unsaved));
         return Ok(2);
     }
     // A resumed run answers for the results it skipped too. A known length the answer
@@ -636,67 +640,4 @@ fn solve_one(
     let result = solver.solve(&inst.board, &inst.goal, &search);
     shown.clear();
     Outcome::of(inst, result)
-}
-
-/// Solves one instance of a `--checkpoints DIR` batch, its search kept in a file of DIR
-/// (see [`checkpoint::solve_kept`]): resumed when the file holds a stopped search, read back
-/// when it holds the answer. A file that cannot be used fails this instance, naming it.
-fn solve_kept_one(
-    inst: Instance,
-    solver: &Solver,
-    search: Search,
-    dir: &std::path::Path,
-    alone: bool,
-    bar: &BatchBar,
-) -> Outcome {
-    let kept = checkpoint::file_name(&inst, solver, search.weight)
-        .map(|name| dir.join(name))
-        .and_then(|path| {
-            let resuming = |r: checkpoint::Resumed| {
-                bar.suspend(|| {
-                    inform!(
-                        "instance {}: resuming from {} at threshold {} ({} of it done{})",
-                        inst.id,
-                        path.display(),
-                        r.threshold,
-                        counted(r.done as u64, "subtree"),
-                        checkpoint::partway(r.partial)
-                    )
-                })
-            };
-            let shown = Iterations::new(&inst.id, &search, alone, Some(bar));
-            let hook = |it: Iteration| shown.note(it);
-            let search = Search {
-                on_iteration: shown.show.then_some(&hook as _),
-                ..search
-            };
-            let kept = checkpoint::solve_kept(&inst, solver, search, &path, &resuming);
-            shown.clear();
-            Ok((path, kept?))
-        });
-    let (path, kept) = match kept {
-        Ok(k) => k,
-        Err(e) => {
-            let failure = Failure {
-                message: format!("instance {}: {e:#}", inst.id),
-                kind: FailureKind::Checkpoint,
-                stopped: None,
-            };
-            return Outcome::new(inst, Err(failure));
-        }
-    };
-    if let (Some(e), false) = (&kept.save_failed, kept.warned) {
-        bar.suspend(|| {
-            note!(
-                "warning: instance {}: {}",
-                inst.id,
-                checkpoint::save_failed(e, &path)
-            )
-        });
-    }
-    Outcome {
-        searched: Some(kept.spent.0),
-        unsaved: kept.save_failed.is_some(),
-        ..Outcome::of(inst, kept.result)
-    }
 }
