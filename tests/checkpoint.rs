@@ -748,3 +748,34 @@ fn a_checkpoint_split_by_depth_resumes_with_its_depth() {
     assert_eq!(after["runs"], 2, "{after}");
     assert_eq!(after["moves"], line["moves"]);
 }
+
+/// A board that cannot be solved fails as it does without `--checkpoint`: the same record,
+/// exit status 1 (a failed instance, not a usage error), and no checkpoint file made.
+#[test]
+fn a_bad_board_with_a_checkpoint_fails_as_without_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("cp.json");
+    for board in ["1 2 3 4 5 6 8 7 0", "1 2 3", "1 2 3 4 5 6 7 8 9"] {
+        let run = |checkpoint: bool| {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_fifteen"));
+            cmd.args([
+                "solve",
+                "--format",
+                "json",
+                "--heuristic",
+                "manhattan",
+                board,
+            ]);
+            if checkpoint {
+                cmd.arg("--checkpoint").arg(&cp);
+            }
+            cmd.output().unwrap()
+        };
+        let (with, without) = (run(true), run(false));
+        assert_eq!(without.status.code(), Some(1), "{board}");
+        assert_eq!(with.status.code(), Some(1), "{board}: {with:?}");
+        assert_eq!(with.stdout, without.stdout, "{board}");
+        assert!(String::from_utf8_lossy(&with.stdout).contains("\"error\""));
+        assert!(!cp.exists(), "{board}");
+    }
+}

@@ -296,9 +296,19 @@ pub fn run(
 ) -> Result<i32> {
     let input = sources(boards, input, false)?.reader;
     let mut reader = Reader::new(input, plan.goal.clone()).with_size(plan.size);
+    let mut report = Report {
+        json: plan.json,
+        steps,
+        ..Report::default()
+    };
     let inst = match (reader.next(), reader.next()) {
         (Some(Ok(inst)), None) => inst,
-        (Some(Err(bad)), None) => bail!("{bad}"),
+        (Some(Err(bad)), None) => {
+            // A board that cannot be solved is a failed instance (1), as without
+            // --checkpoint: its failure record printed, no file made.
+            emit(&mut std::io::stdout(), &report.line(&Outcome::bad(bad)))?;
+            return Ok(1);
+        }
         _ => bail!("--checkpoint solves one board: give exactly one"),
     };
     // The same solver as the batch's: its tables and the extras they get.
@@ -306,11 +316,6 @@ pub fn run(
         Ok(solver) => solver,
         Err(NoSolver::Interrupted) => return Ok(130),
         Err(NoSolver::Tables(why)) => bail!("{why}"),
-    };
-    let mut report = Report {
-        json: plan.json,
-        steps,
-        ..Report::default()
     };
     // SIGTERM (a batch system's preemption) stops the search as Ctrl-C does, and is told
     // apart by the exit status.

@@ -404,16 +404,7 @@ fn run(
             Item::Fatal(inst, why) => {
                 failed(inst.id.clone(), Some(inst), None, why, FailureKind::Tables)
             }
-            Item::Bad(bad) => Outcome {
-                known: bad.known,
-                ..failed(
-                    bad.id.clone(),
-                    None,
-                    Some(bad.line),
-                    bad.to_string(),
-                    (&bad.error).into(),
-                )
-            },
+            Item::Bad(bad) => Outcome::bad(bad),
             Item::Solve(inst, solver) => {
                 let search = plan.search(split.then_some(&pool));
                 match &plan.checkpoints {

@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 use super::super::output::note;
 use super::super::INTERRUPTED;
 use super::slice::Skipped;
+use crate::instances::BadInstance;
 use crate::record::{id_value, FailureKind, Record};
 use crate::search::{StopReason, Stopped, Weight};
 use crate::{board, Board, Goal, HeuristicKind, Instance, Solution, SolveError, Solver};
@@ -52,6 +53,26 @@ impl Outcome {
         Outcome {
             interrupted,
             ..Outcome::new(inst, result)
+        }
+    }
+
+    /// The failure record of an input item that is not a solvable instance: its line and
+    /// known length kept, no board.
+    pub fn bad(bad: BadInstance) -> Outcome {
+        Outcome {
+            interrupted: false,
+            known: bad.known,
+            board: None,
+            goal: None,
+            line: Some(bad.line),
+            result: Err(Failure {
+                message: bad.to_string(),
+                kind: (&bad.error).into(),
+                stopped: None,
+            }),
+            id: bad.id,
+            searched: None,
+            unsaved: false,
         }
     }
 
