@@ -236,8 +236,52 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ClusterError> {
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
+    } else {
+        remove_stale_temporaries(path, &name);
     }
     result.map_err(io)
+}
+
+/// A temporary file older than this was left by a writer that died (a save takes well
+/// under a second); one younger may be another process's save under way.
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes the temporary files of `path` (named `.NAME.tmpPID.N`) that a killed writer
+/// left, once they are [`STALE_AFTER`] old: best effort, as a leftover is never read. By
+/// age, not by process id: the directory may be shared with other machines, whose
+/// process ids mean nothing here.
+fn remove_stale_temporaries(path: &Path, name: &std::ffi::OsStr) {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let prefix = format!(".{}.tmp", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+            continue;
+        };
+        // `PID.N`, digits only: nothing else that starts so is ours.
+        let ours = rest
+            .split_once('.')
+            .is_some_and(|(pid, n)| is_digits(pid) && is_digits(n));
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > STALE_AFTER);
+        if ours && old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+fn is_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The name of the field that holds a JSON file's checksum.
@@ -405,5 +449,38 @@ mod tests {
         });
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(left.len(), 1, "no temporary file left behind");
+    }
+
+    /// A save removes the temporary files of its file that a killed writer left (old
+    /// ones), and nothing else: not a save that may be under way, not another file's.
+    #[test]
+    fn a_save_removes_what_a_killed_save_left() {
+        let dir = tempfile::tempdir().unwrap();
+        let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+        let make = |name: &str, old: bool| {
+            let f = std::fs::File::create(dir.path().join(name)).unwrap();
+            if old {
+                f.set_modified(two_hours_ago).unwrap();
+            }
+        };
+        make(".x.checkpoint.tmp123.4", true);
+        make(".x.checkpoint.tmp124.5", false);
+        make(".x.checkpoint.tmpfoo", true);
+        make(".y.checkpoint.tmp1.1", true);
+        write_atomic(&dir.path().join("x.checkpoint"), b"{}").unwrap();
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [
+                ".x.checkpoint.tmp124.5",
+                ".x.checkpoint.tmpfoo",
+                ".y.checkpoint.tmp1.1",
+                "x.checkpoint"
+            ]
+        );
     }
 }
