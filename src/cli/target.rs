@@ -68,7 +68,7 @@ pub fn may_replace(
         return Ok(());
     }
     bail!(
-        "{} exists and is not {what}: it is left as it is; give another output file, or --force to replace it",
+        "{} exists and is not {what} (or is one that a kill or a full disk cut short): it is left as it is; give another output file, or --force to replace it",
         output.display()
     )
 }
