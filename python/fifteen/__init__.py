@@ -436,7 +436,8 @@ def solve_many(
 
     Returns:
         the optimal lengths, an ``int32`` array of shape ``(N,)``; with ``moves=True``, a
-        pair ``(lengths, moves)`` with ``moves`` a list of strings; with ``stats=True``, a
+        pair ``(lengths, moves)`` with ``moves`` a list of strings (``None`` for a board a
+        limit stopped, whose length is -1); with ``stats=True``, a
         :class:`Batch`.
 
     Raises:
@@ -476,6 +477,9 @@ def solve_many(
     finally:
         close()
     out = np.frombuffer(lengths, dtype="<i4").astype(np.int32)
+    if paths is not None:
+        # A board a limit stopped has no moves, which "" (the goal's) would hide.
+        paths = [None if length < 0 else p for length, p in zip(out.tolist(), paths)]
     if stats:
         return Batch(
             out,
@@ -503,8 +507,8 @@ class Batch(NamedTuple):
     nodes: np.ndarray
     #: Wall-clock seconds of the whole batch (tables opened or built included).
     seconds: float
-    #: The moves, when asked for with ``moves=True``.
-    moves: Optional[List[str]]
+    #: The moves, when asked for with ``moves=True`` (``None`` for a board a limit stopped).
+    moves: Optional[List[Optional[str]]]
 
     # As a tuple, field by field, but each array compared whole (a tuple's `==` would
     # compare them cell by cell, an array, not a truth value, and raise), as `Problem`.

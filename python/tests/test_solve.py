@@ -302,3 +302,18 @@ def test_a_solution_is_true_with_no_moves_too():
     assert len(done) == 0 and bool(done)
     assert bool(fifteen.solve("1 2 3 4 5 6 7 0 8"))
 
+
+
+def test_a_stopped_board_has_no_moves_not_the_goals():
+    """A board a limit stopped has length -1 and moves None; the goal itself has length 0
+    and moves "": the two are never confused."""
+    goal = "1 2 3 4 5 6 7 8 0"
+    hard = "8 6 7 2 5 4 3 0 1"
+    lengths, moves = fifteen.solve_many([goal, hard], moves=True, heuristic="hamming",
+                                        max_nodes=10, threads=1)
+    assert lengths.tolist() == [0, -1]
+    assert moves == ["", None]
+    batch = fifteen.solve_many([goal, hard], moves=True, stats=True, heuristic="hamming",
+                               max_nodes=10, threads=1)
+    assert batch.moves == ["", None]
+    assert batch.lengths.tolist() == [0, -1]
