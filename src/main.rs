@@ -4,9 +4,12 @@
 
 use std::sync::atomic::Ordering;
 
-fifteen::look_at_stdout_before_main!(STDOUT_CLOSED);
+fifteen::look_at_stdio_before_main!(STDIN_CLOSED, STDOUT_CLOSED);
 
 fn main() {
-    fifteen::cli::stdout_was_closed(STDOUT_CLOSED.load(Ordering::Relaxed));
+    fifteen::cli::stdio_was_closed(
+        STDIN_CLOSED.load(Ordering::Relaxed),
+        STDOUT_CLOSED.load(Ordering::Relaxed),
+    );
     fifteen::cli::fifteen_main()
 }

@@ -924,6 +924,41 @@ fn results_to_a_closed_stdout_are_an_error_not_lost() {
     assert!(o.status.success());
 }
 
+/// A standard input closed from the start (`<&-`) is said to be closed, exit status 2, where
+/// it would read as an input with no boards; /dev/null, given, is an empty input.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_closed_stdin_is_said_to_be_closed() {
+    for args in [
+        &["solve", LC, "-i", "-"][..],
+        &["solve", LC, "-"],
+        &["bench", LC, "-"],
+        &["check", "-"],
+    ] {
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(r#"exec "$@" <&-"#)
+            .arg("sh")
+            .arg(env!("CARGO_BIN_EXE_fifteen"))
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("standard input is closed"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["solve", LC, "-"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains("standard input is closed"), "{stderr}");
+}
+
 /// Every command's `--help` and manual page end with its exit statuses (docs/formats.md,
 /// "Exit status"), and neither bakes in where the tables resolve for whoever printed them:
 /// the default reads `$XDG_DATA_HOME/fifteen`, as the docs say it.

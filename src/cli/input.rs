@@ -189,6 +189,11 @@ struct StdinUntilInterrupted {
 #[cfg(unix)]
 impl std::io::Read for StdinUntilInterrupted {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if super::output::stdin_was_closed() {
+            return Err(std::io::Error::other(
+                "standard input is closed (<&-): give the input as a file, or through a pipe",
+            ));
+        }
         loop {
             if INTERRUPTED.load(Ordering::Relaxed) {
                 return Ok(0);

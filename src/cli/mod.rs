@@ -133,15 +133,16 @@ enum Command {
     Man(docs::ManArgs),
 }
 
+/// Tells the command line that stdin or stdout was closed when the process started (the
+/// binary looks before Rust's runtime hides it): results are then an error, not lost, and
+/// a closed input is said to be closed, not read as one without boards.
+pub fn stdio_was_closed(stdin: bool, stdout: bool) {
+    output::set_stdio_closed(stdin, stdout);
+}
+
 /// The `fifteen` command: parses the arguments, runs the command, exits with its status
 /// (0 all done, 1 some instance failed, 2 usage errors and unreadable input, 130 Ctrl-C,
 /// 143 SIGTERM: see `signals`).
-/// Tells the command line that stdout was closed when the process started (the binary
-/// looks before Rust's runtime hides it): results are then an error, not lost.
-pub fn stdout_was_closed(closed: bool) {
-    output::set_stdout_closed(closed);
-}
-
 pub fn fifteen_main() -> ! {
     output::end_quietly_on_closed_pipes();
     let cli: Cli = args::parse();

@@ -16,29 +16,42 @@ use anyhow::{Context, Result};
 /// Set when stdout was closed at start (`>&-`): every result would be lost.
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 
-/// Records that file descriptor 1 was closed when the process started.
-pub fn set_stdout_closed(closed: bool) {
-    STDOUT_CLOSED.store(closed, Ordering::Relaxed);
+/// Whether file descriptor 0 was closed when the process started (`<&-`).
+static STDIN_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Records whether file descriptors 0 and 1 were closed when the process started.
+pub fn set_stdio_closed(stdin: bool, stdout: bool) {
+    STDIN_CLOSED.store(stdin, Ordering::Relaxed);
+    STDOUT_CLOSED.store(stdout, Ordering::Relaxed);
 }
 
-/// In a binary's `main.rs`: `static NAME` set to whether file descriptor 1 was closed when
-/// the process started (`fifteen solve ... >&-`). Rust's runtime reopens a closed stdout on
-/// /dev/null before `main`, after which every write succeeds and the results would be lost
-/// with exit status 0; a constructor (in the binary itself, where the linker keeps it) runs
-/// before that and looks. `main` passes the flag to [`crate::cli::stdout_was_closed`].
+/// Whether standard input was closed at start (`<&-`): the runtime has put /dev/null
+/// there, which would read as an input without boards.
+pub fn stdin_was_closed() -> bool {
+    STDIN_CLOSED.load(Ordering::Relaxed)
+}
+
+/// In a binary's `main.rs`: two `static`s set to whether file descriptors 0 and 1 were
+/// closed when the process started (`fifteen solve - <&-`, `fifteen solve ... >&-`).
+/// Rust's runtime reopens a closed descriptor on /dev/null before `main`, after which every
+/// write succeeds and the results would be lost with exit status 0 (and stdin reads as
+/// empty); a constructor (in the binary itself, where the linker keeps it) runs before that
+/// and looks. `main` passes the flags to [`crate::cli::stdio_was_closed`].
 #[macro_export]
-macro_rules! look_at_stdout_before_main {
-    ($name:ident) => {
-        static $name: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+macro_rules! look_at_stdio_before_main {
+    ($stdin:ident, $stdout:ident) => {
+        static $stdin: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        static $stdout: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
         #[cfg(target_os = "linux")]
         #[used]
         #[link_section = ".init_array"]
-        static LOOK_AT_STDOUT: extern "C" fn() = {
+        static LOOK_AT_STDIO: extern "C" fn() = {
             extern "C" fn look() {
                 // SAFETY: F_GETFD only reads the descriptor table; -1 (EBADF): no such file.
-                let closed = unsafe { libc::fcntl(1, libc::F_GETFD) } == -1;
-                $name.store(closed, std::sync::atomic::Ordering::Relaxed);
+                let closed = |fd| unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1;
+                $stdin.store(closed(0), std::sync::atomic::Ordering::Relaxed);
+                $stdout.store(closed(1), std::sync::atomic::Ordering::Relaxed);
             }
             look
         };
