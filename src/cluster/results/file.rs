@@ -7,7 +7,9 @@ use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::{read_back, End, Header, Resume, ResultsError, END_KEY, INPUT_DIGEST_VERSION, SYNC_EVERY};
+use super::{
+    read_back, End, Header, ResultsError, Resume, END_KEY, INPUT_DIGEST_VERSION, SYNC_EVERY,
+};
 use crate::record::Record;
 
 /// The results file, open for appending records.

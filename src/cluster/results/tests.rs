@@ -1,4 +1,5 @@
 use super::*;
+use std::path::Path;
 
 fn header(shard: &str) -> Header {
     let mut s = Map::new();
