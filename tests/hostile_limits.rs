@@ -464,6 +464,55 @@ fn a_stop_that_could_not_save_is_a_failed_write() {
     }
 }
 
+/// A complete results file on a read-only file system is checked against the input as
+/// anywhere (it needs no write); one with records still to add, or a new one, is refused
+/// with the reason, exit status 2.
+#[test]
+fn a_complete_results_file_that_cannot_be_written_is_still_checked() {
+    let Some(fs) = Tmpfs::mount("1m") else {
+        return;
+    };
+    let input = fs.path().join("boards.txt");
+    std::fs::write(
+        &input,
+        "8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 0 7 8\n1 2 3 4 5 6 7 0 8\n",
+    )
+    .unwrap();
+    let solve = |output: &str, shard: Option<&str>| {
+        let mut cmd = fifteen();
+        cmd.args(["solve", "--heuristic", "linear-conflict", "-i"])
+            .arg(&input)
+            .arg("-o")
+            .arg(fs.path().join(output));
+        if let Some(k) = shard {
+            cmd.args(["--shard", k]);
+        }
+        run(&mut cmd)
+    };
+    assert_eq!(solve("all.jsonl", None).code, Some(0));
+    assert_eq!(solve("part.jsonl", Some("1/2")).code, Some(0));
+    // Shard 1 of 2 cut to its header and first record: a record still to add.
+    let part = std::fs::read_to_string(fs.path().join("part.jsonl")).unwrap();
+    let cut: Vec<&str> = part.lines().take(2).collect();
+    std::fs::write(fs.path().join("part.jsonl"), cut.join("\n") + "\n").unwrap();
+    let before = std::fs::read(fs.path().join("all.jsonl")).unwrap();
+    fs.read_only();
+    let o = solve("all.jsonl", None);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("complete: 3 results, 0 of them from this run"),
+        "{}",
+        o.stderr
+    );
+    assert_eq!(std::fs::read(fs.path().join("all.jsonl")).unwrap(), before);
+    for (output, shard) in [("part.jsonl", Some("1/2")), ("new.jsonl", None)] {
+        let o = solve(output, shard);
+        assert_eq!(o.code, Some(2), "{output}: {}", o.stderr);
+        assert!(o.stderr.contains("Read-only file system"), "{}", o.stderr);
+    }
+}
+
 /// `build-pdb --force` on a disk with no room for a second copy of a table fails with the
 /// reason, and leaves the old tables as they were, byte for byte, and no temporary file.
 #[test]

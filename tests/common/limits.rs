@@ -193,6 +193,16 @@ impl Tmpfs {
         self.dir.path()
     }
 
+    /// Makes the file system read-only (`mount -o remount,ro`).
+    pub fn read_only(&self) {
+        let ok = Command::new("mount")
+            .args(["-o", "remount,ro"])
+            .arg(self.path())
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "remount read-only");
+    }
+
     /// Fills what is left of the file system with one file, which it returns.
     pub fn fill(&self) -> PathBuf {
         let filler = self.path().join("filler");

@@ -39,13 +39,24 @@ impl ResultsFile {
             path: path.to_path_buf(),
             error,
         };
-        let mut file = OpenOptions::new()
+        let opened = OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
-            .open(path)
-            .map_err(io)?;
+            .open(path);
+        // A file that cannot be written (a read-only file system, an archive) is read: if
+        // it is complete, the run checks it against the input and writes nothing.
+        let (mut file, unwritable) = match opened {
+            Ok(file) => (file, None),
+            Err(e) if path.is_file() && e.kind() != std::io::ErrorKind::NotFound => {
+                match File::open(path) {
+                    Ok(file) => (file, Some(e)),
+                    Err(_) => return Err(io(e)),
+                }
+            }
+            Err(e) => return Err(io(e)),
+        };
         match file.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
@@ -67,6 +78,11 @@ impl ResultsFile {
             }
         }
         let (cut, keep) = (read.length - read.valid, read.valid);
+        if let Some(e) = unwritable {
+            if read.end.is_none() || cut > 0 {
+                return Err(io(e)); // records to add, or a torn tail to cut
+            }
+        }
         file.seek(SeekFrom::Start(keep)).map_err(io)?;
         let mut results = ResultsFile {
             path: path.to_path_buf(),
