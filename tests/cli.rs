@@ -898,14 +898,7 @@ fn results_to_a_closed_stdout_are_an_error_not_lost() {
         (build_pdb, &["--man"]),
     ];
     for (bin, args) in cases {
-        let o = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(r#"exec "$@" >&-"#)
-            .arg("sh")
-            .arg(bin)
-            .args(args)
-            .output()
-            .unwrap();
+        let o = run_closing(">&-", bin, args);
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(
@@ -924,6 +917,20 @@ fn results_to_a_closed_stdout_are_an_error_not_lost() {
     assert!(o.status.success());
 }
 
+#[cfg(target_os = "linux")]
+/// `bin args` run by a shell with `redirect` (`<&-`, `>&-`: a descriptor closed from the
+/// start, as Rust's runtime cannot hide before the program looks).
+fn run_closing(redirect: &str, bin: &str, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(r#"exec "$@" {redirect}"#))
+        .arg("sh")
+        .arg(bin)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 /// A standard input closed from the start (`<&-`) is said to be closed, exit status 2, where
 /// it would read as an input with no boards; /dev/null, given, is an empty input.
 #[test]
@@ -935,14 +942,7 @@ fn a_closed_stdin_is_said_to_be_closed() {
         &["bench", LC, "-"],
         &["check", "-"],
     ] {
-        let o = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(r#"exec "$@" <&-"#)
-            .arg("sh")
-            .arg(env!("CARGO_BIN_EXE_fifteen"))
-            .args(args)
-            .output()
-            .unwrap();
+        let o = run_closing("<&-", env!("CARGO_BIN_EXE_fifteen"), args);
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(

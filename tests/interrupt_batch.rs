@@ -44,19 +44,19 @@ fn batch(easy: usize, hard: usize) -> String {
     text
 }
 
-fn start(input: &str) -> Child {
+/// `fifteen COMMAND` under linear conflict on 2 threads, JSON out, building no tables,
+/// with `args` last; stdin piped for `solve` (a batch may read it).
+fn spawn(command: &str, args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_fifteen"))
         .args([
-            "solve",
+            command,
             "--heuristic",
             "linear-conflict",
             "--format",
             "json",
-            "--threads",
-            "2",
-            "-i",
-            input,
         ])
+        .args(["--threads", "2"])
+        .args(args)
         .env(
             "FIFTEEN_TABLES",
             "/dev/null/fifteen-tests-must-not-build-here",
@@ -66,6 +66,10 @@ fn start(input: &str) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run fifteen")
+}
+
+fn start(input: &str) -> Child {
+    spawn("solve", &["-i", input])
 }
 
 /// The child's stdout, line by line, read on a thread so that a hang cannot block the test.
@@ -266,28 +270,9 @@ fn a_long_batch_with_bad_lines_mixed_in_goes_on_in_order() {
     }
 }
 
-/// `bench` with these arguments on `input`.
+/// `bench` of `input`.
 fn bench(input: &str) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_fifteen"))
-        .args([
-            "bench",
-            "--heuristic",
-            "linear-conflict",
-            "--format",
-            "json",
-            "--threads",
-            "2",
-            input,
-        ])
-        .env(
-            "FIFTEEN_TABLES",
-            "/dev/null/fifteen-tests-must-not-build-here",
-        )
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run fifteen")
+    spawn("bench", &[input])
 }
 
 #[test]
