@@ -140,13 +140,9 @@ fn assert_interrupted(code: i32, stderr: &str) {
     assert!(stderr.contains("interrupted"), "{stderr}");
 }
 
-#[test]
-fn ctrl_c_in_a_batch_from_a_file() {
-    let tmp = tempfile::tempdir().unwrap();
-    let path = tmp.path().join("batch.txt");
-    std::fs::write(&path, batch(3, 100)).unwrap();
-    let mut child = start(path.to_str().unwrap());
-    drop(child.stdin.take());
+/// Sends SIGINT once the child printed a line, checks that it ended as interrupted, and
+/// returns every line it printed.
+fn interrupt_after_a_line(mut child: Child) -> Vec<String> {
     let rx = lines_of(&mut child);
     let first = rx.recv_timeout(HANG).expect("a first line");
     sigint(&child);
@@ -154,6 +150,17 @@ fn ctrl_c_in_a_batch_from_a_file() {
     let mut lines = vec![first];
     lines.extend(rx.iter());
     assert_interrupted(code, &stderr);
+    lines
+}
+
+#[test]
+fn ctrl_c_in_a_batch_from_a_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("batch.txt");
+    std::fs::write(&path, batch(3, 100)).unwrap();
+    let mut child = start(path.to_str().unwrap());
+    drop(child.stdin.take());
+    let lines = interrupt_after_a_line(child);
     assert_complete_prefix(&lines);
     // The easy boards come first; the Korf instances are far from done.
     assert!(lines.len() < 3 + 100, "{} lines", lines.len());
@@ -295,14 +302,7 @@ fn an_interrupted_bench_says_so_in_its_summary() {
     // Stopped after the easy boards: the summary says its counts are not the whole set's.
     let path = tmp.path().join("batch.txt");
     std::fs::write(&path, batch(3, 100)).unwrap();
-    let mut child = bench(path.to_str().unwrap());
-    let rx = lines_of(&mut child);
-    let first = rx.recv_timeout(HANG).expect("a first line");
-    sigint(&child);
-    let (code, stderr) = finish(child, None);
-    let mut lines = vec![first];
-    lines.extend(rx.iter());
-    assert_interrupted(code, &stderr);
+    let lines = interrupt_after_a_line(bench(path.to_str().unwrap()));
     let s = summary(&lines);
     assert_eq!(s["interrupted"], true, "{lines:?}");
     assert!(s["solved"].as_u64().unwrap() < 103, "{lines:?}");
