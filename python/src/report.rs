@@ -12,10 +12,10 @@
 
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -27,38 +27,98 @@ static REPORTER: Mutex<Option<PyObject>> = Mutex::new(None);
 
 /// Set by the package's `atexit` hook ([`exiting`]): the interpreter is shutting down.
 static EXITING: AtomicBool = AtomicBool::new(false);
+/// Threads that may take the GIL back inside a call of the package ([`Inside`]): those
+/// about to, after work done without it, and those in [`blocking`], whose progress
+/// callbacks run Python code; and how many of them wait in [`without_gil`] for the process to end.
+static INSIDE: AtomicUsize = AtomicUsize::new(0);
+static PARKED: AtomicUsize = AtomicUsize::new(0);
 thread_local! {
     /// Whether this is the thread that shuts the interpreter down (the one that ran the
     /// `atexit` hook).
     static SHUTS_DOWN: Cell<bool> = const { Cell::new(false) };
+    /// How deep this thread is in [`Inside`] guards (a call within a call counts once).
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
 }
 
-/// The package's `atexit` hook: from now on, other threads that finish a call without
-/// the GIL wait in [`without_gil`] instead of taking it back.
+/// Counts this thread in [`INSIDE`] while it lives.
+struct Inside;
+
+impl Inside {
+    fn enter() -> Inside {
+        let depth = DEPTH.with(|d| {
+            d.set(d.get() + 1);
+            d.get()
+        });
+        if depth == 1 {
+            INSIDE.fetch_add(1, Ordering::SeqCst);
+        }
+        Inside
+    }
+}
+
+impl Drop for Inside {
+    fn drop(&mut self) {
+        let depth = DEPTH.with(|d| {
+            d.set(d.get() - 1);
+            d.get()
+        });
+        if depth == 0 {
+            INSIDE.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
+
+/// The longest the `atexit` hook waits for other threads to leave the package's calls or
+/// to park: one that runs a long progress callback is left to CPython.
+const EXIT_WAIT: Duration = Duration::from_secs(5);
+
+/// The package's `atexit` hook.
+///
+/// While the interpreter shuts down, CPython (before 3.14) ends a daemon thread that takes
+/// the GIL back with `pthread_exit`, and its unwinding through the Rust frames of a call
+/// aborts the whole process ("FATAL: exception not rethrown", exit status 134): a script
+/// that ended while a daemon thread was in `fifteen.distance` (found by fuzzing).
+///
+/// From now on, other threads that finish work without the GIL park in [`without_gil`]
+/// instead of taking it back. A thread that looked before this hook ran may already be
+/// waiting for the GIL, with the shutdown to come: so the hook releases the GIL and waits
+/// until every thread inside a call has left it or parked, before the shutdown goes on.
 #[pyfunction]
-pub fn exiting() {
+pub fn exiting(py: Python<'_>) {
     SHUTS_DOWN.with(|c| c.set(true));
     EXITING.store(true, Ordering::SeqCst);
+    py.allow_threads(|| {
+        let deadline = Instant::now() + EXIT_WAIT;
+        // Parked threads never leave, so reading PARKED first and INSIDE second, equal
+        // counts mean that every thread inside is parked; one that enters later sees
+        // EXITING and parks before it could take the GIL back.
+        while PARKED.load(Ordering::SeqCst) < INSIDE.load(Ordering::SeqCst)
+            && Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    });
 }
 
-/// `py.allow_threads(f)`, as every call of the package that releases the GIL makes it.
-///
-/// While the interpreter shuts down, CPython ends a daemon thread that takes the GIL back
-/// with `pthread_exit`, whose unwinding through these Rust frames aborts the whole
-/// process ("FATAL: exception not rethrown", exit status 134): a script that ended while
-/// a daemon thread was in `fifteen.distance` (found by fuzzing, 2 runs in 5). Once the
-/// package's `atexit` hook has run, such a thread waits here, without the GIL, until the
-/// process ends.
+/// `py.allow_threads(f)`, as every call of the package that releases the GIL makes it:
+/// once the `atexit` hook ([`exiting`]) has run, a thread other than the one shutting
+/// down waits here, without the GIL, until the process ends.
 pub fn without_gil<T: Send, F: Send + FnOnce() -> T>(py: Python<'_>, f: F) -> T {
-    py.allow_threads(|| {
+    let (out, _inside) = py.allow_threads(|| {
         let out = f();
+        // Counted from before the look at EXITING until the GIL is back (the guard is
+        // dropped on return), so that the hook waits for a thread that looked too early.
+        // The work itself is not counted: it may be long, and it looks when it ends.
+        let inside = Inside::enter();
         if EXITING.load(Ordering::SeqCst) && !SHUTS_DOWN.with(Cell::get) {
+            PARKED.fetch_add(1, Ordering::SeqCst);
             loop {
                 std::thread::park();
             }
         }
-        out
-    })
+        (out, inside)
+    });
+    out
 }
 
 /// Sets the function that receives notes and progress (`None`: print notes to stderr).
@@ -136,6 +196,8 @@ pub fn blocking<R: Send>(
     work: impl FnOnce() -> R + Send,
     mut tick: impl FnMut(Python<'_>) -> PyResult<()>,
 ) -> PyResult<R> {
+    // Progress callbacks run Python code between the waits: inside, for the exit hook.
+    let _inside = Inside::enter();
     let (tx, rx) = channel();
     let rx = Mutex::new(rx);
     std::thread::scope(|s| {
