@@ -330,6 +330,14 @@ fn the_reducer_refuses_missing_duplicate_and_mismatched_parts() {
     let (code, text) = reduce(&[&t(1), &t(2), &t(2), &t(3)]);
     assert_eq!(code, 2);
     assert!(text.contains("given twice"), "{text}");
+    // An empty part: said to be empty, not "EOF while parsing".
+    std::fs::write(p("empty.json"), "").unwrap();
+    let (code, text) = reduce(&[&t(1), &t(2), "empty.json"]);
+    assert_eq!(code, 2);
+    assert!(
+        text.contains("empty.json: not a fifteen-split-part/3 file: it is empty"),
+        "{text}"
+    );
     let (code, text) = reduce(&[&t(1), &t(2), &format!("t{}-1.json", first + 2)]);
     assert_eq!(code, 2);
     assert!(text.contains("threshold"), "{text}");

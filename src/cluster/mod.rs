@@ -313,6 +313,9 @@ fn split_checksum(text: &[u8]) -> Option<(Vec<u8>, &[u8])> {
 /// (deeper than any split needs) is about 150 MB.
 pub const MAX_JSON_FILE_BYTES: u64 = 256 << 20;
 
+/// The reason given for an empty frontier, part or checkpoint file.
+pub const EMPTY: &str = "it is empty";
+
 pub(crate) fn read_json<T: DeserializeOwned>(
     path: &Path,
     kind: &'static str,
@@ -351,6 +354,9 @@ pub(crate) fn read_json<T: DeserializeOwned>(
             "larger than {} MiB, more than any file of this kind",
             MAX_JSON_FILE_BYTES >> 20
         )));
+    }
+    if text.iter().all(u8::is_ascii_whitespace) {
+        return Err(format(EMPTY.into()));
     }
     let value: serde_json::Value = serde_json::from_slice(&text).map_err(|e| {
         // Ours, cut short or damaged (its first field names the kind), or someone else's.

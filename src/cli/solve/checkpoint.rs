@@ -23,7 +23,7 @@ use super::{args, sources};
 use crate::board::{moves_to_string, parse_moves};
 use crate::check::vouch;
 use crate::cli::output::{counted, emit, inform, note};
-use crate::cluster::{Checkpoint, ClusterError, Identity};
+use crate::cluster::{Checkpoint, ClusterError, Identity, EMPTY};
 use crate::instances::Reader;
 use crate::record::FailureKind;
 use crate::search::{Books, Checkpointing, Iteration, Limits, Search, StopReason, Weight};
@@ -145,6 +145,10 @@ pub(super) fn solve_kept(
                 "keep it and give this search another checkpoint file, or delete it to start over"
             }
             // Not a checkpoint at all (the input, a table, someone's file): left alone.
+            // Empty (as `mktemp` makes it) is someone's too: saves never leave one.
+            ClusterError::Format { ref reason, .. } if reason == EMPTY => {
+                "it is not a checkpoint and is left as it is: delete it to start afresh, or give another checkpoint path"
+            }
             ClusterError::Format { .. } => {
                 "it is not a checkpoint and is left as it is: give another checkpoint file"
             }
