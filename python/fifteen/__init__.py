@@ -418,8 +418,10 @@ def solve_many(
     -i FILE`` and ``fifteen bench`` do), with the GIL released.
 
     Args:
-        boards: an ``(N, cells)`` integer array of square boards (``uint8`` is read without
-            a copy), an ``(N, rows, cols)`` array, or a list of boards.
+        boards: an ``(N, cells)`` integer array of square boards, an ``(N, rows, cols)``
+            array, or a list of boards. A batch takes about 50 bytes a board beside its
+            input while it runs (a copy as ``uint8``, the checked boards, the answers);
+            one too large for the memory left raises ``MemoryError``.
         goal: the goal of every board (as for :func:`solve`).
         moves: also return each board's moves.
         weight: 1 for optimal lengths; ``w`` in (1, 100] for lengths at most ``w`` times
@@ -499,9 +501,9 @@ class Batch(NamedTuple):
     Compares as a tuple, field by field, each array whole (``seconds`` too: a batch records
     one run); unhashable, as its arrays are."""
 
-    #: Optimal lengths (``int32``; -1 where a limit stopped the search).
+    #: Lengths (``int32``; optimal with ``weight=1``; -1 where a limit stopped the search).
     lengths: np.ndarray
-    #: No solution is shorter (the length itself when solved).
+    #: No solution is shorter (the length itself when solved optimally, ``weight=1``).
     lower_bounds: np.ndarray
     #: Nodes generated per board (``uint64``).
     nodes: np.ndarray
@@ -529,8 +531,12 @@ class Batch(NamedTuple):
 
 
 # help(Batch) shows each field's own words, not "Alias for field number 0".
-Batch.lengths.__doc__ = "Optimal lengths (``int32``; -1 where a limit stopped the search)."
-Batch.lower_bounds.__doc__ = "No solution is shorter (the length itself when solved)."
+Batch.lengths.__doc__ = (
+    "Lengths (``int32``; optimal with ``weight=1``; -1 where a limit stopped the search)."
+)
+Batch.lower_bounds.__doc__ = (
+    "No solution is shorter (the length itself when solved optimally, ``weight=1``)."
+)
 Batch.nodes.__doc__ = "Nodes generated per board (``uint64``)."
 Batch.seconds.__doc__ = "Wall-clock seconds of the whole batch (tables opened or built included)."
 Batch.moves.__doc__ = "The moves, when asked for with ``moves=True``; else ``None``."

@@ -86,7 +86,7 @@ def _cells(values: Sequence[Any]) -> None:
         if isinstance(x, (float, np.floating)):
             if math.isfinite(x) and x == round(x):
                 continue
-            raise ValueError(f"'{str(x)[:20]}' is not a number")
+            raise ValueError(f"'{str(x)[:20]}' is not a whole number")
         raise TypeError(f"a board cell must be a whole number; got {_what(x)}")
 
 
@@ -200,6 +200,8 @@ def _seconds(value: Any) -> Optional[float]:
         raise TypeError(f"timeout: give a number of seconds, not {_typename(value)}")
     if _is_int(value) and value > 2**63:
         return None  # more than a float holds, and no limit (as math.inf)
+    if _is_int(value) and value < 0:
+        value = -1  # refused below, with its message (a float would not hold -10**400)
     v = float(value)
     if math.isnan(v) or v < 0:
         raise ValueError("timeout: give a number of seconds, 0 or more (None or math.inf: no limit)")
@@ -275,6 +277,15 @@ def _goal_tiles(goal: Goal, rows: int, cols: int) -> bytes:
             if len(numbers) != rows * cols:
                 raise ValueError(f"the goal has {len(numbers)} cells but the board has {rows * cols}")
             r, c = rows, cols
+        elif (r, c) != (rows, cols):
+            # Said before the shape is read as a board's: a 1x9 goal (a batch's row,
+            # `goal=boards[:1]`) is the goal's mistake, not "1x9 is not a board size".
+            if r * c == rows * cols:
+                raise ValueError(
+                    f"the goal is {r}x{c} but the board is {rows}x{cols} (give the goal's "
+                    f"rows, or its {r * c} numbers flat)"
+                )
+            raise ValueError(f"the goal has {r * c} cells but the board has {rows * cols}")
         tiles, r, c = _native.make_board(numbers, r, c)
     if (r, c) != (rows, cols):
         if r * c == rows * cols:  # as many cells, another shape: the counts would not say
@@ -301,6 +312,9 @@ def _single(boards: Any) -> bool:
     if isinstance(boards, np.ndarray):
         if boards.ndim == 2 and boards.size and boards.dtype.kind != "b":
             return _one_board(boards)  # (bools are no board: a batch, named by its dtype)
+        if boards.ndim == 1 and boards.dtype.kind in "OUS":
+            # A column of boards (texts, or lists as pandas holds them), read as a list.
+            return _single(boards.tolist())
         return boards.ndim == 1 and boards.size > 0
     if isinstance(boards, (list, tuple)):
         if not boards:
@@ -451,6 +465,10 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
     if arr.ndim == 1 and arr.size == 0:
         # No board gives the shape: the goal's own shape is taken (see `_goal`).
         return b"", 0, 0, 0
+    if arr.ndim == 1 and arr.dtype.kind in "OUS":
+        # A column of boards (pandas' `df["board"].to_numpy()`, an array of texts): each
+        # read as `solve` reads it, an error naming the board.
+        return _each(arr.tolist())
     if arr.ndim not in (2, 3):
         # One board (text, or a row of numbers) where a batch is asked for: say how.
         one = (arr.ndim == 0 and arr.dtype.kind == "U") or (

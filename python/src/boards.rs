@@ -169,5 +169,5 @@ pub fn random_boards(
         py.check_signals()?;
         left -= k;
     }
-    Ok(PyBytes::new(py, &out).unbind())
+    crate::bytes_of(py, &out, |x| [x])
 }

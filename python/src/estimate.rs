@@ -19,7 +19,7 @@ fn estimates(
     labels: &[Labels],
     f: impl Fn(&[u8], &Labels) -> u32 + Sync,
 ) -> PyResult<Vec<u32>> {
-    let mut out = Vec::with_capacity(labels.len());
+    let mut out = crate::room(labels.len())?;
     for (tiles, labels) in data.chunks(cells * CHUNK).zip(labels.chunks(CHUNK)) {
         crate::report::without_gil(py, || {
             out.extend(tiles.chunks(cells).zip(labels).map(|(t, l)| f(t, l)))
@@ -105,13 +105,7 @@ pub fn heuristic(
             )))
         }
     };
-    Ok(PyBytes::new(
-        py,
-        &out.iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect::<Vec<u8>>(),
-    )
-    .unbind())
+    crate::bytes_of(py, &out, u32::to_le_bytes)
 }
 
 /// The goal's blank as a label: its cell (labels are goal cells).

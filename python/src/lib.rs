@@ -19,8 +19,9 @@ use std::time::Duration;
 
 use fifteen::search::Weight;
 use fifteen::{Board, BoardError, Goal, HeuristicKind, Shape};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 mod boards;
 mod classic;
@@ -109,6 +110,57 @@ fn timeout(t: Option<f64>) -> PyResult<Option<Duration>> {
     .transpose()
 }
 
+/// Room for `n` items, or `MemoryError`. Rust's default answer to a failed allocation
+/// aborts the whole process (a notebook's kernel dies), and a batch of millions of boards
+/// under a memory limit (`ulimit -v`, a cluster job's) can meet one.
+pub(crate) fn room<T>(n: usize) -> PyResult<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        let mb = (n as f64) * (std::mem::size_of::<T>() as f64) / 1e6;
+        PyMemoryError::new_err(format!(
+            "{n} items of {} bytes ({mb:.0} MB) do not fit in memory: give the boards in \
+             smaller batches",
+            std::mem::size_of::<T>()
+        ))
+    })?;
+    Ok(v)
+}
+
+/// `n` copies of `x`, or `MemoryError` (see [`room`]).
+pub(crate) fn filled<T: Clone>(n: usize, x: T) -> PyResult<Vec<T>> {
+    let mut v = room(n)?;
+    v.resize(n, x);
+    Ok(v)
+}
+
+/// `bytes` holding `items`, each as `W` bytes, or `MemoryError`: `PyBytes::new` panics when
+/// Python cannot allocate, which reaches Python as `PanicException`, a `BaseException`
+/// that `except Exception` misses.
+pub(crate) fn bytes_of<T: Copy, const W: usize>(
+    py: Python<'_>,
+    items: &[T],
+    each: impl Fn(T) -> [u8; W],
+) -> PyResult<Py<PyBytes>> {
+    let len = items
+        .len()
+        .checked_mul(W)
+        .ok_or_else(|| PyMemoryError::new_err("an output too large for memory"))?;
+    let b = PyBytes::new_with(py, len, |buf| {
+        for (out, &x) in buf.chunks_exact_mut(W).zip(items) {
+            out.copy_from_slice(&each(x));
+        }
+        Ok(())
+    })
+    .map_err(|e| {
+        if e.is_instance_of::<PyMemoryError>(py) {
+            PyMemoryError::new_err(format!("an output of {len} bytes does not fit in memory"))
+        } else {
+            e
+        }
+    })?;
+    Ok(b.unbind())
+}
+
 /// Boards at a time between two looks at Ctrl-C in a pass over a batch: a few
 /// hundredths of a second's work.
 const CHUNK: usize = 1 << 16;
@@ -129,7 +181,7 @@ fn checked<T: Send>(
             data.len()
         )));
     }
-    let mut out = Vec::with_capacity(data.len() / cells);
+    let mut out = room(data.len() / cells)?;
     for (k, chunk) in data.chunks(cells * CHUNK).enumerate() {
         crate::report::without_gil(py, || -> Result<(), String> {
             for (i, t) in chunk.chunks(cells).enumerate() {

@@ -52,12 +52,24 @@ fn answer(r: Result<fifteen::Solution, SolveError>, millis: f64) -> PyResult<Ans
             reason(s.reason),
         )),
         Err(SolveError::Board(e)) => Err(board_error(e)),
-        Err(e @ SolveError::TableChanged(_)) => {
+        Err(SolveError::TableChanged(path)) => {
             crate::tables::forget_opened();
-            Err(PyOSError::new_err(e.to_string()))
+            Err(PyOSError::new_err(changed_table(&path)))
         }
         Err(e) => Err(PyValueError::new_err(e.to_string())),
     }
+}
+
+/// The command line's message for a table written to under a search, in Python's terms:
+/// pip installs no `fifteen tables verify`, and there is no command to run again.
+fn changed_table(path: &std::path::Path) -> String {
+    format!(
+        "{}: the table was written to while this call used it, so answers found with it \
+         since cannot be trusted and were not given; the next call opens the tables again \
+         and checks them (one damaged raises OSError naming it: delete it, and the call \
+         after builds it again)",
+        path.display()
+    )
 }
 
 /// Solves one board on all `threads` (the search split over them, as `fifteen solve BOARD`
@@ -186,14 +198,10 @@ pub fn solve_many(
     let total = boards.len();
     let stop = AtomicBool::new(false);
     let done = AtomicUsize::new(0);
-    let mut lengths = vec![-1i32; total];
-    let mut bounds = vec![0u32; total];
-    let mut nodes = vec![0u64; total];
-    let mut moves: Vec<String> = if want_moves {
-        vec![String::new(); total]
-    } else {
-        vec![]
-    };
+    let mut lengths = crate::filled(total, -1i32)?;
+    let mut bounds = crate::filled(total, 0u32)?;
+    let mut nodes = crate::filled(total, 0u64)?;
+    let mut moves: Vec<String> = crate::filled(if want_moves { total } else { 0 }, String::new())?;
     let mut last_told = usize::MAX;
     // A table written to during the batch: the error raised, no value given.
     let mut changed: Option<String> = None;
@@ -217,8 +225,8 @@ pub fn solve_many(
                         bounds[i] = st.lower_bound;
                         nodes[i] = st.nodes;
                     }
-                    Err(e @ SolveError::TableChanged(_)) => {
-                        changed = Some(e.to_string());
+                    Err(SolveError::TableChanged(path)) => {
+                        changed = Some(changed_table(&path));
                         stop.store(true, Ordering::Relaxed);
                     }
                     // Checked above: boards fit the goal; no books are kept.
@@ -246,11 +254,10 @@ pub fn solve_many(
     if let Some(f) = &progress {
         f.call1(py, (done.load(Ordering::Relaxed), total))?;
     }
-    let bytes = |v: Vec<u8>| PyBytes::new(py, &v).unbind();
     Ok((
-        bytes(lengths.iter().flat_map(|x| x.to_le_bytes()).collect()),
-        bytes(bounds.iter().flat_map(|x| x.to_le_bytes()).collect()),
-        bytes(nodes.iter().flat_map(|x| x.to_le_bytes()).collect()),
+        crate::bytes_of(py, &lengths, i32::to_le_bytes)?,
+        crate::bytes_of(py, &bounds, u32::to_le_bytes)?,
+        crate::bytes_of(py, &nodes, u64::to_le_bytes)?,
         want_moves.then_some(moves),
     ))
 }

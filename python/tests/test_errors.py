@@ -31,8 +31,8 @@ from conftest import release_binary
         ("1 2 3\n\n4 0 6\n7 5 8 9", "row 3 has 4 numbers but row 1 has 3"),
         ([1, 2, 3, 4, 5, 6, 7, 8, -1], "the number -1 is out of range (0 to 8)"),
         ([1, 2, 3, 4, 5, 6, 7, 8, 300], "the number 300 is out of range (0 to 8)"),
-        ([1.5, 2, 3, 4, 5, 6, 7, 8, 0], "'1.5' is not a number"),
-        ([1.0, 2, 3, 4, 5, 6, 7, 8, float("nan")], "'nan' is not a number"),
+        ([1.5, 2, 3, 4, 5, 6, 7, 8, 0], "'1.5' is not a whole number"),
+        ([1.0, 2, 3, 4, 5, 6, 7, 8, float("nan")], "'nan' is not a whole number"),
         ([1, 2, 3, 4, 5, 6, 7, 8, 2**70], f"the number {2**70} is out of range"),
     ],
 )
@@ -123,7 +123,7 @@ def test_a_batch_of_another_dtype_is_named(dtype):
 def test_a_list_batch_is_read_board_by_board_as_solve_reads_boards():
     # Whole floats are numbers in one board, so in a list of boards too; the rest is named.
     assert fifteen.distance([[1.0, 2, 3, 0, 4, 6, 7, 5, 8]]).tolist() == [3]
-    with pytest.raises(ValueError, match="board 1: '1.5' is not a number"):
+    with pytest.raises(ValueError, match="board 1: '1.5' is not a whole number"):
         fifteen.distance([[1, 2, 3, 0, 4, 6, 7, 5, 8], [1.5, 2, 3, 0, 4, 6, 7, 5, 8]])
     with pytest.raises(TypeError, match="board 0: a board cell must be a whole number; got bool"):
         fifteen.distance([[True] * 9])
@@ -163,6 +163,19 @@ def test_a_generator_of_boards_is_a_batch():
     boards = ["1 2 3 4 5 6 7 0 8", "1 2 3 4 5 6 0 7 8"]
     assert fifteen.distance(b for b in boards).tolist() == [1, 2]
     assert fifteen.distance(iter(boards)).tolist() == fifteen.distance(boards).tolist()
+
+
+def test_a_column_of_boards_is_a_batch():
+    # What pandas' `df["board"].to_numpy()` gives for a column of lists, and an array of
+    # texts: each board read as `solve` reads it, a bad one named by its index.
+    col = np.empty(2, dtype=object)
+    col[:] = [[1, 2, 3, 0, 4, 6, 7, 5, 8], [1, 2, 3, 4, 5, 6, 7, 0, 8]]
+    assert fifteen.distance(col).tolist() == [3, 1]
+    texts = np.array(["1 2 3 0 4 6 7 5 8", "1 2 3 4 5 6 7 0 8"])
+    assert fifteen.distance(texts).tolist() == [3, 1]
+    assert fifteen.heuristic(texts, "manhattan").tolist() == [3, 1]
+    with pytest.raises(ValueError, match=r"^board 1: .*more than once"):
+        fifteen.distance(np.array(["1 2 3 0 4 6 7 5 8", "1 1 3 4 5 6 7 0 8"]))
 
 
 def test_bad_options():
@@ -209,6 +222,9 @@ def test_bad_options():
         (lambda: fifteen.random_boards(1, size=7), ValueError, r"size: give a whole number from 2 to 6 \(got 7\)"),
         (lambda: fifteen.random_boards(1, size="7"), ValueError, r"size: give a whole number from 2 to 6 \(got 7\)"),
         (lambda: fifteen.random_boards(1, size=1), ValueError, r"size: give a whole number from 2 to 6 \(got 1\)"),
+        # A negative whole number beyond any float: out of range, not OverflowError.
+        (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8", timeout=-10**400), ValueError, "timeout: give a number of seconds, 0 or more"),
+        (lambda: fifteen.search("1 2 3 0 4 6 7 5 8", timeout=-10**400), ValueError, "timeout"),
     ],
 )
 def test_numeric_arguments_out_of_range_or_not_whole_are_refused(call, error, message):
@@ -459,6 +475,15 @@ def test_boards_written_as_lists_are_boards():
 
 def test_goal_errors_say_they_are_the_goals():
     board = "1 2 3 4 5 6 7 8 0"
+    # A goal given as one row (a batch's first, `goal=boards[:1]`) or one column: the
+    # goal's shape is said, not "1x9 is not a board size".
+    goal = np.array([[1, 2, 3, 4, 5, 6, 7, 8, 0]])
+    boards = fifteen.random_boards(3, 3, seed=1)
+    for g, shape in ((goal, "1x9"), (goal.T, "9x1")):
+        with pytest.raises(ValueError, match=rf"^the goal is {shape} but the board is 3x3 "):
+            fifteen.distance(boards, goal=g)
+    with pytest.raises(ValueError, match=r"^the goal has 4 cells but the board has 9$"):
+        fifteen.solve(board, goal=[[1, 2, 3, 0]])
     # Numbers too few for the board: a count, said as the goal's (not one out of range).
     with pytest.raises(ValueError, match=r"^the goal has 8 cells but the board has 9$"):
         fifteen.solve(board, goal="1 2 3 4 5 6 7 8")
