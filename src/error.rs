@@ -168,6 +168,18 @@ pub enum BoardError {
     /// byte-order mark inside a line) where numbers were expected. Holds its code point.
     #[error("contains the invisible character U+{0:04X}")]
     InvisibleChar(u32),
+    /// An input line of UTF-16 text (a byte of 0 beside each character), as some Windows
+    /// editors save: its numbers would read as invisible characters.
+    #[error("UTF-16 text, not UTF-8 (a byte of 0 beside each character): convert the file first, e.g. `iconv -f UTF-16 -t UTF-8 FILE > NEW`")]
+    Utf16,
+    /// An input line holding a carriage return before its end: a file whose lines end in
+    /// CR alone (as old Macs wrote them) is one line, its boards run together.
+    #[error("carriage returns inside the line (lines that end in CR alone are one line here): convert the file first, e.g. `tr '\\r' '\\n' < FILE > NEW`")]
+    LoneCarriageReturn,
+    /// An instance line that is a JSON object, as results files hold: the output given
+    /// where boards are read.
+    #[error("a JSON line, as results files hold, not a board: `fifteen check FILE` checks results; `solve -i` and `bench` read boards")]
+    JsonLine,
 }
 
 /// What [`BoardError::OutOfRange`] adds when the number is the count of cells and the

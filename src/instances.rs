@@ -156,6 +156,10 @@ impl Line {
         // Invisible characters would make messages that show nothing wrong (`'7' is not
         // a number`); name them instead. Tabs, CR and other whitespace separate numbers.
         let problem = raw.problem.or_else(|| {
+            if text.starts_with('{') {
+                // No board starts with a brace: a results file given for boards.
+                return Some(BoardError::JsonLine);
+            }
             text.chars()
                 .find(|&c| {
                     (c.is_control() && !c.is_whitespace())

@@ -116,6 +116,16 @@ impl<R: BufRead> ByteLines<R> {
                 }),
             ),
         };
+        // Two ways a whole file reads as garbage, each named for what it is (one line of
+        // numbers with invisible characters, or boards run together, said nothing of it).
+        let nuls = bytes.iter().filter(|&&b| b == 0).count();
+        let problem = if nuls > 0 && nuls * 3 >= bytes.len() && !too_long {
+            Some(BoardError::Utf16)
+        } else if problem.is_none() && text.trim_end_matches('\r').contains('\r') {
+            Some(BoardError::LoneCarriageReturn)
+        } else {
+            problem
+        };
         Ok(Some(RawLine {
             no: self.line_no,
             text,
@@ -181,6 +191,26 @@ mod tests {
         );
         assert_eq!(all(b"", 100, None), []);
         assert_eq!(all(b"\n", 100, None), [line(1, "", None)]);
+    }
+
+    #[test]
+    fn utf_16_and_lines_ended_by_cr_alone_are_named() {
+        let utf16: Vec<u8> = "\u{feff}8 2 4\n3 2 1\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let got = all(&utf16, 100, None);
+        assert_eq!(got.len(), 3, "{got:?}"); // the last `\n`'s 0 byte ends the file
+        assert!(
+            got.iter().all(|l| l.problem == Some(BoardError::Utf16)),
+            "{got:?}"
+        );
+        let got = all(b"1 2 3\r4 5 6\r\n7 8 9\r\n", 100, None);
+        assert_eq!(got[0].problem, Some(BoardError::LoneCarriageReturn));
+        // A line ended by CR LF is a line like any other.
+        assert_eq!(got[1], line(2, "7 8 9\r", None));
+        // A byte of 0 among many is the invisible character the reader names.
+        assert_eq!(all(b"1 2 3 4 5 6 \x00 7 8", 100, None)[0].problem, None);
     }
 
     #[test]

@@ -319,6 +319,17 @@ fn bad_bytes_are_one_error_for_their_line() {
 }
 
 #[test]
+fn a_results_line_given_as_an_instance_says_so() {
+    // `fifteen bench results.jsonl`: each JSON line named as such, with what reads it.
+    let got = read(b"{\"batch\":{\"version\":1}}\n1 2 3 4 5 6 7 0 8\n");
+    assert_eq!(got[0], err("1", 1, BoardError::JsonLine));
+    assert!(got[1].is_ok(), "{:?}", got[1]);
+    assert!(BoardError::JsonLine
+        .to_string()
+        .contains("fifteen check FILE"));
+}
+
+#[test]
 fn invisible_characters_and_long_lines_are_errors() {
     let got = read(b"1 2 3 4 5 6 7 0\x008\n1 2 3 4 5 6 7 0 \xe2\x80\x8b8\n");
     assert_eq!(
