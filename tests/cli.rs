@@ -463,6 +463,35 @@ fn a_search_stopped_by_a_limit_hints_at_keeping_it() {
         "{}",
         o.stderr
     );
+    // With -o the results file keeps stopped searches as failures, which a rerun to it
+    // skips (and --checkpoints is refused beside -o): the hint says to give another file.
+    let out = dir.path().join("out.jsonl");
+    let bench = |out: &std::path::Path, limit: &str| {
+        let mut args = vec![
+            "bench",
+            "--heuristic",
+            "linear-conflict",
+            "--max-nodes",
+            limit,
+        ];
+        args.extend(["-o", out.to_str().unwrap(), &file]);
+        run(&args, None)
+    };
+    let o = bench(&out, "1000");
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("keeps it as failures, which a rerun to it skips")
+            && o.stderr.contains("give another output file")
+            && !o.stderr.contains("a rerun would start it over"),
+        "{}",
+        o.stderr
+    );
+    let o = bench(&out, "1000");
+    assert!(o.stderr.contains("0 of them from this run"), "{}", o.stderr);
+    // Another file searches it again (here to the same limit, on the hardest board).
+    let o = bench(&dir.path().join("again.jsonl"), "2000");
+    assert!(o.stderr.contains("1 of them from this run"), "{}", o.stderr);
 }
 
 /// A board given where the command goes (`fifteen "1 2 3 0"`, the first thing a newcomer

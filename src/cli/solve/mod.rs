@@ -593,7 +593,12 @@ fn run(
         }
         return Ok(130);
     }
-    if let Some(hint) = report.limit_hint(bench, plan.checkpoints.is_some(), plan.weight) {
+    if let Some(hint) = report.limit_hint(
+        bench,
+        plan.checkpoints.is_some(),
+        plan.weight,
+        plan.output.as_deref(),
+    ) {
         inform!("{hint}");
     }
     if unsaved > 0 {

@@ -205,10 +205,27 @@ impl Report {
 
     /// After a batch where searches stopped at a limit (`--max-nodes`, `--timeout`), what
     /// to do not to lose their work next time, unless `kept` (`--checkpoints DIR` keeps
-    /// them already). `bench` takes no `--checkpoint`: its inputs are sets.
-    pub fn limit_hint(&self, bench: bool, kept: bool, weight: Weight) -> Option<String> {
+    /// them already). `bench` takes no `--checkpoint`: its inputs are sets. A results file
+    /// (`output`) keeps the stopped ones as failures, which a rerun to it skips.
+    pub fn limit_hint(
+        &self,
+        bench: bool,
+        kept: bool,
+        weight: Weight,
+        output: Option<&std::path::Path>,
+    ) -> Option<String> {
         if self.stopped == 0 || kept {
             return None;
+        }
+        if let Some(file) = output {
+            let (what, them) = match self.stopped {
+                1 => ("a search stopped at its limit".to_string(), "it"),
+                n => (format!("{n} searches stopped at their limit"), "them"),
+            };
+            return Some(format!(
+                "hint: {what}; {} keeps {them} as failures, which a rerun to it skips: to search {them} again (with a larger limit, or --checkpoints DIR to keep each stopped search), give another output file",
+                file.display()
+            ));
         }
         let keep = if !bench && self.solved + self.failed == 1 {
             "--checkpoint FILE keeps the search to resume"
