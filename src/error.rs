@@ -38,6 +38,17 @@ pub enum BoardError {
         /// The shape given.
         shape: Shape,
     },
+    /// An explicit goal drawn as rows in another shape than the board's: read in the
+    /// board's shape, its numbers would make another picture than the one drawn.
+    #[error("the goal is drawn as {rows} rows of {cols} but the board is {shape} ({} rows of {}): draw the goal as the board is drawn, or give its numbers on one line", .shape.rows, .shape.cols)]
+    GoalDrawnShape {
+        /// The goal's rows.
+        rows: usize,
+        /// The numbers in each.
+        cols: usize,
+        /// The board's shape.
+        shape: Shape,
+    },
     /// Square brackets that do not enclose the whole board or each of its rows, as a list
     /// printed by Python or JSON does. Holds what is wrong with them.
     #[error("{0}: square brackets go around the whole board or around each row, as in [1, 2, 3, 4, 5, 6, 7, 0, 8] or [[1, 2, 3], [4, 5, 6], [7, 0, 8]]; or leave them out")]

@@ -54,8 +54,9 @@ pub enum GoalSpec {
     /// `0 1 ... n-1`, blank in the first cell ([`Goal::blank_first`]), as in the Korf 100
     /// set.
     BlankFirst,
-    /// Each of `0..len` once.
-    Explicit(Vec<u8>),
+    /// Each of `0..len` once; and the rows and columns it was drawn in, if drawn as rows
+    /// (it then serves boards of that shape alone).
+    Explicit(Vec<u8>, Option<(usize, usize)>),
 }
 
 impl GoalSpec {
@@ -73,7 +74,8 @@ impl GoalSpec {
                     return Err(BoardError::BadGoal(t.chars().take(30).collect()));
                 }
                 // Checked now; its shape comes with the boards.
-                Ok(GoalSpec::Explicit(crate::board::parse_tiles(t)?))
+                let tiles = crate::board::parse_tiles(t)?;
+                Ok(GoalSpec::Explicit(tiles, crate::board::drawn_shape(t)))
             }
         }
     }
@@ -86,10 +88,20 @@ impl GoalSpec {
         match self {
             GoalSpec::Standard => Ok(Goal::standard(shape)),
             GoalSpec::BlankFirst => Ok(Goal::blank_first(shape)),
-            GoalSpec::Explicit(tiles) if tiles.len() == shape.cells() => {
+            GoalSpec::Explicit(tiles, Some((rows, cols)))
+                if (*rows, *cols) != (shape.rows as usize, shape.cols as usize)
+                    && tiles.len() == shape.cells() =>
+            {
+                Err(BoardError::GoalDrawnShape {
+                    rows: *rows,
+                    cols: *cols,
+                    shape,
+                })
+            }
+            GoalSpec::Explicit(tiles, _) if tiles.len() == shape.cells() => {
                 Ok(Goal::from_board(Board::new(shape, tiles)?))
             }
-            GoalSpec::Explicit(tiles) => Err(BoardError::GoalSize {
+            GoalSpec::Explicit(tiles, _) => Err(BoardError::GoalSize {
                 board: shape.cells(),
                 goal: tiles.len(),
             }),

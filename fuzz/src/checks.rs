@@ -55,8 +55,9 @@ pub fn board(data: &[u8]) {
     if let Ok(b) = Board::parse(text) {
         check_board(&b);
     }
-    if let Ok(GoalSpec::Explicit(tiles)) = GoalSpec::parse(text) {
-        // An explicit goal is checked as numbers; its shape comes with the boards.
+    if let Ok(GoalSpec::Explicit(tiles, _)) = GoalSpec::parse(text) {
+        // An explicit goal is checked as numbers; its shape comes with the boards, or
+        // with its rows when drawn as rows.
         let line = tiles
             .iter()
             .map(|t| t.to_string())
@@ -64,12 +65,16 @@ pub fn board(data: &[u8]) {
             .join(" ");
         assert_eq!(
             GoalSpec::parse(&line),
-            Ok(GoalSpec::Explicit(tiles.clone()))
+            Ok(GoalSpec::Explicit(tiles.clone(), None))
         );
         if let Some(shape) = Shape::square_of(tiles.len()) {
             let goal = Board::new(shape, &tiles).expect("a parsed goal is a board");
             check_board(&goal);
-            assert_eq!(GoalSpec::parse(&grid(&goal)), Ok(GoalSpec::Explicit(tiles)));
+            let drawn = Some((shape.rows as usize, shape.cols as usize));
+            assert_eq!(
+                GoalSpec::parse(&grid(&goal)),
+                Ok(GoalSpec::Explicit(tiles, drawn))
+            );
         }
     }
     // A move string is accepted only as written out again: the capitals U D L R alone.

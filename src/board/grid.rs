@@ -275,6 +275,14 @@ pub fn parse_tiles(text: &str) -> Result<Vec<u8>, BoardError> {
     Ok(tiles)
 }
 
+/// The shape a board's text draws, as rows and the numbers in each: `None` when it is on
+/// one line (or one bracket list), or its rows differ. An explicit goal keeps it, so that
+/// a goal drawn in one shape never serves boards of another of its cell count.
+pub(crate) fn drawn_shape(text: &str) -> Option<(usize, usize)> {
+    let rows = read_numbers(text).ok()?.row_lengths;
+    (rows.len() > 1 && rows.iter().all(|&c| c == rows[0])).then(|| (rows.len(), rows[0]))
+}
+
 /// A board's text read as numbers.
 struct Numbers {
     /// The numbers, in order.

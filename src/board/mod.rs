@@ -13,6 +13,7 @@ mod shape;
 mod symmetry;
 
 pub use goal::{Goal, Labels};
+pub(crate) use grid::drawn_shape;
 pub(crate) use grid::quoted;
 #[cfg(feature = "cli")]
 pub(crate) use grid::rows;

@@ -449,3 +449,34 @@ fn an_id_line_of_the_wrong_count_says_so() {
     let got = read(b"1 2 x 4\n");
     assert_eq!(got, [err("1", 1, BoardError::NotANumber("x".into()))]);
 }
+
+#[test]
+fn a_goal_drawn_as_rows_serves_boards_of_its_shape_alone() {
+    let shape = |s| Shape::parse(s).unwrap();
+    let drawn = GoalSpec::parse("[[1,2,3,4],[5,6,7,8],[9,10,0,11]]").unwrap();
+    // 3 rows of 4: the 3x4 board's goal, with the blank where it is drawn.
+    let goal = drawn.for_shape(shape("3x4")).unwrap();
+    assert_eq!(goal.board().tiles(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 11]);
+    // Read as 4x3 its numbers would be another picture: refused, saying why.
+    let e = drawn.for_shape(shape("4x3")).unwrap_err();
+    assert_eq!(
+        e,
+        BoardError::GoalDrawnShape {
+            rows: 3,
+            cols: 4,
+            shape: shape("4x3")
+        }
+    );
+    assert!(
+        e.to_string().contains("give its numbers on one line"),
+        "{e}"
+    );
+    // On one line, its numbers serve every shape of their count.
+    let flat = GoalSpec::parse("1 2 3 4 5 6 7 8 9 10 0 11").unwrap();
+    assert!(flat.for_shape(shape("4x3")).is_ok() && flat.for_shape(shape("3x4")).is_ok());
+    // Another count is still said as a count.
+    assert!(matches!(
+        drawn.for_shape(shape("3x3")),
+        Err(BoardError::GoalSize { board: 9, goal: 12 })
+    ));
+}

@@ -29,7 +29,7 @@ pub fn settings(plan: &Plan) -> Map<String, Value> {
     let goal: Value = match &opts.goal {
         GoalSpec::Standard => "standard".into(),
         GoalSpec::BlankFirst => "blank-first".into(),
-        GoalSpec::Explicit(tiles) => tiles.clone().into(),
+        GoalSpec::Explicit(tiles, _) => tiles.clone().into(),
     };
     s.insert("goal".into(), goal);
     s.insert("heuristic".into(), kind.name().into());
