@@ -390,6 +390,7 @@ pub fn length_agrees(known: u64, length: u64, weight: Weight) -> bool {
 ///   searches prove no optimality;
 /// - `optimal` true beside a `lower_bound` below the length: an optimal length is its own
 ///   lower bound;
+/// - `ok` true beside a length below `known`, whatever the search;
 /// - `ok` that is not what the `known` length says of the length, by the rule of the
 ///   record's search (optimal: equal; `algorithm` not optimal: at least; weighted: between
 ///   it and `bound` times it).
@@ -428,7 +429,7 @@ pub fn contradiction(record: &Record, length: u64) -> Option<CheckError> {
         if let Some(a) = record
             .algorithm
             .as_deref()
-            .filter(|a| matches!(*a, "dfs" | "greedy"))
+            .filter(|a| a.eq_ignore_ascii_case("dfs") || a.eq_ignore_ascii_case("greedy"))
         {
             return bad(
                 "optimal",
@@ -441,6 +442,18 @@ pub fn contradiction(record: &Record, length: u64) -> Option<CheckError> {
                 format!(
                     "is {lb}, below the length {length}, but \"optimal\" is true: an \
                      optimal length is its own lower bound"
+                ),
+            );
+        }
+    }
+    if let (Some(known), Some(true)) = (record.known, record.ok) {
+        // Under every search's rule: a solution shorter than the optimum is no agreement.
+        if length < known {
+            return bad(
+                "ok",
+                format!(
+                    "is true, but the length {length} is below the \"known\" {known}: a \
+                     solution of {length} moves proves the optimum is at most {length}"
                 ),
             );
         }

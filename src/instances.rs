@@ -629,10 +629,11 @@ impl<R: BufRead> Reader<R> {
         if line.text.is_empty() && line.problem.is_none() {
             return None;
         }
-        // `word: ...` that reads as a valid `ID LEN` instance is one, with that id.
+        // `word: ...` that reads as a valid `ID LEN` instance is one, with that id; so is
+        // `goal ...` or `size ...` without a colon (ids `goal` and `size`).
         let is_directive = match directive(&line.text) {
             None => false,
-            Some(Directive::Unknown(_)) => !self.valid_alone(&line),
+            Some(Directive::Unknown(_) | Directive::NoColon(_)) => !self.valid_alone(&line),
             Some(_) => true,
         };
         if let Some(mut grid) = self.grid.take() {

@@ -201,11 +201,15 @@ impl Record {
     }
 }
 
+/// The largest id written as a JSON number: readers that hold numbers as doubles
+/// (JavaScript, pandas, jq) round anything above 2^53 - 1 to another id.
+pub const MAX_NUMERIC_ID: u64 = (1 << 53) - 1;
+
 /// An instance id as JSON: a number when the id is a plain decimal (without leading
-/// zeros, which a number would lose), otherwise the text.
+/// zeros, which a number would lose) of at most [`MAX_NUMERIC_ID`], otherwise the text.
 pub fn id_value(id: &str) -> Value {
     match id.parse::<u64>() {
-        Ok(n) if !id.starts_with('0') || id == "0" => Value::from(n),
+        Ok(n) if (!id.starts_with('0') || id == "0") && n <= MAX_NUMERIC_ID => Value::from(n),
         _ => Value::from(id),
     }
 }
@@ -282,5 +286,10 @@ mod tests {
         assert_eq!(id_value("0"), Value::from(0));
         assert_eq!(id_value("007"), Value::from("007"));
         assert_eq!(id_value("a1"), Value::from("a1"));
+        assert_eq!(id_value("9007199254740991"), Value::from(MAX_NUMERIC_ID));
+        assert_eq!(
+            id_value("9007199254740993"),
+            Value::from("9007199254740993")
+        );
     }
 }

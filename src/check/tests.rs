@@ -75,6 +75,32 @@ fn a_length_the_moves_do_not_give_fails_for_that_before_any_contradiction() {
     assert!(!c.passed());
 }
 
+/// A length below the known optimum agrees with it under no search's rule: `ok` true
+/// beside it fails, with or without `optimal`; `ok` false says so honestly and passes.
+#[test]
+fn ok_beside_a_length_below_known_fails_whatever_the_search() {
+    let g = GoalSpec::Standard;
+    for (fields, passes) in [
+        (r#""ok":true,"optimal":false"#, false),
+        (r#""ok":true"#, false),
+        (r#""ok":true,"optimal":false,"algorithm":"Greedy""#, false),
+        (r#""ok":false,"optimal":false"#, true),
+        (r#""ok":false,"optimal":true"#, true),
+        (r#""ok":false,"optimal":true,"algorithm":"Greedy""#, false),
+    ] {
+        let line =
+            format!(r#"{{"tiles":[1,2,3,4,5,6,7,0,8],"moves":"R","length":1,"known":5,{fields}}}"#);
+        let c = check_json_line(&line, 1, &g).unwrap();
+        assert_eq!(c.passed(), passes, "{fields}: {c:?}");
+        if !passes {
+            assert!(
+                matches!(&c.result, Err(CheckError::Contradiction { field, .. }) if ["ok", "optimal"].contains(field)),
+                "{fields}: {c:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn summaries_and_blank_lines_are_not_results() {
     let g = GoalSpec::Standard;

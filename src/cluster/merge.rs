@@ -578,7 +578,12 @@ impl Checked {
                 }
                 None => return Err(damaged(path, line, "not a record").into()),
             }
-            out.write_all(text.as_bytes()).map_err(MergeError::Write)
+            // Written as fifteen writes a record: a field another program added to a
+            // shard, or a CRLF line ending, is not carried into the merge, whose lines
+            // are those of an unsharded run (and [`Checked::is_output`] knows them again).
+            let mut line = record.to_line();
+            line.push('\n');
+            out.write_all(line.as_bytes()).map_err(MergeError::Write)
         })?;
         out.flush().map_err(MergeError::Write)?;
         Ok(report)

@@ -184,3 +184,34 @@ fn results_that_do_not_check_are_reported_and_counted() {
     assert_eq!((report.passed, report.failed), (1, 2));
     assert_eq!(bad, [3, 4]);
 }
+
+/// Shards copied through other tools (a byte order mark before the header, CRLF line
+/// endings, a field another program added) merge into the lines an unsharded run writes,
+/// and that output is known again as this merge's own.
+#[test]
+fn shards_edited_by_other_tools_merge_into_fifteens_own_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = shards(dir.path(), 7, 3, |i| i);
+    let mut clean = Vec::new();
+    merge(&paths, &mut clean, |_, c| panic!("{c:?}")).unwrap();
+
+    let text = std::fs::read_to_string(&paths[0]).unwrap();
+    std::fs::write(&paths[0], format!("\u{feff}{text}")).unwrap();
+    let text = std::fs::read_to_string(&paths[1]).unwrap();
+    std::fs::write(&paths[1], text.replace('\n', "\r\n")).unwrap();
+    let text = std::fs::read_to_string(&paths[2]).unwrap();
+    let extra = text.replacen(r#""id":3,"#, r#""id":3,"note":[1,2],"#, 1);
+    assert_ne!(extra, text);
+    std::fs::write(&paths[2], extra).unwrap();
+
+    let checked = prepare(&paths).unwrap();
+    let mut out = Vec::new();
+    checked.write(&mut out, |_, c| panic!("{c:?}")).unwrap();
+    assert_eq!(
+        String::from_utf8(out.clone()).unwrap(),
+        String::from_utf8(clean).unwrap()
+    );
+    let merged = dir.path().join("merged.jsonl");
+    std::fs::write(&merged, &out).unwrap();
+    assert!(checked.is_output(&merged, false));
+}

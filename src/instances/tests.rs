@@ -117,6 +117,17 @@ fn a_directive_without_its_colon_or_unknown_refuses_what_follows() {
     // A word and a colon that make a valid `ID LEN` instance are one.
     let got = read(b"a: ? 1 2 3 4 5 6 7 0 8\n");
     assert_eq!(got, [ok("a:", &B3, 8)]);
+    // So do the words `goal` and `size` without a colon: they are ids like any other,
+    // and refuse nothing after them.
+    let got = read(b"goal 27 8 2 4 5 3 7 6 0 1\nSize ? 1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 7 0 8\n");
+    assert_eq!(
+        got,
+        [
+            ok("goal", &[8, 2, 4, 5, 3, 7, 6, 0, 1], 8),
+            ok("Size", &B3, 8),
+            ok("3", &B3, 8),
+        ]
+    );
 }
 
 #[test]

@@ -54,6 +54,35 @@ fn torn_first_line(buf: &[u8]) -> FirstLine {
     }
 }
 
+/// A UTF-8 byte order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Whether `seen` and the rest of `reader` are crash debris: zero bytes and newlines
+/// only, a zero among them (blank lines alone are not debris: no kill or crash leaves
+/// them, and a file of them is someone else's). Read in blocks, so that a sparse tail of
+/// gigabytes costs no memory.
+fn debris_to_end(seen: &[u8], reader: &mut impl Read) -> std::io::Result<bool> {
+    let debris = |b: &[u8]| b.iter().all(|&c| c == 0 || c == b'\n');
+    if !debris(seen) {
+        return Ok(false);
+    }
+    let mut zero = seen.contains(&0);
+    let mut block = vec![0u8; 1 << 16];
+    loop {
+        match reader.read(&mut block) {
+            Ok(0) => return Ok(zero),
+            Ok(n) => {
+                if !debris(&block[..n]) {
+                    return Ok(false);
+                }
+                zero = zero || block[..n].contains(&0);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// What [`read_back`] found.
 pub(crate) struct ReadBack {
     pub(crate) header: Option<Header>,
@@ -135,12 +164,24 @@ pub(crate) fn read_back(
             break;
         }
         line += 1;
+        // A byte order mark an editor put before the header is skipped, as the instance
+        // reader and `check` skip it.
+        let start = if line == 1 && buf.starts_with(BOM) {
+            BOM.len()
+        } else {
+            0
+        };
         if buf.last() != Some(&b'\n') {
             if n > MAX_RESULT_LINE_BYTES {
+                // Zero bytes to the end, however many, are a crash's debris: read in
+                // blocks, so that a sparse tail of gigabytes costs no memory.
+                if debris_to_end(&buf, &mut reader).map_err(io)? {
+                    break;
+                }
                 return Err(damaged(line, "a line too long to be a result".into()));
             }
             if line == 1 {
-                match torn_first_line(&buf) {
+                match torn_first_line(&buf[start..]) {
                     FirstLine::Torn => {}
                     // Our header whole but for its newline: held to the settings like any
                     // header, then written again (the valid part is empty).
@@ -154,7 +195,7 @@ pub(crate) fn read_back(
             }
             break; // torn: cut off
         }
-        let parsed = match std::str::from_utf8(&buf[..n - 1]) {
+        let parsed = match std::str::from_utf8(&buf[start..n - 1]) {
             Err(_) => Err(None),
             Ok(text) => FileLine::parse(text).map_err(Some),
         };
@@ -162,12 +203,8 @@ pub(crate) fn read_back(
             Ok(item) => item,
             Err(e) => {
                 // Crash debris (zero bytes to the end, newlines among them) is a torn tail;
-                // anything else is not. Blank lines alone are not debris: no kill or crash
-                // leaves them, and a file of them is someone else's.
-                let mut rest = Vec::new();
-                reader.read_to_end(&mut rest).map_err(io)?;
-                let zeros = |b: &[u8]| b.iter().all(|&c| c == 0 || c == b'\n');
-                if zeros(&buf) && zeros(&rest) && (buf.contains(&0) || rest.contains(&0)) {
+                // anything else is not.
+                if debris_to_end(&buf, &mut reader).map_err(io)? {
                     break;
                 }
                 return Err(match e {
@@ -202,7 +239,7 @@ pub(crate) fn read_back(
                 // goal in the length it claims: a changed move or length is damage, not a
                 // result to skip.
                 if replay && r.error.is_none() {
-                    let text = std::str::from_utf8(&buf[..n - 1]).unwrap_or_default();
+                    let text = std::str::from_utf8(&buf[start..n - 1]).unwrap_or_default();
                     match crate::check::check_json_line(text, line, &crate::GoalSpec::Standard) {
                         Some(c) if c.passed() && c.length_matches() == Some(true) => {}
                         Some(c) => {

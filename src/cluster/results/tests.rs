@@ -1,4 +1,5 @@
 use super::*;
+use crate::check::MAX_RESULT_LINE_BYTES;
 use std::path::Path;
 
 fn header(shard: &str) -> Header {
@@ -103,11 +104,17 @@ fn a_torn_last_line_or_a_zero_tail_is_cut_off_and_nothing_else_is() {
     let path = dir.path().join("out.jsonl");
     let h = header("2/3");
     let good = format!("{}\n{}\n", h.to_line(), record(2, &[1]).to_line());
+    // Zero tails longer than the longest line a result may have are debris all the same.
+    let long_zeros = vec![0u8; MAX_RESULT_LINE_BYTES + 2];
+    let mut blank_then_zeros = b"\n".to_vec();
+    blank_then_zeros.extend_from_slice(&long_zeros);
     for tail in [
         &b"{\"id\":5,\"til"[..],
         b"\0\0\0\0",
         b"\0\0\n\0\0\0\n",
         b"{",
+        &long_zeros,
+        &blank_then_zeros,
     ] {
         let mut bytes = good.clone().into_bytes();
         bytes.extend_from_slice(tail);
@@ -149,6 +156,21 @@ fn a_torn_last_line_or_a_zero_tail_is_cut_off_and_nothing_else_is() {
         }
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     }
+
+    // A long run of zero bytes with text after it is no crash's debris.
+    let mut bytes = good.clone().into_bytes();
+    bytes.extend_from_slice(&long_zeros);
+    bytes.extend_from_slice(b"x\n");
+    std::fs::write(&path, &bytes).unwrap();
+    let e = ResultsFile::open(&path, &h).unwrap_err();
+    assert!(matches!(e, ResultsError::Damaged { line: 3, .. }), "{e}");
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+
+    // A byte order mark before the header (an editor's) is skipped, not taken for
+    // someone else's file; the records after it are resumed.
+    std::fs::write(&path, format!("\u{feff}{good}")).unwrap();
+    let (_, r) = ResultsFile::open(&path, &h).unwrap();
+    assert_eq!(r.results(), 1);
 
     // A bad line with good ones after it is not a kill's doing.
     std::fs::write(
