@@ -942,3 +942,41 @@ fn a_resumed_bench_holds_its_results_to_the_inputs_known_lengths() {
     assert_eq!(code, 1, "{s} {err}");
     assert_eq!(s["skipped"]["mismatched"], 1, "{s}");
 }
+
+/// A sharded `bench` whose shard found a wrong known length exits 1, and so does the
+/// merge of its files, naming how many records differ: the signal is not lost on the way.
+#[test]
+fn a_merge_of_bench_shards_with_a_wrong_known_length_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    // The optimum of the first board is 31, not 30; the second's is 2.
+    let input = common::write(
+        dir.path(),
+        "k.txt",
+        "a 30 8 6 7 2 5 4 3 0 1\nb 2 1 2 3 4 5 6 0 7 8\n",
+    );
+    let mut parts = Vec::new();
+    for k in 1..=2 {
+        let part = dir.path().join(format!("part-{k}.jsonl"));
+        let part = part.to_str().unwrap().to_string();
+        let shard = format!("{k}/2");
+        let out = run(&["bench", LC, &input, "--shard", &shard, "-o", &part], None);
+        assert_eq!(out.code, if k == 1 { 1 } else { 0 }, "{}", out.stderr);
+        parts.push(part);
+    }
+    let merged = dir.path().join("merged.jsonl");
+    let merged = merged.to_str().unwrap();
+    let mut args = vec!["merge"];
+    args.extend(parts_refs(&parts));
+    args.extend(["-o", merged]);
+    let out = run(&args, None);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("1 of them differ from their known length"),
+        "{}",
+        out.stderr
+    );
+    // Both records still check: the merge is complete, only its status says the mismatch.
+    assert!(out.stderr.contains("2 check, 0 do not"), "{}", out.stderr);
+    assert_eq!(std::fs::read_to_string(merged).unwrap().lines().count(), 2);
+}

@@ -36,7 +36,7 @@ pub fn statuses(path: &[&str]) -> Vec<(u8, &'static str)> {
         ],
         ["merge", ..] => vec![
             (0, "every result checks"),
-            (1, "some result does not check (each is named on stderr)"),
+            (1, "some result does not check (each is named on stderr), or a bench record's length differs from its known one"),
             (2, "usage errors, unreadable input, a set of files that is not every shard of one batch, complete, or an output that is one of them or not a merge's own"),
         ],
         ["tables", ..] => vec![

@@ -30,8 +30,9 @@ pub struct MergeArgs {
     force: bool,
 }
 
-/// Merges; exit status 0 all check, 1 some results do not (failed instances included),
-/// 2 the files are not the complete shards of one batch (nothing is written then).
+/// Merges; exit status 0 all check, 1 some results do not (failed instances included) or
+/// do not agree with their known length (as the `bench` shards' own exit status said), 2
+/// the files are not the complete shards of one batch (nothing is written then).
 pub fn run(a: MergeArgs) -> Result<i32> {
     let report_failure = |path: &Path, c: &LineCheck| {
         let id =
@@ -140,10 +141,27 @@ pub fn run(a: MergeArgs) -> Result<i32> {
         report.nodes,
         report.millis / 1000.0
     );
+    if report.mismatched > 0 {
+        let list = match &written {
+            Some(p) => format!(
+                ": list them with `jq -c 'select(.ok == false)' {}`",
+                p.display()
+            ),
+            None => String::new(),
+        };
+        note!(
+            "{} of them differ from their known length (\"ok\": false){list}",
+            report.mismatched
+        );
+    }
     // Flushed by `merge`; a closed stdout shows here at the latest.
     emit(&mut std::io::stdout(), "")?;
     let _ = std::io::stderr().flush();
-    Ok(if report.failed > 0 { 1 } else { 0 })
+    Ok(if report.failed > 0 || report.mismatched > 0 {
+        1
+    } else {
+        0
+    })
 }
 
 /// Where the merge is written before it is renamed to `path`: a merge refused halfway never

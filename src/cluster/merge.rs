@@ -240,6 +240,9 @@ pub struct MergeReport {
     pub passed: u64,
     /// Results that do not, failed instances included.
     pub failed: u64,
+    /// Results that check but do not agree with their instance's known length (`"ok":
+    /// false`: a `bench` shard's mismatch, which made that shard's exit status 1).
+    pub mismatched: u64,
     /// Sum of the records' `nodes`.
     pub nodes: u64,
     /// Sum of the records' `millis` (search time, not wall time).
@@ -571,7 +574,12 @@ impl Checked {
             report.nodes += record.nodes.unwrap_or(0);
             report.millis += record.millis.unwrap_or(0.0);
             match check_json_line(text.trim_end_matches('\n'), line, &GoalSpec::Standard) {
-                Some(c) if c.passed() => report.passed += 1,
+                Some(c) if c.passed() => {
+                    report.passed += 1;
+                    if record.ok == Some(false) {
+                        report.mismatched += 1;
+                    }
+                }
                 Some(c) => {
                     report.failed += 1;
                     on_failure(path, &c);
