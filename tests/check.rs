@@ -434,6 +434,9 @@ fn a_record_that_contradicts_itself_fails_naming_the_field() {
         (r#""optimal":true,"known":2,"ok":false"#, "ok"),
         (r#""optimal":false,"algorithm":"greedy","known":3,"ok":true"#, "ok"),
         (r#""optimal":false,"bound":1.2,"lower_bound":1,"known":1,"ok":true"#, "ok"),
+        // Below the known length, "ok" true agrees with no search's rule.
+        (r#""known":9,"ok":true"#, "ok"),
+        (r#""optimal":false,"known":9,"ok":true"#, "ok"),
     ];
     #[rustfmt::skip]
     let good: &[&str] = &[
@@ -448,8 +451,9 @@ fn a_record_that_contradicts_itself_fails_naming_the_field() {
         r#""optimal":false,"algorithm":"greedy","known":1,"ok":true"#,
         r#""optimal":true,"known":2,"ok":true"#,
         r#""optimal":true,"known":3,"ok":false"#,
-        // Without "optimal", "ok" is not judged.
-        r#""known":9,"ok":true"#,
+        // Without "optimal", "ok" is judged only below the known length.
+        r#""known":1,"ok":true"#,
+        r#""known":9,"ok":false"#,
     ];
     for (extra, field) in bad {
         let line = format!("{{{base},{extra}}}\n");
