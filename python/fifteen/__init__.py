@@ -419,8 +419,8 @@ def solve_many(
 
     Args:
         boards: an ``(N, cells)`` integer array of square boards, an ``(N, rows, cols)``
-            array, or a list of boards. A batch takes about 50 bytes a board beside its
-            input while it runs (a copy as ``uint8``, the checked boards, the answers);
+            array, or a list of boards. A batch takes about 40-50 bytes a board beside
+            its input while it runs (a copy as ``uint8``, the answers and their copies);
             one too large for the memory left raises ``MemoryError``.
         goal: the goal of every board (as for :func:`solve`).
         moves: also return each board's moves.

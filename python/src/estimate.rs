@@ -10,19 +10,19 @@ use pyo3::types::PyBytes;
 
 use crate::{checked, goal, shape, tables, CHUNK};
 
-/// `f` of every board of a checked batch (its tiles and labels), in chunks with the GIL
-/// released and Ctrl-C checked between them, as [`checked`] goes.
+/// `f` of every board of a checked batch (its tiles and labels, made by `labels`), in
+/// chunks with the GIL released and Ctrl-C checked between them, as [`checked`] goes.
 fn estimates(
     py: Python<'_>,
     data: &[u8],
     cells: usize,
-    labels: &[Labels],
+    labels: &(impl Fn(&[u8]) -> Labels + Sync),
     f: impl Fn(&[u8], &Labels) -> u32 + Sync,
 ) -> PyResult<Vec<u32>> {
-    let mut out = crate::room(labels.len())?;
-    for (tiles, labels) in data.chunks(cells * CHUNK).zip(labels.chunks(CHUNK)) {
+    let mut out = crate::room(data.len() / cells)?;
+    for tiles in data.chunks(cells * CHUNK) {
         crate::report::without_gil(py, || {
-            out.extend(tiles.chunks(cells).zip(labels).map(|(t, l)| f(t, l)))
+            out.extend(tiles.chunks(cells).map(|t| f(t, &labels(t))))
         });
         py.check_signals()?;
     }
@@ -47,7 +47,13 @@ pub fn heuristic(
     let s = shape(rows, cols)?;
     let g = goal(goal_tiles, rows, cols)?;
     let cells = s.cells();
-    let labels = checked(py, data, s, |b| g.labels(&b))?;
+    // Checked first, a bad board named by its row; each board's labels are then made
+    // again as it is estimated, not held as a list (tens of bytes a board).
+    checked(py, data, s, |b| g.labels(&b).map(|_| ()))?;
+    let labels = |t: &[u8]| {
+        g.labels(&Board::new(s, t).expect("checked above"))
+            .expect("checked above")
+    };
     let geo = Geometry::new(s, pdb_blank_label(&g));
     let out = match which {
         "hamming" => estimates(py, data, cells, &labels, |_, l| {

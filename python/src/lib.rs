@@ -153,7 +153,11 @@ pub(crate) fn bytes_of<T: Copy, const W: usize>(
     })
     .map_err(|e| {
         if e.is_instance_of::<PyMemoryError>(py) {
-            PyMemoryError::new_err(format!("an output of {len} bytes does not fit in memory"))
+            PyMemoryError::new_err(format!(
+                "an output of {len} bytes ({:.0} MB) does not fit in memory: give the boards \
+                 in smaller batches",
+                len as f64 / 1e6
+            ))
         } else {
             e
         }

@@ -190,12 +190,14 @@ pub fn solve_many(
 ) -> PyResult<(Py<PyBytes>, Py<PyBytes>, Py<PyBytes>, Option<Vec<String>>)> {
     let s = shape(rows, cols)?;
     let g = goal(goal_tiles, rows, cols)?;
-    // Every board is checked before any search: a bad one is named by its row.
-    let boards: Vec<Board> = checked(py, data, s, |b| g.labels(&b).map(|_| b))?;
+    // Every board is checked before any search: a bad one is named by its row. They are
+    // read again one at a time as the searches start, not held as a list beside their
+    // bytes: a batch of millions would take tens of bytes a board more.
+    checked(py, data, s, |b| g.labels(&b).map(|_| ()))?;
+    let total = data.len() / s.cells();
     let options = (weight_factor, timeout_secs, max_nodes, n_threads, heuristic);
     let plan = Plan::new(py, s, &g, options, tables)?;
     let pool = pool(py, plan.threads)?;
-    let total = boards.len();
     let stop = AtomicBool::new(false);
     let done = AtomicUsize::new(0);
     let mut lengths = crate::filled(total, -1i32)?;
@@ -209,8 +211,11 @@ pub fn solve_many(
         py,
         &stop,
         || {
-            let items = boards.iter().take_while(|_| !stop.load(Ordering::Relaxed));
-            let work = |b: &Board| plan.solver.solve(b, &g, &plan.search(&stop, None));
+            let items = data
+                .chunks_exact(s.cells())
+                .take_while(|_| !stop.load(Ordering::Relaxed))
+                .map(|t| Board::new(s, t).expect("checked above"));
+            let work = |b: Board| plan.solver.solve(&b, &g, &plan.search(&stop, None));
             run_ordered(&pool, items, plan.threads * 8, work, |i, r| {
                 match r {
                     Ok(sol) => {
