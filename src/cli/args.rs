@@ -264,13 +264,31 @@ pub fn whole<T: TryFrom<u64>>(
     }
 }
 
-/// Parses `--timeout`: seconds, more than 0 and at most a year (fractions allowed). NaN,
-/// infinities and negative numbers are refused here rather than panicking later.
+/// Parses `--timeout`: seconds, or a number with a unit (`90s`, `5m`, `2h`, `1d`, as
+/// cluster job limits are written), more than 0 and at most a year (fractions allowed).
+/// NaN, infinities and negative numbers are refused here rather than panicking later.
 pub fn timeout(text: &str) -> Result<Duration, String> {
-    match text.trim().parse::<f64>() {
-        Ok(s) if s > 0.0 && s <= MAX_TIMEOUT_SECS => Ok(Duration::from_secs_f64(s)),
+    let t = text.trim();
+    let (number, unit) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() && !t.eq_ignore_ascii_case("nan") => {
+            let unit = match c.to_ascii_lowercase() {
+                's' => Some(1.0),
+                'm' => Some(60.0),
+                'h' => Some(3600.0),
+                'd' => Some(86400.0),
+                _ => None,
+            };
+            (&t[..i], unit)
+        }
+        _ => (t, Some(1.0)),
+    };
+    match (number.trim().parse::<f64>(), unit) {
+        (Ok(n), Some(u)) if n * u > 0.0 && n * u <= MAX_TIMEOUT_SECS => {
+            Ok(Duration::from_secs_f64(n * u))
+        }
         _ => Err(format!(
-            "give seconds, more than 0 and at most {MAX_TIMEOUT_SECS} (a year)"
+            "give seconds, or a number with s, m, h or d (90, 5m, 2h), more than 0 and at \
+             most {MAX_TIMEOUT_SECS} seconds (a year)"
         )),
     }
 }
@@ -605,8 +623,14 @@ mod tests {
     fn timeouts_are_finite_positive_and_at_most_a_year() {
         assert_eq!(timeout("1.5"), Ok(Duration::from_millis(1500)));
         assert!(timeout("31536000").is_ok());
+        assert_eq!(timeout("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(timeout("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(timeout("1.5h"), Ok(Duration::from_secs(5400)));
+        assert_eq!(timeout("2 D"), Ok(Duration::from_secs(172_800)));
+        assert_eq!(timeout("365d"), Ok(Duration::from_secs(31_536_000)));
         for bad in [
-            "0", "-1", "nan", "NaN", "inf", "-inf", "1e300", "31536001", "", "soon",
+            "0", "-1", "nan", "NaN", "inf", "-inf", "1e300", "31536001", "", "soon", "5x", "m",
+            "0m", "-5m", "366d", "infh", "nanm",
         ] {
             assert!(timeout(bad).unwrap_err().contains("a year"), "{bad}");
         }

@@ -39,7 +39,7 @@ pub struct CompareArgs {
     /// (bytes, or with K, M, G, T; default 1G).
     #[arg(long, value_name = "SIZE", value_parser = memory, allow_hyphen_values = true)]
     max_memory: Option<u64>,
-    /// Each row stops after this many seconds.
+    /// Each row stops after this many seconds, or this long with a unit (5m, 2h).
     #[arg(long, value_name = "SECONDS", value_parser = args::timeout, allow_hyphen_values = true)]
     timeout: Option<Duration>,
     /// How deep dfs goes, 0 to 10,000 (default: 31 on 3x3, 80 on 4x4, otherwise 200).

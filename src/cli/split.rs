@@ -104,7 +104,8 @@ struct SearchArgs {
     part: Shard,
     #[command(flatten)]
     tables: TablesArg,
-    /// Give up after this many seconds (no part file is written).
+    /// Give up after this many seconds, or this long with a unit (5m, 2h, 1d); no part
+    /// file is written.
     #[arg(long, value_name = "SECONDS", value_parser = args::timeout)]
     timeout: Option<Duration>,
     /// Where to write the part. An existing file is replaced only when it is this part

@@ -115,7 +115,8 @@ pub struct SearchOpts {
     /// failed, with the lower bound proven so far).
     #[arg(long, value_name = "N", value_parser = args::whole::<u64>(1, MAX_NODES), allow_negative_numbers = true)]
     max_nodes: Option<u64>,
-    /// Give up on an instance after this many seconds (fractions allowed; at most a year).
+    /// Give up on an instance after this many seconds (fractions allowed), or this long
+    /// with a unit (5m, 2h, 1d); at most a year.
     #[arg(long, value_name = "SECONDS", value_parser = args::timeout, allow_hyphen_values = true)]
     timeout: Option<Duration>,
     /// Pattern-database partition (default: 7-8 for 4x4, one exact table up to 8 tiles,
