@@ -45,7 +45,7 @@ fn one_record(o: &Out) -> serde_json::Value {
 #[test]
 fn every_option_refuses_values_outside_its_range_and_says_the_range() {
     const THREADS: &str = "give a whole number from 1 to 1024";
-    const SECONDS: &str = "give seconds, more than 0 and at most 31536000 (a year)";
+    const SECONDS: &str = "give seconds, or a number with s, m, h or d (90, 5m, 2h), more than 0 and at most 31536000 seconds (a year)";
     const NODES: &str = "give a whole number from 1 to 1000000000000000000";
     const WEIGHT: &str = "give a number from 1 to 100";
     const U64: &str = "give a whole number from 0 to 18446744073709551615";
@@ -58,7 +58,7 @@ fn every_option_refuses_values_outside_its_range_and_says_the_range() {
         rows.push((vec!["bench", "data/korf100.txt", "--threads", v], THREADS));
     }
     for v in [
-        "-1", "0", "-0", "nan", "inf", "-inf", "1e300", "31536001", "", "soon", "1s",
+        "-1", "0", "-0", "nan", "inf", "-inf", "1e300", "31536001", "", "soon", "1x", "366d", "0m",
     ] {
         rows.push((solve_with(&["--timeout", v]), SECONDS));
         rows.push((vec!["bench", "data/korf100.txt", "--timeout", v], SECONDS));
@@ -146,6 +146,8 @@ fn values_at_the_ends_of_the_ranges_are_accepted() {
         (solve_with(&["--threads", "1024"]), 0, "instance 1"),
         (solve_with(&["--timeout", "31536000"]), 0, "instance 1"),
         (solve_with(&["--timeout", " 2.5 "]), 0, "instance 1"),
+        (solve_with(&["--timeout", "5m"]), 0, "instance 1"),
+        (solve_with(&["--timeout", "365d"]), 0, "instance 1"),
         (solve_with(&["--max-nodes", "1000000000000000000"]), 0, "instance 1"),
         (solve_with(&["--weight", "100"]), 0, "instance 1"),
         (solve_with(&["--weight", "1"]), 0, "instance 1"),
