@@ -1304,3 +1304,46 @@ fn bench_marks_a_length_it_could_not_hold_to_anything() {
         o.stdout
     );
 }
+
+/// A board argument is a board, never a file's `ID LEN tiles` line: numbers whose first
+/// two would leave a square board (the 6 of a 2x3 board, the 18 of a 3x6 one) were read
+/// as an id, a length and another board, and the 3x6 one was solved as a 4x4 board.
+#[test]
+fn a_board_argument_is_never_read_as_an_id_and_a_length() {
+    let six = "1 2 3 4 0 5";
+    let eighteen = "16 17 1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
+    for (args, count) in [
+        (vec![six], 6),
+        (vec![eighteen], 18),
+        (six.split(' ').collect(), 6),
+        (
+            vec!["[16, 17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15]"],
+            18,
+        ),
+    ] {
+        let mut all = vec!["solve", LC, "--format", "json"];
+        all.extend(&args);
+        let o = run(&all, None);
+        assert_eq!(o.code, 1, "{args:?}: {}{}", o.stdout, o.stderr);
+        let v = &json_lines(&o.stdout)[0];
+        let error = v["error"].as_str().unwrap();
+        assert!(
+            error.contains(&format!("{count} numbers do not make a board")),
+            "{args:?}: {error}"
+        );
+    }
+    // With its shape said, each is solved as the board it is.
+    for (size, board, tiles) in [("2x3", six, 6), ("3x6", eighteen, 18)] {
+        let o = run(
+            &["solve", LC, "--format", "json", "--size", size, board],
+            None,
+        );
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let v = &json_lines(&o.stdout)[0];
+        assert_eq!(v["size"], size, "{v}");
+        assert_eq!(v["tiles"].as_array().unwrap().len(), tiles, "{v}");
+        assert_eq!(v["id"], 1, "{v}");
+        let check = run(&["check", "-"], Some(&o.stdout));
+        assert_eq!(check.code, 0, "{}", check.stdout);
+    }
+}

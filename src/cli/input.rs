@@ -8,12 +8,13 @@ use anyhow::{Context, Result};
 
 use super::INTERRUPTED;
 
-/// A board argument as one input line. A board drawn as rows (lines, or lists in
-/// brackets) becomes a list of rows in brackets (`[1 2 3] [4 5 6] [7 0 8]`), so that the
-/// line keeps the shape it is drawn in: the reader then takes that shape, or refuses the
-/// board as that instance's error (rows of different lengths, a `--size` of another
-/// shape), exit status 1 as for any bad board, never a board joined from rows of
-/// another length.
+/// A board argument as one input line, in brackets. A board drawn as rows (lines, or
+/// lists in brackets) becomes a list of rows in brackets (`[1 2 3] [4 5 6] [7 0 8]`), so
+/// that the line keeps the shape it is drawn in: the reader then takes that shape, or
+/// refuses the board as that instance's error (rows of different lengths, a `--size` of
+/// another shape), exit status 1 as for any bad board, never a board joined from rows of
+/// another length. A board on one line becomes one list (`[1 2 3 4 5 6 7 0 8]`): never
+/// read as an `ID LEN tiles` line.
 pub fn board_argument(text: &str) -> String {
     let tokens = |row: &str| -> Vec<String> {
         row.split(|c: char| c.is_whitespace() || c == ',')
@@ -38,7 +39,10 @@ pub fn board_argument(text: &str) -> String {
         return ",".into();
     }
     if rows.len() < 2 {
-        return rows.concat().join(" ");
+        // In brackets too: an argument is a board, never a file's `ID LEN tiles` line,
+        // which "1 2 3 4 5 0" (a 2x3 board without --size) or the 18 numbers of a 3x6
+        // board would otherwise read as (an id, a length and a square board).
+        return format!("[{}]", rows.concat().join(" "));
     }
     let rows: Vec<String> = rows.iter().map(|r| format!("[{}]", r.join(" "))).collect();
     rows.join(" ")

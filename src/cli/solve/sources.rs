@@ -44,7 +44,7 @@ pub(super) fn sources(
     if !boards.is_empty() {
         let all_numbers = boards.iter().all(|b| input::one_number(b));
         let text = if all_numbers && boards.len() > 1 {
-            boards.join(" ") + "\n"
+            input::board_argument(&boards.join(" ")) + "\n"
         } else {
             if let Some(why) =
                 (boards.iter().enumerate()).find_map(|(i, b)| input::file_not_board(i + 1, b))
