@@ -1075,7 +1075,8 @@ fn every_help_and_manual_page_gives_its_exit_statuses_and_no_resolved_paths() {
     for (what, help, man) in &pages {
         if help.contains("--tables <") || help.contains("--out <") {
             assert!(
-                help.contains("[default: $XDG_DATA_HOME/fifteen]"),
+                help.contains("[default: the per-user data directory]")
+                    && help.contains("$XDG_DATA_HOME/fifteen, else ~/.local/share/fifteen"),
                 "{what}: {help}"
             );
             assert!(man.contains("$XDG_DATA_HOME/fifteen"), "{what}: {man}");

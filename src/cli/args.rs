@@ -40,7 +40,7 @@ macro_rules! tables_help {
              ($XDG_DATA_HOME/fifteen, else ~/.local/share/fifteen; ~/Library/Application \
              Support/fifteen on macOS). ",
             $what,
-            " [default: $XDG_DATA_HOME/fifteen]"
+            " [default: the per-user data directory]"
         )
     };
 }

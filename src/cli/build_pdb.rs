@@ -50,7 +50,7 @@ struct Args {
     partition: Option<String>,
     /// Directory to write the tables to: by default the per-user data directory where
     /// `fifteen` looks for them ($XDG_DATA_HOME/fifteen, else ~/.local/share/fifteen;
-    /// ~/Library/Application Support/fifteen on macOS). [default: $XDG_DATA_HOME/fifteen]
+    /// ~/Library/Application Support/fifteen on macOS). [default: the per-user data directory]
     // As `--tables`: the default shown as the docs say it, not as it resolves here.
     #[arg(
         long,

@@ -133,8 +133,9 @@ pub fn run(a: MergeArgs) -> Result<i32> {
     };
     let into = written.map_or("stdout".to_string(), |p| p.display().to_string());
     inform!(
-        "merged {} files into {into}: {} results in input order, {} check, {} do not; {} nodes, {:.1} s of search",
+        "merged {} file{} into {into}: {} results in input order, {} check, {} do not; {} nodes, {:.1} s of search",
         report.parts,
+        if report.parts == 1 { "" } else { "s" },
         report.results,
         report.passed,
         report.failed,
