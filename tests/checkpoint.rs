@@ -784,3 +784,72 @@ fn a_bad_board_with_a_checkpoint_fails_as_without_one() {
         assert!(!cp.exists(), "{board}");
     }
 }
+
+/// Two runs given one checkpoint path for two searches (a job array's tasks with one
+/// `--checkpoint`): the file another run wrote there meanwhile is never saved over, and
+/// the run that finds it says its progress was not saved (exit status 2), not that the
+/// file holds it.
+#[test]
+fn a_checkpoint_replaced_by_another_runs_search_is_not_saved_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let mine = dir.path().join("a.json");
+    let other = dir.path().join("other.json");
+    let solve = |cp: &Path, board: &str, extra: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_fifteen"));
+        c.args(["solve", "--heuristic", "linear-conflict", "--threads", "1"])
+            .args(extra)
+            .arg("--checkpoint")
+            .arg(cp)
+            .arg(board)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        c
+    };
+    // Two 80-move boards: billions of nodes with linear conflict.
+    let a = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
+    let b = "0 12 10 13 15 11 14 9 3 7 2 5 4 8 6 1";
+    let out = solve(&other, b, &["--max-nodes", "100000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let theirs = std::fs::read(&other).unwrap();
+
+    let mut child = solve(&mine, a, &[]).spawn().unwrap();
+    let t0 = Instant::now();
+    while !mine.exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ended before its first save"
+        );
+        assert!(t0.elapsed() < Duration::from_secs(120), "no first save");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The other run's save: a whole file renamed into place, as every save is.
+    let staged = dir.path().join("staged.json");
+    std::fs::write(&staged, &theirs).unwrap();
+    std::fs::rename(&staged, &mine).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("was replaced by another run while this search ran")
+            && stderr.contains("its board is 0 12 10 13")
+            && stderr.contains("give each search its own checkpoint file"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("holds the search at threshold"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(&mine).unwrap(),
+        theirs,
+        "the other run's file kept"
+    );
+}

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{read_json, to_json, write_atomic, ClusterError, Identity};
+use super::{read_json, to_json, write_atomic_unless, ClusterError, Identity};
 use crate::search::Books;
 
 /// The `format` of a checkpoint file. Its books number an iteration's subtrees in the
@@ -63,11 +63,41 @@ impl Checkpoint {
         Ok(Some(c))
     }
 
-    /// Saves it (atomically).
+    /// Saves it (atomically), unless the file at `path` is no longer this search's: a
+    /// checkpoint of another search, or anything else, written there since this one was
+    /// read or last saved (another run given the same path). Each save would otherwise
+    /// destroy the other run's work, and each run would be told its own was kept.
     ///
     /// # Errors
-    /// [`ClusterError::Io`].
+    /// [`ClusterError::Replaced`], [`ClusterError::Io`].
     pub fn save(&self, path: &Path) -> Result<(), ClusterError> {
-        write_atomic(path, &to_json(self))
+        write_atomic_unless(path, &to_json(self), || self.still_ours(path))
+    }
+
+    /// Whether the file at `path` is absent or this search's checkpoint
+    /// ([`Checkpoint::save`]).
+    fn still_ours(&self, path: &Path) -> Result<(), ClusterError> {
+        if std::fs::symlink_metadata(path).is_ok() {
+            let replaced = |reason: String| ClusterError::Replaced {
+                path: path.to_path_buf(),
+                reason,
+            };
+            match read_json::<Checkpoint>(path, CHECKPOINT_FORMAT) {
+                Ok(on_disk) => match on_disk.instance.must_match(path, &self.instance) {
+                    Ok(()) => {}
+                    Err(ClusterError::Mismatch {
+                        what, file, asked, ..
+                    }) => {
+                        return Err(replaced(format!(
+                            "it is now a checkpoint of another search: its {what} is {file}, \
+                             this one's is {asked}"
+                        )))
+                    }
+                    Err(e) => return Err(replaced(e.to_string())),
+                },
+                Err(e) => return Err(replaced(format!("it is no longer a checkpoint: {e}"))),
+            }
+        }
+        Ok(())
     }
 }

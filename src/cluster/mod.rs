@@ -149,6 +149,16 @@ pub enum ClusterError {
         /// What is wrong.
         reason: String,
     },
+    /// A checkpoint replaced, while its search ran, by a file that is not this search's
+    /// (another run given the same path: a job array's tasks with one `--checkpoint`).
+    /// It is left as it is: saving over it would destroy the other run's work.
+    #[error("{path} {REPLACED} ({reason}): it is left as it is, and this search's progress is not saved there; give each search its own checkpoint file")]
+    Replaced {
+        /// The file.
+        path: PathBuf,
+        /// What it is now.
+        reason: String,
+    },
     /// A file written for another search.
     #[error("{path} was written for another search: its {what} is {file}, this one's is {asked}")]
     Mismatch {
@@ -213,6 +223,17 @@ pub enum ClusterError {
 /// # Errors
 /// [`ClusterError::Io`] when any step fails (the temporary file is removed).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ClusterError> {
+    write_atomic_unless(path, bytes, || Ok(()))
+}
+
+/// [`write_atomic`], calling `check` after the new bytes are on the disk and just before
+/// the rename, and writing nothing when it fails: the slow part (the sync) is behind, so
+/// the file `check` looks at is the one the rename replaces, but for microseconds.
+pub(crate) fn write_atomic_unless(
+    path: &Path,
+    bytes: &[u8],
+    check: impl FnOnce() -> Result<(), ClusterError>,
+) -> Result<(), ClusterError> {
     let io = |error| ClusterError::Io {
         path: path.to_path_buf(),
         error,
@@ -228,18 +249,25 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ClusterError> {
     tmp_name.push(&name);
     tmp_name.push(format!(".tmp{}.{n}", std::process::id()));
     let tmp = path.with_file_name(tmp_name);
-    let result = (|| {
+    let written = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
+        f.sync_all()
     })();
-    if result.is_err() {
+    if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
-    } else {
-        remove_stale_temporaries(path, &name);
+        return Err(io(e));
     }
-    result.map_err(io)
+    if let Err(e) = check() {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    if let Err(e) = std::fs::rename(&tmp, path) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(e));
+    }
+    remove_stale_temporaries(path, &name);
+    Ok(())
 }
 
 /// A temporary file older than this was left by a writer that died (a save takes well
@@ -315,6 +343,9 @@ pub const MAX_JSON_FILE_BYTES: u64 = 256 << 20;
 
 /// The reason given for an empty frontier, part or checkpoint file.
 pub const EMPTY: &str = "it is empty";
+
+/// What [`ClusterError::Replaced`] says of the file, to tell that error by its text.
+pub const REPLACED: &str = "was replaced by another run while this search ran";
 
 pub(crate) fn read_json<T: DeserializeOwned>(
     path: &Path,

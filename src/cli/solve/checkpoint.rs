@@ -57,6 +57,10 @@ pub(super) struct Kept {
 /// What a failed save (a full disk) leaves: the last save that worked, or, when none did,
 /// no file at all, and a rerun starts over.
 pub(super) fn save_failed(why: &str, path: &Path) -> String {
+    if replaced(why) {
+        // Another run's file: it holds no save of this search.
+        return format!("the checkpoint could not be saved: {why}");
+    }
     if path.exists() {
         format!(
             "the checkpoint could not be saved ({why}); {} holds the last save that worked",
@@ -68,6 +72,12 @@ pub(super) fn save_failed(why: &str, path: &Path) -> String {
             path.display()
         )
     }
+}
+
+/// Whether a save failed because another run replaced the file
+/// ([`crate::cluster::ClusterError::Replaced`]): it then holds none of this search's saves.
+fn replaced(why: &str) -> bool {
+    why.contains(crate::cluster::REPLACED)
 }
 
 /// The closing error of a batch some of whose checkpoints could not be saved.
@@ -389,7 +399,12 @@ pub fn run(
         Err(SolveError::Stopped(s))
             if s.reason == StopReason::Interrupted && stop.load(Ordering::SeqCst) =>
         {
-            if kept.save_failed.is_some() && !path.exists() {
+            if kept.save_failed.as_deref().is_some_and(replaced) {
+                inform!(
+                    "stopped: {} holds another run's file, not this search: give this search its own checkpoint file to resume it from now on",
+                    path.display()
+                );
+            } else if kept.save_failed.is_some() && !path.exists() {
                 inform!(
                     "stopped: no save worked, so {} was not written: a rerun starts over",
                     path.display()
