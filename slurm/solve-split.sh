@@ -233,7 +233,7 @@ while :; do
       fi
     fi
     rc=0
-    run "$fifteen" --quiet split reduce "$it"/part-*.json > "$it/reduced.txt.tmp" || rc=$?
+    run "$fifteen" --quiet split reduce --threshold "$threshold" "$it"/part-*.json > "$it/reduced.txt.tmp" || rc=$?
     if [ "$rc" != 0 ]; then
       rm -f -- "$it/reduced.txt.tmp"
       echo "error: the reducer of the iteration under threshold $threshold failed (see above); a part file it names is damaged or not of this iteration: delete that file and run the same command again, which searches that part again" >&2

@@ -1690,3 +1690,42 @@ fn a_record_of_another_weight_is_refused_on_resuming_and_merging() {
     );
     assert!(merge.stderr.contains(&names), "{}", merge.stderr);
 }
+
+/// A part of another iteration among this one's: with `--threshold` (as the driver
+/// script passes it), `reduce` names that part whatever its place, never the good one a
+/// stray first part made the odd one out.
+#[test]
+fn reduce_with_its_threshold_names_the_part_of_another_iteration() {
+    let dir = tempfile::tempdir().unwrap();
+    let (frontier, parts) = split_files(dir.path(), "25");
+    let stale = dir.path().join("stale-part-1.json");
+    let out = split_search(&frontier, "23", "1/2", &stale);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let good = parts[1].to_str().unwrap();
+    let stale = stale.to_str().unwrap();
+    for order in [[stale, good], [good, stale]] {
+        let mut args = vec!["split", "reduce", "--threshold", "25"];
+        args.extend(order);
+        let out = fifteen(&args);
+        assert_ne!(out.code, 0, "{order:?}: {}", out.stdout);
+        let first = out.stderr.lines().next().unwrap_or_default();
+        assert!(
+            first.contains(stale)
+                && first.contains("its threshold is 23, not 25")
+                && !first.contains(good),
+            "{order:?}: {}",
+            out.stderr
+        );
+    }
+    // The iteration's own parts reduce with it as without it.
+    let out = fifteen(&[
+        "split",
+        "reduce",
+        "--threshold",
+        "25",
+        parts[0].to_str().unwrap(),
+        good,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, reduce(&parts).stdout);
+}

@@ -122,6 +122,11 @@ struct ReduceArgs {
     /// The part files of one iteration.
     #[arg(required = true)]
     parts: Vec<PathBuf>,
+    /// The iteration's threshold: a part of another iteration is named as the odd one out
+    /// (without it, every part is held to the first one given, which a stray first part
+    /// makes the odd one).
+    #[arg(long, value_parser = args::whole::<u32>(0, u32::MAX as u64 - 1))]
+    threshold: Option<u32>,
 }
 
 /// The most parts an iteration may have.
@@ -322,7 +327,14 @@ fn run_search(a: SearchArgs) -> Result<i32> {
     let (result, frame) = solver.run_job(&board, &goal, job)?;
     let r = match result {
         Ok(r) => r,
-        Err(SplitSearchError::Stopped(s)) if s.reason == StopReason::Interrupted => return Ok(130),
+        Err(SplitSearchError::Stopped(s)) if s.reason == StopReason::Interrupted => {
+            note!(
+                "interrupted: part {} stopped after {} nodes; no part file was written: run this part again",
+                a.part,
+                s.nodes
+            );
+            return Ok(130);
+        }
         Err(SplitSearchError::Stopped(s)) => {
             // --timeout, the one limit here; as for `solve`, exit status 1: the part is
             // to be run again.
@@ -382,6 +394,18 @@ fn run_reduce(a: ReduceArgs) -> Result<i32> {
         .iter()
         .map(|p| Ok((p.clone(), PartFile::read(p)?)))
         .collect::<Result<Vec<_>>>()?;
+    if let Some(t) = a.threshold {
+        if let Some((path, p)) = parts.iter().find(|(_, p)| p.threshold != t) {
+            bail!(
+                "{}: its threshold is {}, not {t}: a part of another iteration; delete it and search this iteration's part {} again (`split search FRONTIER --threshold {t} --part {}/{}`)",
+                path.display(),
+                p.threshold,
+                p.part,
+                p.part,
+                p.parts
+            );
+        }
+    }
     let r = reduce(&parts)?;
     if let (Some(m), Some((path, first))) =
         (&r.moves, parts.iter().find(|(_, p)| p.moves.is_some()))
