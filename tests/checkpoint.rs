@@ -853,3 +853,65 @@ fn a_checkpoint_replaced_by_another_runs_search_is_not_saved_over() {
         "the other run's file kept"
     );
 }
+
+/// A checkpoint an editor gave a byte order mark or CRLF line end is read as written (the
+/// answer printed again from it); one re-encoded as UTF-16 is said to be, with the command
+/// that converts it back; each is left as it is.
+#[test]
+fn a_re_encoded_checkpoint_is_read_or_said_to_be_utf16() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = "8 6 7 2 5 4 3 0 1";
+    let solve = |cp: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_fifteen"))
+            .args([
+                "solve",
+                "--heuristic",
+                "linear-conflict",
+                "--format",
+                "json",
+            ])
+            .arg("--checkpoint")
+            .arg(cp)
+            .arg(board)
+            .output()
+            .unwrap()
+    };
+    let cp = dir.path().join("cp.json");
+    let first = solve(&cp);
+    assert!(first.status.success(), "{first:?}");
+    let moves = |o: &std::process::Output| {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        (v["length"].clone(), v["moves"].clone())
+    };
+    let text = std::fs::read_to_string(&cp).unwrap();
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    for (name, bytes, readable) in [
+        ("bom", format!("\u{feff}{text}").into_bytes(), true),
+        ("crlf", text.replace('\n', "\r\n").into_bytes(), true),
+        ("utf16", utf16, false),
+    ] {
+        let path = dir.path().join(format!("{name}.json"));
+        std::fs::write(&path, &bytes).unwrap();
+        let out = solve(&path);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if readable {
+            assert!(out.status.success(), "{name}: {stderr}");
+            assert!(stderr.contains("already solved"), "{name}: {stderr}");
+            assert_eq!(moves(&out), moves(&first), "{name}");
+        } else {
+            assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+            assert!(
+                stderr.contains("UTF-16") && stderr.contains("iconv -f UTF-16 -t UTF-8"),
+                "{name}: {stderr}"
+            );
+        }
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            bytes,
+            "{name}: left as it is"
+        );
+    }
+}

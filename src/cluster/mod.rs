@@ -386,6 +386,24 @@ pub(crate) fn read_json<T: DeserializeOwned>(
             MAX_JSON_FILE_BYTES >> 20
         )));
     }
+    // An editor's byte order mark, or its CRLF line end, changes nothing of the content:
+    // the file is read as it was written (and saved again without them).
+    if text.starts_with(b"\xEF\xBB\xBF") {
+        text.drain(..3);
+    }
+    if text.ends_with(b"\r\n") {
+        text.remove(text.len() - 2);
+    }
+    let nuls = text.iter().filter(|&&b| b == 0).count();
+    // (A file of zero bytes alone is a crash's debris, not text.)
+    let utf16_nuls = nuls > 0 && nuls < text.len() && nuls * 3 >= text.len();
+    if text.starts_with(b"\xFF\xFE") || text.starts_with(b"\xFE\xFF") || utf16_nuls {
+        return Err(format(
+            "it is UTF-16 text (re-encoded by an editor?): convert it back with \
+             `iconv -f UTF-16 -t UTF-8 FILE > NEW` and give NEW"
+                .into(),
+        ));
+    }
     if text.iter().all(u8::is_ascii_whitespace) {
         return Err(format(EMPTY.into()));
     }

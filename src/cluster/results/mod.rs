@@ -210,9 +210,16 @@ impl FileLine {
         let fields = |e: serde_json::Error| LineError::Fields(e.to_string());
         if obj.len() == 1 {
             if let Some(h) = obj.get(HEADER_KEY) {
-                let version = h.get("version").cloned().unwrap_or(Value::Null);
-                if version != RESULTS_FORMAT_VERSION {
-                    return Err(LineError::Version(version));
+                // Only a header with a version number is another version's: `{"batch":
+                // 64}` is someone else's line, not fifteen's.
+                match h.get("version").and_then(Value::as_u64) {
+                    Some(v) if v == RESULTS_FORMAT_VERSION => {}
+                    Some(v) => return Err(LineError::Version(v.into())),
+                    None => {
+                        return Err(LineError::Fields(format!(
+                            "a \"{HEADER_KEY}\" line without a version number"
+                        )))
+                    }
                 }
                 return Ok(FileLine::Header(
                     serde_json::from_value(h.clone()).map_err(fields)?,

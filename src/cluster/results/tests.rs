@@ -291,6 +291,22 @@ fn a_one_line_json_file_of_someone_elses_is_not_a_torn_header() {
         assert!(matches!(e, ResultsError::NotOurs { .. }), "{text}: {e}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     }
+    // With its newline, a "batch" line without a version number is someone else's too,
+    // not "written by another version of fifteen"; one with another number is that.
+    for (text, ours) in [
+        ("{\"batch\": 64}\n", false),
+        ("{\"batch\": {\"version\": \"1\"}}\n", false),
+        ("{\"batch\":{\"version\":7,\"command\":\"solve\"}}\n", true),
+    ] {
+        std::fs::write(&path, text).unwrap();
+        let e = ResultsFile::open(&path, &h).unwrap_err();
+        if ours {
+            assert!(matches!(e, ResultsError::Version { .. }), "{text}: {e}");
+        } else {
+            assert!(matches!(e, ResultsError::NotOurs { .. }), "{text}: {e}");
+        }
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
     // Our header cut short anywhere past its fixed start: the file starts over.
     let line = h.to_line();
     std::fs::write(&path, &line[..line.len() - 3]).unwrap();
