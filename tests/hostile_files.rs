@@ -286,11 +286,26 @@ fn a_re_signed_checkpoint_answer_is_still_replayed() {
         .next()
         .unwrap();
     let longer = format!("{moves}UD");
+    let lower_bound = text
+        .split("\"lower_bound\":")
+        .nth(1)
+        .unwrap()
+        .split([',', '}'])
+        .next()
+        .unwrap();
     let lies = [
         // A move changed: it no longer reaches the goal.
         text.replacen(moves, &format!("{}{}", &moves[..moves.len() - 1], "U"), 1),
         // Two moves more, the bound left: longer than the optimum it claims.
         text.replacen(moves, &longer, 1),
+        // The moves in lower case: refused as the file's, not as if typed by the user.
+        text.replacen(moves, &moves.to_lowercase(), 1),
+        // No lower bound beside the answer: nothing says it is optimal.
+        text.replacen(
+            &format!("\"lower_bound\":{lower_bound}"),
+            "\"lower_bound\":null",
+            1,
+        ),
     ];
     for lie in lies {
         std::fs::write(&cp, resign(&lie)).unwrap();

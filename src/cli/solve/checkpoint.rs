@@ -171,7 +171,17 @@ pub(super) fn solve_kept(
     })?;
     let t0 = Instant::now();
     if let Some(c) = saved.as_ref().filter(|c| c.moves.is_some()) {
-        let moves = parse_moves(c.moves.as_deref().unwrap_or_default())?;
+        let broken = |e: String| {
+            anyhow::anyhow!(
+                "{}: its answer does not check: {e}; delete it and run the command again",
+                path.display()
+            )
+        };
+        let moves = parse_moves(c.moves.as_deref().unwrap_or_default())
+            .map_err(|e| broken(format!("its moves are refused: {e}")))?;
+        if weight.is_one() && c.lower_bound.is_none() {
+            return Err(broken("it has no lower bound beside its answer".into()));
+        }
         // The answer is believed only once replayed and held to the bounds: this run's
         // estimate below it, and, for an answer called optimal, the file's lower bound
         // above it (a length between the two is the proven optimum).
@@ -186,12 +196,8 @@ pub(super) fn solve_kept(
         } else {
             estimate
         };
-        vouch(&inst.board, &inst.goal, &moves, lower, at_most).map_err(|e| {
-            anyhow::anyhow!(
-                "{}: its answer does not check: {e}; delete it and run the command again",
-                path.display()
-            )
-        })?;
+        vouch(&inst.board, &inst.goal, &moves, lower, at_most)
+            .map_err(|e| broken(e.to_string()))?;
         let solution = solution(&c.books, moves, c.lower_bound, c.nodes, &frame, weight, t0);
         return Ok(Kept {
             result: Ok(solution),
