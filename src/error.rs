@@ -159,7 +159,7 @@ pub enum BoardError {
     /// Lines of a board given as rows, cut short by the end of the input or by a line of
     /// another length. Not read as a smaller board: rows are only ever joined into the
     /// board whose shape they announce.
-    #[error("only {lines} of the {rows} lines of a {rows}x{cols} board given as rows (a board on one line needs all its numbers; boards of other shapes need a `size: RxC` line)")]
+    #[error("only {lines} of the {rows} lines of a {rows}x{cols} board given as rows (a board on one line needs all its numbers; boards of other shapes need --size RxC, or a `size: RxC` line in a file)")]
     UnfinishedGrid {
         /// How many lines of the board were given.
         lines: usize,
