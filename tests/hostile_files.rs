@@ -320,6 +320,73 @@ fn a_re_signed_checkpoint_answer_is_still_replayed() {
     }
 }
 
+/// `text` with the `n`th (0-based) number after `key` set to `value`, re-signed.
+fn with_nth(text: &str, key: &str, n: usize, value: &str) -> String {
+    let key = format!("\"{key}\":");
+    let at = text.match_indices(&key).nth(n).unwrap().0 + key.len();
+    let end = at + text[at..].find([',', '}']).unwrap();
+    resign(&format!("{}{value}{}", &text[..at], &text[end..]))
+}
+
+/// Books no search writes (a threshold raised by hand, a subtree past the count, one
+/// booked twice, one that met no `f` over its threshold, thresholds that fall) are
+/// refused even when re-signed: believed, they skip subtrees never searched, and the
+/// raised threshold had an 83-move answer to the 31-move board printed as optimal.
+#[test]
+fn a_re_signed_checkpoint_whose_books_no_search_writes_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("cp.json");
+    // Stopped in the top of the iteration under 29: no subtrees booked yet.
+    let out = checkpoint_run(&cp, &["--max-nodes", "1750"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let top = std::fs::read_to_string(&cp).unwrap();
+    assert!(top.contains("\"threshold\":29,\"depth\":null,\"slack\":null,\"subtrees\":null"));
+    std::fs::remove_file(&cp).unwrap();
+    let [(_, mid), _] = checkpoints(dir.path());
+    let mid = String::from_utf8(mid).unwrap();
+    let first_index = mid
+        .split("\"index\":")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap();
+    let lies = [
+        // The iteration under way (the fourth threshold) raised far past the optimum.
+        with_nth(&top, "threshold", 3, "4000000000"),
+        // Finished iterations whose thresholds fall, or whose node count does.
+        with_nth(&top, "threshold", 1, "27"),
+        with_nth(&top, "nodes", 2, "10"),
+        // A finished subtree past the count, one booked twice, one that met nothing over.
+        with_nth(&mid, "index", 0, "1000"),
+        with_nth(&mid, "index", 1, first_index),
+        with_nth(&mid, "next", 0, "29"),
+        with_nth(&mid, "subtrees", 0, "null"),
+    ];
+    // The re-signing is right: both files re-signed resume to the optimum.
+    for text in [&top, &mid] {
+        std::fs::write(&cp, resign(text)).unwrap();
+        let out = checkpoint_run(&cp, &[]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert!(
+            out.stdout.contains("\"length\":31,\"optimal\":true"),
+            "{}",
+            out.stdout
+        );
+    }
+    for lie in lies {
+        std::fs::write(&cp, &lie).unwrap();
+        let out = checkpoint_run(&cp, &[]);
+        assert_eq!(out.code, 2, "{lie}\n{}{}", out.stdout, out.stderr);
+        assert!(
+            out.stderr.contains("cp.json") && out.stderr.contains("contradict themselves"),
+            "{lie}\n{}",
+            out.stderr
+        );
+        assert!(out.stdout.is_empty(), "{lie}\n{}", out.stdout);
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Class 1: results files being resumed.
 

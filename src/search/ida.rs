@@ -95,9 +95,10 @@ pub enum SearchError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "the books do not fit this search: {}",
-    match .lost {
-        Some(i) => format!("subtree {i} of its iteration under threshold {threshold} stopped at a node this search does not reach"),
-        None => format!("its iteration under threshold {threshold} had {expected} subtrees, this search has {found}{}",
+    match (.unsound, .lost) {
+        (Some(why), _) => format!("they contradict themselves: {why}"),
+        (None, Some(i)) => format!("subtree {i} of its iteration under threshold {threshold} stopped at a node this search does not reach"),
+        (None, None) => format!("its iteration under threshold {threshold} had {expected} subtrees, this search has {found}{}",
             if *.reordered { " in another order" } else { "" }),
     }
 )]
@@ -112,6 +113,11 @@ pub struct BooksMismatch {
     pub reordered: bool,
     /// The subtree whose stop point the search does not reach, if that is the misfit.
     pub lost: Option<u64>,
+    /// Books that no search writes (an index past the subtrees, thresholds that do not
+    /// rise): what is wrong with them, if that is the misfit. They were edited, or
+    /// damaged with their checksum worked out again; believed, they could skip work and
+    /// call a longer answer optimal.
+    pub unsound: Option<String>,
 }
 
 impl From<Stopped> for SearchError {

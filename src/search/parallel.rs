@@ -108,6 +108,64 @@ impl Books {
 }
 
 impl Books {
+    /// What makes these books impossible for any search to have written, if anything:
+    /// checked before a search believes them, since every subtree they call done is
+    /// skipped. (Books true to their form can still lie; a checksum is not a signature.)
+    pub fn contradiction(&self) -> Option<String> {
+        if let Some(w) = self
+            .iterations
+            .windows(2)
+            .find(|w| w[1].threshold <= w[0].threshold)
+        {
+            return Some(format!(
+                "a finished iteration under threshold {} comes after one under {}",
+                w[1].threshold, w[0].threshold
+            ));
+        }
+        if let Some(w) = self.iterations.windows(2).find(|w| w[1].nodes < w[0].nodes) {
+            return Some(format!(
+                "the node count falls from {} to {} between finished iterations",
+                w[0].nodes, w[1].nodes
+            ));
+        }
+        let last = self.iterations.last().map(|it| it.threshold);
+        if let Some(last) = last.filter(|&l| self.threshold != 0 && self.threshold <= l) {
+            return Some(format!(
+                "the iteration under way, under threshold {}, is not above the last finished one, under {last}",
+                self.threshold
+            ));
+        }
+        let indices = self
+            .done
+            .iter()
+            .map(|d| (d.index, d.next, "finished"))
+            .chain(self.partial.iter().map(|p| (p.index, p.next, "partway")));
+        let mut seen = HashSet::new();
+        for (index, next, how) in indices {
+            match self.subtrees {
+                None => {
+                    return Some(format!(
+                        "subtree {index} is booked {how}, but no subtrees are"
+                    ))
+                }
+                Some(n) if index >= n => {
+                    return Some(format!("subtree {index} is booked {how}, of {n} subtrees"))
+                }
+                _ => {}
+            }
+            if next <= self.threshold {
+                return Some(format!(
+                    "subtree {index}, booked {how}, met {next} over threshold {}",
+                    self.threshold
+                ));
+            }
+            if !seen.insert((how, index)) {
+                return Some(format!("subtree {index} is booked {how} twice"));
+            }
+        }
+        None
+    }
+
     /// How the iteration under way was split, once it was.
     fn split(&self) -> Option<Split> {
         match (self.slack, self.depth) {
@@ -191,6 +249,17 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
     let (mut run, st, first) = Deepening::new(geo, h, &start, weight, search.on_iteration);
     {
         let mut b = lock();
+        if let Some(why) = b.contradiction() {
+            return Err(BooksMismatch {
+                threshold: b.threshold,
+                expected: b.subtrees.unwrap_or(0),
+                found: 0,
+                reordered: false,
+                lost: None,
+                unsound: Some(why),
+            }
+            .into());
+        }
         b.runs += 1;
         if b.threshold == 0 {
             // Every iteration done and no iteration under way: books that versions before
@@ -260,7 +329,7 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
             // the answer, or the last save stays, with this iteration under way.
             run.finished(threshold, nodes);
             lock().finish_iteration(threshold, nodes, 0);
-            return Ok(run.found(dfs.path, threshold, nodes));
+            return proven(run, dfs.path, threshold, nodes);
         }
         let frontier = std::mem::take(&mut dfs.frontier);
         let reached = frontier.len() as u64;
@@ -278,6 +347,7 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
                     found: reached,
                     reordered,
                     lost: None,
+                    unsound: None,
                 }
                 .into());
             }
@@ -315,6 +385,7 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
                         found: reached,
                         reordered: false,
                         lost: Some(i),
+                        unsound: None,
                     }
                     .into());
                 }
@@ -376,6 +447,7 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
                 found: reached,
                 reordered: false,
                 lost: Some(todo[place].0 as u64),
+                unsound: None,
             }
             .into());
         }
@@ -384,7 +456,7 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
             // Not saved here, as above.
             run.finished(threshold, nodes);
             lock().finish_iteration(threshold, nodes, 0);
-            return Ok(run.found(moves, threshold, nodes));
+            return proven(run, moves, threshold, nodes);
         }
         if let Some(reason) = stop {
             save(&lock());
@@ -395,6 +467,35 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
         lock().finish_iteration(threshold, nodes, following);
         save(&lock());
     }
+}
+
+/// The answer found under `threshold`, unless it is shorter than the bound that threshold
+/// proves: no search finds that, since every iteration below a solution's length is
+/// exhausted before the threshold passes it, but books whose threshold was raised by hand
+/// would have the first path found within it called optimal.
+fn proven(
+    run: Deepening<'_>,
+    moves: Vec<Dir>,
+    threshold: u32,
+    nodes: u64,
+) -> Result<Found, SearchError> {
+    let found = run.found(moves, threshold, nodes);
+    if found.lower_bound as usize > found.moves.len() {
+        return Err(BooksMismatch {
+            threshold,
+            expected: 0,
+            found: 0,
+            reordered: false,
+            lost: None,
+            unsound: Some(format!(
+                "an answer of {} moves was found under threshold {threshold}, which proves none is shorter than {}: the iterations below it were not all searched",
+                found.moves.len(),
+                found.lower_bound
+            )),
+        }
+        .into());
+    }
+    Ok(found)
 }
 
 /// One subtree's search under a threshold.
