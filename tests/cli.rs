@@ -1348,3 +1348,45 @@ fn a_board_argument_is_never_read_as_an_id_and_a_length() {
         assert_eq!(check.code, 0, "{}", check.stdout);
     }
 }
+
+/// Arguments that are not boards on their own but together are the rows of one are that
+/// board (as a file's rows are); arguments that are boards stay a board each.
+#[test]
+fn rows_given_as_separate_arguments_are_one_board() {
+    for (rows, size, tiles) in [
+        (
+            vec!["1 2 3", "4 5 6", "7 0 8"],
+            "3x3",
+            vec![1, 2, 3, 4, 5, 6, 7, 0, 8],
+        ),
+        (
+            vec!["1 2 3 4", "5 6 7 8", "9 10 11 12", "13 14 0 15"],
+            "4x4",
+            (1..=14).chain([0, 15]).collect(),
+        ),
+        (vec!["1 2 3", "4 0 5"], "2x3", vec![1, 2, 3, 4, 0, 5]),
+    ] {
+        let mut all = vec!["solve", LC, "--format", "json"];
+        all.extend(&rows);
+        let o = run(&all, None);
+        assert_eq!(o.code, 0, "{rows:?}: {}{}", o.stdout, o.stderr);
+        let lines = json_lines(&o.stdout);
+        assert_eq!(lines.len(), 1, "{rows:?}: {}", o.stdout);
+        assert_eq!(lines[0]["size"], size, "{}", lines[0]);
+        assert_eq!(lines[0]["tiles"], serde_json::json!(tiles), "{}", lines[0]);
+        assert_eq!(lines[0]["length"], 1, "{}", lines[0]);
+    }
+    // Two 2x2 boards, each one: not joined into a 2x4 board.
+    let o = run(
+        &["solve", LC, "--format", "json", "1 2 3 0", "1 2 0 3"],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let lines = json_lines(&o.stdout);
+    assert_eq!(lines.len(), 2, "{}", o.stdout);
+    assert!(lines.iter().all(|v| v["size"] == "2x2"), "{}", o.stdout);
+    // Rows short of a board stay separate arguments, each refused.
+    let o = run(&["solve", LC, "--format", "json", "1 2 3", "4 5 6"], None);
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    assert_eq!(json_lines(&o.stdout).len(), 2, "{}", o.stdout);
+}

@@ -59,6 +59,38 @@ pub fn one_number(arg: &str) -> bool {
     t.parse::<u64>().is_ok()
 }
 
+/// Board arguments that are the rows of one board (`"1 2 3" "4 5 6" "7 0 8"`): that board,
+/// its rows on lines. Only when no argument is a square board on its own (a square count
+/// of numbers, each from 0 up once) and together they hold each number from 0 up once:
+/// arguments that are boards stay one board each.
+pub fn rows_of_one_board(args: &[String]) -> Option<String> {
+    let numbers = |arg: &String| -> Option<Vec<usize>> {
+        arg.split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .map(|t| t.parse().ok())
+            .collect()
+    };
+    let rows: Vec<Vec<usize>> = args.iter().map(numbers).collect::<Option<_>>()?;
+    let width = rows.first()?.len();
+    fn is_permutation<'a>(mut n: impl Iterator<Item = &'a usize>, count: usize) -> bool {
+        let mut seen = vec![false; count];
+        n.all(|&x| x < count && !std::mem::replace(&mut seen[x], true))
+    }
+    let fits = rows.len() >= 2
+        && width >= 2
+        && rows.iter().all(|r| r.len() == width)
+        && !(matches!(width, 4 | 9 | 16 | 25 | 36)
+            && rows.iter().any(|r| is_permutation(r.iter(), width)))
+        && is_permutation(rows.iter().flatten(), rows.len() * width);
+    fits.then(|| {
+        let lines: Vec<String> = rows
+            .iter()
+            .map(|r| r.iter().map(usize::to_string).collect::<Vec<_>>().join(" "))
+            .collect();
+        lines.join("\n")
+    })
+}
+
 /// An argument given where a board is expected that names a file, or looks like a file's
 /// name (a path, or a name with an extension): the message that says to give it with
 /// `-i`, since read as a board it would only say "'data/korf100.txt' is not a number".

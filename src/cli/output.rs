@@ -117,9 +117,37 @@ macro_rules! note {
         use std::io::Write as _;
         // One write: stderr is unbuffered, and processes sharing it (the parts of a split
         // run) would otherwise interleave their lines' pieces.
-        let line = format!("{}{}\n", $crate::cli::output::start_of_line(), format_args!($($arg)*));
+        let line = $crate::cli::output::without_os_codes(format!(
+            "{}{}\n",
+            $crate::cli::output::start_of_line(),
+            format_args!($($arg)*)
+        ));
         let _ = std::io::stderr().lock().write_all(line.as_bytes());
     }};
+}
+
+/// `line` without the " (os error 2)" that Rust's I/O errors end with: the words before it
+/// ("No such file or directory") already say it, and the number is noise to a user.
+pub fn without_os_codes(line: String) -> String {
+    const CODE: &str = " (os error ";
+    if !line.contains(CODE) {
+        return line;
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line.as_str();
+    while let Some(at) = rest.find(CODE) {
+        let after = &rest[at + CODE.len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        out.push_str(&rest[..at]);
+        if digits > 0 && after[digits..].starts_with(')') {
+            rest = &after[digits + 1..];
+        } else {
+            out.push_str(CODE);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// What takes a terminal's cursor to the start of an empty line (carriage return, erase
@@ -144,3 +172,25 @@ macro_rules! inform {
     }};
 }
 pub(crate) use inform;
+
+#[cfg(test)]
+mod os_code_tests {
+    use super::without_os_codes;
+
+    #[test]
+    fn os_error_codes_are_dropped_and_nothing_else() {
+        let cases = [
+            (
+                "a: No such file or directory (os error 2)\n",
+                "a: No such file or directory\n",
+            ),
+            ("x (os error 13); y (os error 28)", "x; y"),
+            ("kept (os error two)", "kept (os error two)"),
+            ("kept (os error 5", "kept (os error 5"),
+            ("plain", "plain"),
+        ];
+        for (given, wanted) in cases {
+            assert_eq!(without_os_codes(given.to_string()), wanted, "{given}");
+        }
+    }
+}

@@ -18,7 +18,7 @@ use crate::cluster::shard::Shard;
 use crate::cluster::split::{
     frontier, reduce, search_part, FrontierFile, PartFile, PartResult, SplitSearchError,
 };
-use crate::cluster::Identity;
+use crate::cluster::{ClusterError, Identity};
 use crate::search::{Geometry, Heuristic, Limits, StopReason, Tiles, Weight};
 use crate::solver::SearchJob;
 use crate::{Board, Goal, GoalSpec, HeuristicKind, Shape, Solver};
@@ -276,7 +276,12 @@ fn instance(id: &Identity) -> Result<(Board, Goal)> {
 fn run_search(a: SearchArgs) -> Result<i32> {
     let t0 = Instant::now();
     not_an_input(&a.output, [a.frontier.as_path()])?;
-    let f = FrontierFile::read(&a.frontier)?;
+    let f = FrontierFile::read(&a.frontier).map_err(|e| match e {
+        ClusterError::Format { .. } => anyhow::anyhow!(
+            "{e}; give the file `fifteen split frontier BOARD -o FILE` wrote for this search"
+        ),
+        e => e.into(),
+    })?;
     let entries = f.moves(&a.frontier)?;
     let (board, goal) = instance(&f.instance)?;
     let solver = solver(
@@ -392,7 +397,13 @@ fn run_reduce(a: ReduceArgs) -> Result<i32> {
     let parts = a
         .parts
         .iter()
-        .map(|p| Ok((p.clone(), PartFile::read(p)?)))
+        .map(|p| match PartFile::read(p) {
+            Ok(part) => Ok((p.clone(), part)),
+            Err(e @ ClusterError::Format { .. }) => Err(anyhow::anyhow!(
+                "{e}; give the part files `fifteen split search ... -o FILE` wrote, or search that part again"
+            )),
+            Err(e) => Err(e.into()),
+        })
         .collect::<Result<Vec<_>>>()?;
     if let Some(t) = a.threshold {
         if let Some((path, p)) = parts.iter().find(|(_, p)| p.threshold != t) {

@@ -45,6 +45,8 @@ pub(super) fn sources(
         let all_numbers = boards.iter().all(|b| input::one_number(b));
         let text = if all_numbers && boards.len() > 1 {
             input::board_argument(&boards.join(" ")) + "\n"
+        } else if let Some(board) = input::rows_of_one_board(&boards) {
+            input::board_argument(&board) + "\n"
         } else {
             if let Some(why) =
                 (boards.iter().enumerate()).find_map(|(i, b)| input::file_not_board(i + 1, b))
