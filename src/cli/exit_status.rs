@@ -22,12 +22,19 @@ pub fn statuses(path: &[&str]) -> Vec<(u8, &'static str)> {
             (1, "some instance failed, a bench length did not match, a result does not check, a table is bad"),
             (2, "usage errors, unreadable input, unusable tables, a file that does not fit"),
         ],
-        ["solve" | "bench", ..] => vec![
-            (0, "every instance solved (bench: and every known length matched)"),
-            (1, "some instance failed (a board that cannot be read included, given as an argument or in a file), or a bench length did not match"),
+        ["solve", ..] => vec![
+            (0, "every instance solved"),
+            (1, "some instance failed (a board that cannot be read included, given as an argument or in a file)"),
             (2, "usage errors (a file given as a board argument, without -i, among them), unreadable input, unusable tables, a results file or checkpoint that does not fit (another job, damaged, not ours), output or a checkpoint that could not be written (the answers printed all the same)"),
             (130, "stopped by Ctrl-C: the lines already printed are complete, the results of the first instances of the input, in order"),
-            (143, "stopped by SIGTERM, as by Ctrl-C (solve --checkpoint: the checkpoint saved)"),
+            (143, "stopped by SIGTERM, as by Ctrl-C (--checkpoint: the checkpoint saved)"),
+        ],
+        ["bench", ..] => vec![
+            (0, "every instance solved and every known length matched"),
+            (1, "some instance failed (a line of the file that cannot be read included), or a length did not match its known one"),
+            (2, "usage errors, unreadable input, unusable tables, a results file or a checkpoint in --checkpoints DIR that does not fit (another job, damaged, not ours), output or a checkpoint that could not be written (the answers printed all the same)"),
+            (130, "stopped by Ctrl-C: the lines already printed are complete, the results of the first instances of the input, in order"),
+            (143, "stopped by SIGTERM, as by Ctrl-C (--checkpoints: each stopped search saved)"),
         ],
         ["check", ..] => vec![
             (0, "every result checks"),
@@ -140,6 +147,7 @@ mod tests {
         for path in [
             &[][..],
             &["solve"],
+            &["bench"],
             &["check"],
             &["merge"],
             &["tables", "verify"],
