@@ -112,7 +112,7 @@ pub fn run(a: CompareArgs) -> Result<i32> {
                 "algorithm",
                 "heuristic",
                 "length",
-                "optimal",
+                "proven",
                 "expanded",
                 "generated",
                 "peak frontier",
