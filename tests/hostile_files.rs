@@ -665,7 +665,8 @@ fn a_frontier_with_an_edited_parity_or_first_threshold_is_refused() {
 
 /// Part files that say what no search writes, signed as if they were ours: a next
 /// threshold not above the threshold (the driver would repeat the iteration for ever), node
-/// counts whose sum does not fit. Refused, exit status 2, nothing reduced.
+/// counts whose sum does not fit, subtrees searched that do not add up to those the top
+/// reached, parts whose tops differ. Refused, exit status 2, nothing reduced.
 #[test]
 fn split_parts_with_impossible_counts_are_refused_even_when_signed() {
     let dir = tempfile::tempdir().unwrap();
@@ -675,9 +676,13 @@ fn split_parts_with_impossible_counts_are_refused_even_when_signed() {
         .iter()
         .map(|p| std::fs::read_to_string(p).unwrap())
         .collect();
-    let cases: [(&str, &str, &[usize], &str); 3] = [
+    let cases: [(&str, &str, &[usize], &str); 5] = [
         ("next", "29", &[0], "not above its threshold"),
         ("next", "3", &[1], "not above its threshold"),
+        // A part that says it searched more (or fewer) subtrees than it was given.
+        ("searched", "999999", &[0], "the parts searched"),
+        // Parts whose tops reached different frontiers.
+        ("reached", "999999", &[1], "count of entries reached"),
         (
             "nodes",
             "18446744073709551615",

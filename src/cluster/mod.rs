@@ -208,6 +208,16 @@ pub enum ClusterError {
         /// How many parts there are.
         parts: u32,
     },
+    /// Parts, each whole and of one iteration, whose searched entries do not add up to the
+    /// entries the top reached: some subtree was searched by no part, or by two (files
+    /// edited with their checksums worked out again); their sum would not be the iteration.
+    #[error("the parts searched {searched} frontier entries in all, but the top of the tree reached {reached}: a part was edited; delete the parts and search them again")]
+    Uncovered {
+        /// Entries the parts say they searched, summed.
+        searched: u64,
+        /// Entries the top reached.
+        reached: u64,
+    },
     /// No parts at all.
     #[error("no parts given")]
     NoParts,

@@ -434,6 +434,7 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
     let mut nodes = first.top_nodes;
     let mut next = first.top_next.unwrap_or(u32::MAX);
     let mut moves = None;
+    let mut searched = 0u64;
     for (path, p) in parts {
         let disagree = |what, file: String, expected: String| ClusterError::PartsDisagree {
             path: path.clone(),
@@ -450,7 +451,7 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
                 } => disagree(what, file, asked),
                 e => e,
             })?;
-        let fields: [(&'static str, String, String); 6] = [
+        let fields: [(&'static str, String, String); 7] = [
             (
                 "threshold",
                 p.threshold.to_string(),
@@ -465,6 +466,11 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
                 first.top_nodes.to_string(),
             ),
             ("parity", p.parity.to_string(), first.parity.to_string()),
+            (
+                "count of entries reached",
+                p.reached.to_string(),
+                first.reached.to_string(),
+            ),
         ];
         for (what, file, expected) in fields {
             if file != expected {
@@ -494,6 +500,7 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
                 reason: format!("{} nodes, more than any search could count", p.nodes),
             })?;
         next = next.min(p.next.unwrap_or(u32::MAX));
+        searched = searched.saturating_add(p.searched);
         if moves.is_none() {
             moves = p.moves.clone();
         }
@@ -508,6 +515,14 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
             more: absent - missing.len() as u32,
             missing,
             parts: first.parts,
+        });
+    }
+    // Every entry the top reached is searched by exactly one part, unless a part found a
+    // solution and stopped short of its share.
+    if moves.is_none() && searched != first.reached {
+        return Err(ClusterError::Uncovered {
+            searched,
+            reached: first.reached,
         });
     }
     let next_threshold = if moves.is_some() {
