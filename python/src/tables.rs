@@ -325,9 +325,39 @@ impl Opener {
         Ok(Some(Arc::new(d.map_err(table_error)?)))
     }
 
+    /// The directory's build lock, waited for (said once) while another process holds
+    /// it, Ctrl-C still heard.
+    fn lock_builds(&self, py: Python<'_>) -> PyResult<pdb::BuildLock> {
+        if let Some(lock) = self.dir.try_lock_builds().map_err(table_error)? {
+            return Ok(lock);
+        }
+        report::note(
+            py,
+            &format!(
+                "waiting: another process is building tables in {}",
+                self.dir.dir.display()
+            ),
+        )?;
+        let dir = self.dir.clone();
+        loop {
+            py.check_signals()?;
+            let tried = report::without_gil(py, || {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                dir.try_lock_builds()
+            });
+            if let Some(lock) = tried.map_err(table_error)? {
+                return Ok(lock);
+            }
+        }
+    }
+
     /// Builds `missing` (tables of `partition`'s boards), saying first what, where, how
     /// long and how big, as the command line does; the progress goes to Python. Ctrl-C
     /// stops it, leaving only whole tables.
+    ///
+    /// Under the directory's build lock ([`TableDir::lock_builds`]), waited for without
+    /// the GIL and stopped by Ctrl-C; the tables another process built meanwhile are not
+    /// built again.
     fn build(
         &mut self,
         py: Python<'_>,
@@ -346,6 +376,14 @@ impl Opener {
                 "cannot write tables to {}: {why}; {hint}",
                 self.dir.dir.display()
             )));
+        }
+        // The command line's lock on the directory: processes that start together (a
+        // pool's workers, a notebook beside a `fifteen solve`) build each table once, the
+        // others waiting, where each built them all, holding their memory at once.
+        let _lock = self.lock_builds(py)?;
+        let missing = self.dir.missing_of(missing);
+        if missing.is_empty() {
+            return Ok(());
         }
         report::note(py, &build_notice(&self.dir.dir, partition, what, &missing))?;
         let n = missing.len();

@@ -95,3 +95,28 @@ def test_a_table_written_to_while_in_use_raises_then_is_opened_again(tmp_path):
     with pytest.raises(OSError, match="written to while this call used it"):
         fifteen.solve_many([board], tables=tmp_path)
     assert fifteen.solve(board, tables=tmp_path).length == 31
+
+
+def test_processes_starting_together_build_the_tables_once(tmp_path):
+    """Processes that need the same missing tables at once (a pool's workers) build them
+    once, under the directory's build lock that `fifteen solve` takes too: the others wait,
+    then find them there. Each built them all before, each holding a build's memory."""
+    import subprocess
+    import sys
+    import time
+
+    start = time.time() + 2.0
+    script = (
+        "import sys, time, fifteen\n"
+        f"time.sleep(max(0.0, {start} - time.time()))\n"
+        "s = fifteen.solve('1 2 3 4\\n5 6 7 0\\n9 10 11 8', tables=sys.argv[1])\n"
+        "print(s.length, s.heuristic)\n"
+    )
+    runs = [subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "t")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(3)]
+    outs = [r.communicate(timeout=300) for r in runs]
+    assert [r.returncode for r in runs] == [0, 0, 0], outs
+    assert [o for o, _ in outs] == ["1 pdb\n"] * 3, outs
+    builders = [e for _, e in outs if "building the pattern databases" in e]
+    assert len(builders) == 1, outs
