@@ -2,7 +2,7 @@
 
 import os
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Literal, NamedTuple, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Dict, Iterable, List, Literal, NamedTuple, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -10,9 +10,9 @@ import numpy.typing as npt
 __version__: str
 HEURISTICS: Tuple[str, ...]
 
-Board = Union[str, Sequence[int], npt.NDArray[np.integer[Any]]]
+Board = Union[str, Sequence[int], Sequence[Sequence[int]], npt.NDArray[np.integer[Any]]]
 Goal = Union[None, str, Sequence[int], npt.NDArray[np.integer[Any]]]
-Boards = Union[npt.NDArray[np.integer[Any]], Sequence[Board]]
+Boards = Union[npt.NDArray[np.integer[Any]], Iterable[Board]]
 Size = Union[int, str, Tuple[int, int]]
 Tables = Union[str, "os.PathLike[str]", None]
 Progress = Union[bool, Callable[[int, int], Any]]
@@ -65,9 +65,9 @@ class Batch(NamedTuple):
     lower_bounds: npt.NDArray[np.int32]
     nodes: npt.NDArray[np.uint64]
     seconds: float
-    moves: Optional[List[str]]
+    # None for each board a limit stopped.
+    moves: Optional[List[Optional[str]]]
     def __eq__(self, other: object) -> bool: ...
-    __hash__: None  # type: ignore[assignment]
 
 def solve(
     board: Board,
@@ -109,7 +109,7 @@ def solve_many(
     progress: Progress = False,
     heuristic: str = "pdb",
     stats: Literal[False] = False,
-) -> Tuple[npt.NDArray[np.int32], List[str]]: ...
+) -> Tuple[npt.NDArray[np.int32], List[Optional[str]]]: ...
 @overload
 def solve_many(
     boards: Boards,
@@ -218,7 +218,7 @@ def compare(
     board: Board,
     goal: Goal = None,
     *,
-    max_nodes: int = 1_000_000,
+    max_nodes: Optional[int] = 1_000_000,
     max_memory: Optional[int] = None,
     depth_limit: Optional[int] = None,
     timeout: Optional[float] = None,

@@ -60,6 +60,20 @@ fn board_message(e: &BoardError) -> String {
     }
 }
 
+/// [`board_message`] for a board of a batch: an unsolvable one also says how to leave
+/// such boards out, since a batch of random permutations holds half of them, and the
+/// other goal, right for a set of Korf's boards, would refuse the other half.
+fn batch_message(e: &BoardError) -> String {
+    let message = board_message(e);
+    match e {
+        BoardError::Unsolvable { .. } => format!(
+            "{message}; to drop the boards no search can solve, keep those \
+             fifteen.is_solvable(board) is true for (half of random permutations are not)"
+        ),
+        _ => message,
+    }
+}
+
 fn shape(rows: usize, cols: usize) -> PyResult<Shape> {
     Shape::new(rows, cols).ok_or_else(|| {
         PyValueError::new_err(format!(
@@ -191,7 +205,7 @@ fn checked<T: Send>(
             for (i, t) in chunk.chunks(cells).enumerate() {
                 let x = Board::new(s, t)
                     .and_then(&each)
-                    .map_err(|e| format!("board {}: {}", k * CHUNK + i, board_message(&e)))?;
+                    .map_err(|e| format!("board {}: {}", k * CHUNK + i, batch_message(&e)))?;
                 out.push(x);
             }
             Ok(())

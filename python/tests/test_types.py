@@ -1,0 +1,43 @@
+"""The type stubs (`__init__.pyi`) agree with what the package takes and gives: a user's
+code that runs, written as the docs show, passes mypy. Skipped without mypy, except under
+CI, where `.ci/run` installs it."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+USER_CODE = '''
+import fifteen
+b = fifteen.solve_many(fifteen.random_boards(3, 3, seed=1), stats=True)
+lengths, lower, nodes, seconds, moves = b            # a Batch unpacks to its five fields
+labels, paths = fifteen.solve_many(fifteen.random_boards(3, 3, seed=1), moves=True)
+first = paths[0]                                     # None where a limit stopped the board
+if first is not None:
+    print(first.lower())
+s = fifteen.solve([[1, 2, 3], [4, 5, 6], [7, 0, 8]])     # a board as a list of rows
+d = fifteen.distance(x for x in fifteen.random_boards(3, 3, seed=1))   # any iterable
+t = fifteen.compare("1 2 3 4 5 6 7 0 8", max_nodes=None)               # no limit
+print(s.moves, s.length, d, t, lengths, lower, nodes, seconds, moves, labels)
+'''
+
+
+def test_documented_uses_pass_mypy(tmp_path):
+    try:
+        import mypy  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("mypy is missing: .ci/run installs it")
+        pytest.skip("mypy is not installed")
+    user = tmp_path / "user_code.py"
+    user.write_text(USER_CODE)
+    # The code runs...
+    ran = subprocess.run([sys.executable, str(user)], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    # ...and the stubs say so.
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", str(tmp_path / "c"),
+         str(user)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
