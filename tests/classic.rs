@@ -187,6 +187,31 @@ fn limits_stop_with_counts() {
     }
 }
 
+/// IDA* stopped inside its first iteration says what it held: the path to its deepest
+/// node, at least a byte a board (it said 0 bytes, counted only when an iteration ended).
+#[test]
+fn a_stopped_ida_counts_the_path_it_held() {
+    let goal = Goal::blank_first(Shape::new(4, 4).unwrap());
+    let b = Board::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3").unwrap();
+    let s = Solver::new(HeuristicKind::Manhattan);
+    for max_nodes in [10, 1_000, 20_000] {
+        let c = Classic {
+            limits: Limits {
+                max_nodes: Some(max_nodes),
+                ..Limits::default()
+            },
+            ..classic(Algorithm::Ida)
+        };
+        match classic_solve(&s, &b, &goal, &c) {
+            Err(ClassicError::Stopped { counts, .. }) => {
+                assert!(counts.peak_frontier > 1, "{counts:?}");
+                assert!(counts.memory >= counts.peak_frontier, "{counts:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
 /// The estimates of the independent A*, computed from the tiles alone.
 fn hamming(b: &Board, goal: &Board) -> u32 {
     let t = b.tiles();

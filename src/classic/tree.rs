@@ -193,9 +193,23 @@ fn ida<H: Heuristic, T: Tiles>(
         s.next = u64::MAX;
         s.meter.counts.generated += 1;
         s.meter.counts.peak_frontier = s.meter.counts.peak_frontier.max(1);
-        let found = s.go(st, 0, NONE)?;
-        let bytes = vec_bytes::<T>(s.path.capacity())
-            + s.meter.counts.peak_frontier * std::mem::size_of::<H::State>() as u64;
+        // The path and the estimates' states along it, at their deepest: what IDA* holds,
+        // counted for a stop inside the iteration too (it said 0 bytes before the first
+        // iteration ended, or the last finished one's peak).
+        let held = |path_capacity: usize, peak: u64| {
+            vec_bytes::<T>(path_capacity) + peak * std::mem::size_of::<H::State>() as u64
+        };
+        let found = match s.go(st, 0, NONE) {
+            Ok(found) => found,
+            Err(ClassicError::Stopped { reason, mut counts }) => {
+                counts.memory = counts
+                    .memory
+                    .max(held(s.path.capacity(), counts.peak_frontier));
+                return Err(ClassicError::Stopped { reason, counts });
+            }
+            Err(e) => return Err(e),
+        };
+        let bytes = held(s.path.capacity(), s.meter.counts.peak_frontier);
         s.meter.counts.memory = s.meter.counts.memory.max(bytes);
         if found {
             let path = std::mem::take(&mut s.path);
