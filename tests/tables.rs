@@ -482,3 +482,28 @@ fn a_table_written_to_during_a_batch_stops_it() {
         "{stderr}"
     );
 }
+
+/// `FIFTEEN_TABLES='~/t'` (quoted in a job script, so no shell expanded it) is the home
+/// directory's `t`, not a directory named `~` in the current one.
+#[test]
+fn fifteen_tables_with_a_tilde_is_in_the_home_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, work) = (dir.path().join("home"), dir.path().join("work"));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["solve", "--format", "json", "1 2 3 0 4 6 7 5 8"])
+        .env("HOME", &home)
+        .env("FIFTEEN_TABLES", "~/t")
+        .current_dir(&work)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"heuristic\":\"pdb\""));
+    assert!(home.join("t/3x3-b0-1.2.3.4.5.6.7.8.pdb").exists());
+    assert!(!work.join("~").exists(), "a directory named ~ was made");
+}

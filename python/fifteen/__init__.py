@@ -431,7 +431,7 @@ def solve_many(
         threads: worker threads (default: all cores).
         tables: the tables directory (as for :func:`solve`).
         progress: ``True`` for a progress bar (tqdm's when installed), or a callable
-            ``progress(done, total)`` called about every 50 ms.
+            ``progress(done, total)`` called as boards finish, at most every 50 ms.
         heuristic: the estimate, as for :func:`solve` (default ``"pdb"``).
         stats: return a :class:`Batch` (lengths, lower bounds, nodes, seconds, moves)
             instead.

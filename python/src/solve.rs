@@ -166,7 +166,7 @@ impl Plan {
 /// time, in input order (as `fifteen solve -i FILE` and `fifteen bench` do). Returns
 /// `(lengths, lower_bounds, nodes, moves)`: lengths as little-endian `i32` (-1 where a
 /// limit stopped the search), lower bounds as `u32`, nodes as `u64`, and the move strings
-/// when `want_moves`. `progress(done, n)` is called about every 50 ms from this thread.
+/// when `want_moves`. `progress(done, n)` is called from this thread as boards finish, at most every 50 ms.
 #[pyfunction]
 #[pyo3(signature = (data, rows, cols, goal_tiles, want_moves=false, weight_factor=1.0,
     timeout_secs=None, max_nodes=None, n_threads=None, tables=None, heuristic="pdb",

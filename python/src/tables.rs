@@ -101,7 +101,7 @@ pub fn directory(tables: Option<PathBuf>) -> PathBuf {
         .or_else(|| {
             std::env::var_os("FIFTEEN_TABLES")
                 .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
+                .map(|v| pdb::expand_home(PathBuf::from(v)))
         })
         .unwrap_or_else(|| pdb::default_dir().unwrap_or_else(|| PathBuf::from("fifteen-tables")))
 }

@@ -120,3 +120,12 @@ def test_processes_starting_together_build_the_tables_once(tmp_path):
     assert [o for o, _ in outs] == ["1 pdb\n"] * 3, outs
     builders = [e for _, e in outs if "building the pattern databases" in e]
     assert len(builders) == 1, outs
+
+
+def test_fifteen_tables_expands_the_home_directory(home, monkeypatch):
+    """`FIFTEEN_TABLES="~/t"` (set in a notebook, or quoted in a job script) is the home
+    directory's `t`, as for `tables=`, not a directory named `~` wherever one runs."""
+    monkeypatch.setenv("FIFTEEN_TABLES", "~/envt")
+    assert fifteen.tables_dir() == home / "envt"
+    assert fifteen.solve("1 2 3 0 4 6 7 5 8").heuristic == "pdb"
+    assert (home / "envt" / "3x3-b0-1.2.3.4.5.6.7.8.pdb").exists()

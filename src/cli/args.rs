@@ -111,8 +111,11 @@ fn without_env_option(text: &str) -> String {
 pub fn parse<T: clap::Parser>() -> T {
     // `FIFTEEN_TABLES=` (set, but empty) means unset, as for XDG_DATA_HOME: clap would
     // otherwise take it as `--tables` given without a value. Still one thread here.
-    if std::env::var_os(TABLES_ENV).is_some_and(|v| v.is_empty()) {
-        std::env::remove_var(TABLES_ENV);
+    match std::env::var_os(TABLES_ENV) {
+        Some(v) if v.is_empty() => std::env::remove_var(TABLES_ENV),
+        // `~/tables` as a shell would expand it, had the value not been quoted.
+        Some(v) => std::env::set_var(TABLES_ENV, crate::pdb::expand_home(PathBuf::from(v))),
+        None => {}
     }
     // The derived command, with each command's exit statuses added to its long help.
     let mut cmd = any_case(super::exit_status::command::<T>());

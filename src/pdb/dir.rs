@@ -307,6 +307,26 @@ impl TableDir {
     }
 }
 
+/// `path` with a leading `~` (alone, or before a `/`) made the home directory, as a shell
+/// makes it of a word it sees: `FIFTEEN_TABLES='~/tables'`, quoted in a job script or set
+/// from a notebook, would otherwise make a directory named `~` wherever the job runs.
+/// Unchanged without a leading `~` or without `HOME`.
+pub fn expand_home(path: PathBuf) -> PathBuf {
+    let Some(text) = path.to_str() else {
+        return path;
+    };
+    let rest = match text.strip_prefix('~') {
+        Some("") => "",
+        Some(r) if r.starts_with('/') => &r[1..],
+        _ => return path,
+    };
+    match std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        Some(home) if rest.is_empty() => PathBuf::from(home),
+        Some(home) => PathBuf::from(home).join(rest),
+        None => path,
+    }
+}
+
 /// The per-user tables directory, the platform's convention for application data:
 /// `$XDG_DATA_HOME/fifteen`, else `~/.local/share/fifteen` (Linux and other Unixes),
 /// `~/Library/Application Support/fifteen` (macOS), `%LOCALAPPDATA%\\fifteen` (Windows).

@@ -42,7 +42,7 @@ pub mod verified;
 
 pub use build::{build, build_or_stop, most_regions, BuildEvent, Built, MAX_TABLE_CELLS};
 pub use command::{build_pdb_command, rebuild_command};
-pub use dir::{default_dir, BuildLock, Opened, TableDir};
+pub use dir::{default_dir, expand_home, BuildLock, Opened, TableDir};
 pub use dual::{Dual, DualState, DualTables};
 pub use format::{Header, ENCODING_NIBBLE_EXCESS, PAYLOAD_OFFSET, TABLE_FORMAT_VERSION};
 pub use heuristic::{Patterns, PdbHeuristic, PdbState, MAX_PATTERNS};
