@@ -9,6 +9,7 @@ use clap::Parser;
 use super::args::{self, MAX_THREADS, TABLES_ENV};
 use super::output::{emit, inform, note};
 use super::progress::{announce_tables, build_tables_with_bar, describe};
+use super::workers;
 use super::INTERRUPTED;
 use crate::error::TableError;
 use crate::pdb::{self, TableDir};
@@ -170,7 +171,7 @@ fn run(args: Args) -> Result<()> {
             args::check_build_memory(partition, args::machine_memory())?;
         }
     }
-    args::start_build_threads(args.threads)?;
+    workers::start_build_threads(args.threads)?;
     let mut text = String::new();
     for partition in &partitions {
         text += &build(&dir, partition, args.force)?;

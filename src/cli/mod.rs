@@ -26,6 +26,7 @@ mod table_cache;
 mod tables;
 mod target;
 mod under_way;
+mod workers;
 
 use std::sync::atomic::AtomicBool;
 

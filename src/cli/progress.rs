@@ -106,7 +106,7 @@ pub fn announce_tables(
     hint: &str,
 ) -> Result<()> {
     // The build's workers, before the notice counts them.
-    super::args::start_build_threads(None)?;
+    super::workers::start_build_threads(None)?;
     if let Err(e) = dir.check_writable() {
         let why = match &e {
             TableError::Io { error, .. } => error.to_string(),

@@ -8,8 +8,9 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
+use super::books::Books;
 use super::dfs::{Dfs, ROOT};
-use super::parallel::{self, Books};
+use super::parallel;
 use super::{
     Found, Geometry, Heuristic, Iteration, IterationHook, Limits, Seen, StopReason, Stopped, Tiles,
     Weight,

@@ -24,6 +24,7 @@
 //! One iteration shared by tasks on many machines is [`crate::cluster::split`].
 
 mod automaton;
+mod books;
 mod combine;
 pub(crate) mod dfs;
 mod geometry;
@@ -40,13 +41,13 @@ mod weight;
 pub use automaton::{
     duplicates, move_strings_text, Duplicates, MoveAutomaton, DEAD, DEFAULT_MAX_LEN, START, STRINGS,
 };
+pub use books::{Books, DoneSubtree, PartSubtree};
 pub use combine::{Max, TieBreak};
 pub use geometry::{Geometry, NONE};
 pub use heuristics::{Hamming, Heuristic, LcState, LinearConflict, Manhattan};
 pub use ida::{ida_star, BooksMismatch, Checkpointing, SaveHook, Search, SearchError};
 pub use limits::{Limits, StopReason};
 pub use outcome::{Found, Iteration, IterationHook, Stopped};
-pub use parallel::{Books, DoneSubtree, PartSubtree};
 pub use seen::Seen;
 pub use tiles::{Packed, Tiles, Wide, PACKED_CELLS};
 pub use walking::{WalkingDistance, WdState};

@@ -18,6 +18,7 @@ use anyhow::{bail, Context, Result};
 use super::args::{self, TablesArg};
 use super::output::emit;
 use super::table_cache::TableCache;
+use super::workers;
 use super::INTERRUPTED;
 use crate::game::Game;
 use crate::random::{random_board, Rng};
@@ -101,10 +102,10 @@ pub fn run(a: PlayArgs) -> Result<i32> {
             ),
         ),
     };
-    let threads = args::threads(None);
+    let threads = workers::threads(None);
     let pool = match threads {
         1 => None,
-        n => Some(Arc::new(args::pool(n)?)),
+        n => Some(Arc::new(workers::pool(n)?)),
     };
     let (summary, status) = app::run(app::Setup {
         game,

@@ -19,10 +19,11 @@ use signal_hook::consts::{SIGINT, SIGTERM};
 use super::plan::{NoSolver, Plan};
 use super::progress::{BatchBar, Iterations};
 use super::report::{Failure, Outcome, Report};
-use super::{args, sources};
+use super::sources;
 use crate::board::{moves_to_string, parse_moves};
 use crate::check::vouch;
 use crate::cli::output::{counted, emit, inform, note};
+use crate::cli::workers;
 use crate::cluster::{Checkpoint, ClusterError, Identity, EMPTY};
 use crate::instances::Reader;
 use crate::record::FailureKind;
@@ -348,7 +349,7 @@ pub fn run(
     for (signal, flag) in [(SIGINT, &stop), (SIGTERM, &stop), (SIGTERM, &terminated)] {
         signal_hook::flag::register(signal, Arc::clone(flag))?;
     }
-    let pool = args::pool(plan.threads)?;
+    let pool = workers::pool(plan.threads)?;
     let search = plan.search(Some(&pool));
     let search = Search {
         limits: Limits {

@@ -26,6 +26,7 @@ use self::sources::{fewer_than_threads, sources, Sources};
 use self::study::DEFAULT_STUDY;
 use super::args::{self, TablesArg};
 use super::output::{counted, emit, inform, note};
+use super::workers;
 use super::{input, INTERRUPTED};
 use crate::batch::run_ordered;
 use crate::cluster::shard::Shard;
@@ -293,7 +294,7 @@ fn run(
         checkpoint::prepare_dir(dir)?;
     }
     let threads = plan.threads;
-    let pool = args::pool(threads)?;
+    let pool = workers::pool(threads)?;
     // Progress is for batches: from a file (whose instances can be counted), or piped in.
     let from_terminal = (input.as_deref() == Some("-") || boards.iter().any(|b| b == "-"))
         && std::io::stdin().is_terminal();

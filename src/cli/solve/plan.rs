@@ -11,8 +11,8 @@ use super::study::{Study, DEFAULT_STUDY, PARTITION_STUDY};
 use super::{AlgorithmArg, HeuristicArg, SearchOpts, SolveFormat, INTERRUPTED};
 use crate::classic::course::Problem;
 use crate::classic::{Algorithm, Classic};
-use crate::cli::args;
 use crate::cli::table_cache::TableCache;
+use crate::cli::workers;
 use crate::cluster::shard::Shard;
 use crate::error::TableError;
 use crate::search::{Limits, Search, Weight};
@@ -97,7 +97,7 @@ impl Plan {
             report: opts.format == SolveFormat::Report,
             course: false,
             weight: opts.weight.unwrap_or(Weight::ONE),
-            threads: args::threads(opts.threads),
+            threads: workers::threads(opts.threads),
             json: opts.format == SolveFormat::Json,
             goal: opts.goal,
             size: opts.size,
