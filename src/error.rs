@@ -94,6 +94,16 @@ pub enum BoardError {
         /// boards by count.
         cells: Option<usize>,
     },
+    /// A line, with no shape said, whose numbers are each of 0 to `count - 1` once, where
+    /// `count` is a board's of a shape that is not square and also two more than a square
+    /// board's (6: a 2x3 board, or `ID LEN` and a 2x2 board; 18: 3x6, or `ID LEN` and a
+    /// 4x4 board). Read either way it would be solved as a board it may not be, so it is
+    /// refused until a `size:` line or `--size` says which.
+    #[error("its {count} numbers are each of 0 to {} once: a {} board, or `ID LEN` and a {} board? Say which with a `size:` line before it (or --size): `size: {}` for the board, `size: {}` for `ID LEN` lines", .count - 1, shapes_of(*.count), square_below(*.count), shapes_of(*.count).split(' ').next().unwrap_or_default(), square_below(*.count))]
+    IdOrBoard {
+        /// How many numbers the line holds.
+        count: usize,
+    },
     /// The `LEN` of an instance line, a number too large for a length (2^32 or more): its
     /// digits, cut as [`NotANumber`](Self::NotANumber)'s token is when very long.
     #[error("the known length {0} is out of range (0 to 4294967295; or ? for unknown)")]
@@ -308,6 +318,22 @@ fn cells_wanted(cells: Option<usize>) -> String {
         Some(n) => format!("{n}, as the shape set says"),
         None => "4, 9, 16, 25 or 36 for a square board; other shapes need --size RxC or a `size: RxC` line".into(),
     }
+}
+
+/// The shapes, rows by columns up to 6 each, that hold `cells` cells and are not square:
+/// "2x3 or 3x2".
+fn shapes_of(cells: usize) -> String {
+    let shapes: Vec<String> = (2..=6)
+        .filter(|r| cells % r == 0 && (2..=6).contains(&(cells / r)) && r * r != cells)
+        .map(|r| format!("{r}x{}", cells / r))
+        .collect();
+    shapes.join(" or ")
+}
+
+/// The square board of two cells fewer than `cells`: "2x2" for 6.
+fn square_below(cells: usize) -> String {
+    let side = (2..=6).find(|s| s * s + 2 == cells).unwrap_or(0);
+    format!("{side}x{side}")
 }
 
 /// "1 number", "3 numbers".

@@ -298,6 +298,24 @@ impl Grid {
     }
 }
 
+/// Whether the tokens are the numbers 0 to `n - 1`, each once (`n` tokens): a whole board
+/// of `n` cells, whatever else they could be read as.
+fn every_number_once(tokens: &[&str]) -> bool {
+    let mut seen = vec![false; tokens.len()];
+    tokens.iter().all(|t| match t.parse::<usize>() {
+        Ok(v) if v < seen.len() && !seen[v] => {
+            seen[v] = true;
+            true
+        }
+        _ => false,
+    })
+}
+
+/// Whether some board of 2 to 6 rows and columns, not square, has `cells` cells.
+fn is_oblong(cells: usize) -> bool {
+    (2..=6).any(|r| cells % r == 0 && (2..=6).contains(&(cells / r)) && r * r != cells)
+}
+
 /// Reads instances from any `BufRead`.
 ///
 /// Rules beyond docs/formats.md's, each so that a line is never solved as something it was not:
@@ -316,6 +334,9 @@ impl Grid {
 ///   a grid that can no longer be a board are read again one by one, as soon as that is
 ///   known (a 4x4 board's first row has 0 to 3, so a second line that is a 2x2 board shows
 ///   they are separate boards). `size:` or `--size` removes any doubt.
+/// - Without a shape said, a line that is a whole board of a shape not square and also
+///   `ID LEN` and a square board (6 numbers, each of 0 to 5 once; 18, each of 0 to 17) is
+///   refused ([`BoardError::IdOrBoard`]): either reading may solve a board it is not.
 /// - Bytes that are not UTF-8, a line over [`MAX_LINE_BYTES`] (the rest of it skipped
 ///   unread), an invisible character: an error for that line, and the batch goes on. A
 ///   byte-order mark starting a line is skipped; comments are never looked at.
@@ -481,6 +502,16 @@ impl<R: BufRead> Reader<R> {
     fn single(&mut self, line: Line) -> Item {
         let tokens = tokens(&line.text);
         if let Some((id, len, tiles)) = self.split_id(&tokens) {
+            if self.size.is_none() && every_number_once(&tokens) && is_oblong(tokens.len()) {
+                return Err(BadInstance {
+                    id: self.next_id(),
+                    line: line.no,
+                    error: BoardError::IdOrBoard {
+                        count: tokens.len(),
+                    },
+                    known: None,
+                });
+            }
             self.count += 1;
             let known = match len {
                 "?" => None,

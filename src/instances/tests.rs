@@ -462,6 +462,37 @@ fn an_id_line_of_the_wrong_count_says_so() {
 }
 
 #[test]
+fn a_line_that_is_a_whole_oblong_board_or_an_id_line_is_refused_until_a_size_says() {
+    // Six numbers, each of 0 to 5 once: a 2x3 board, or ID 5, LEN 4 and a 2x2 board.
+    // Eighteen likewise: 3x6, or `ID LEN` and a 4x4 board.
+    let four_by_four: Vec<String> = (0..18).rev().map(|t| t.to_string()).collect();
+    let input = format!("5 4 1 3 2 0\n{}\n", four_by_four.join(" "));
+    let got = read(input.as_bytes());
+    let ambiguous = |count| BoardError::IdOrBoard { count };
+    assert_eq!(got, [err("1", 1, ambiguous(6)), err("2", 2, ambiguous(18))]);
+    let message = ambiguous(6).to_string();
+    assert!(message.contains("0 to 5 once"), "{message}");
+    assert!(message.contains("a 2x3 or 3x2 board"), "{message}");
+    assert!(message.contains("`size: 2x3` for the board"), "{message}");
+    assert!(
+        message.contains("`size: 2x2` for `ID LEN` lines"),
+        "{message}"
+    );
+    let message = ambiguous(18).to_string();
+    assert!(message.contains("a 3x6 or 6x3 board"), "{message}");
+    assert!(message.contains("`size: 4x4` for `ID LEN`"), "{message}");
+    // A size says which, either way.
+    let got = read(b"size: 2x3\n5 4 1 3 2 0\nsize: 2x2\n5 4 3 1 2 0\n");
+    assert_eq!(
+        got,
+        [ok("1", &[5, 4, 1, 3, 2, 0], 5), ok("5", &[3, 1, 2, 0], 3)]
+    );
+    // An id line whose id and length are not the two numbers a board would lack is one.
+    let got = read(b"7 4 3 1 2 0\n5 6 3 1 2 0\n");
+    assert_eq!(got, [ok("7", &[3, 1, 2, 0], 3), ok("5", &[3, 1, 2, 0], 3)]);
+}
+
+#[test]
 fn a_goal_drawn_as_rows_serves_boards_of_its_shape_alone() {
     let shape = |s| Shape::parse(s).unwrap();
     let drawn = GoalSpec::parse("[[1,2,3,4],[5,6,7,8],[9,10,0,11]]").unwrap();
