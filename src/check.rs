@@ -384,12 +384,14 @@ pub fn length_agrees(known: u64, length: u64, weight: Weight) -> bool {
 ///
 /// - `lower_bound` above the length: a solution of that length proves the optimum is at
 ///   most it;
-/// - `bound` below 1: no solution is shorter than the optimum;
+/// - `bound` below 1: no solution is shorter than the optimum; `weight` below 1: no search
+///   takes one;
 /// - `optimal` true beside a `bound` or a `weight` above 1 (rounded down to a multiple of
 ///   1/1000, as searches round them), or beside `algorithm` `dfs` or `greedy`: those
 ///   searches prove no optimality;
 /// - `optimal` true beside a `lower_bound` below the length: an optimal length is its own
 ///   lower bound;
+/// - `optimal` true beside a `known` that is not the length, with no `ok` to say so;
 /// - `ok` true beside a length below `known`, whatever the search;
 /// - `ok` that is not what the `known` length says of the length, by the rule of the
 ///   record's search (optimal: equal; `algorithm` not optimal: at least; weighted: between
@@ -410,6 +412,12 @@ pub fn contradiction(record: &Record, length: u64) -> Option<CheckError> {
         return bad(
             "bound",
             format!("is {b}, below 1: no solution is shorter than the optimum"),
+        );
+    }
+    if let Some(w) = record.weight.filter(|&w| w < 1.0) {
+        return bad(
+            "weight",
+            format!("is {w}, below 1: weights run from 1 (the optimal search) to 100"),
         );
     }
     if record.optimal == Some(true) {
@@ -442,6 +450,15 @@ pub fn contradiction(record: &Record, length: u64) -> Option<CheckError> {
                 format!(
                     "is {lb}, below the length {length}, but \"optimal\" is true: an \
                      optimal length is its own lower bound"
+                ),
+            );
+        }
+        if let Some(known) = record.known.filter(|&k| k != length && record.ok.is_none()) {
+            return bad(
+                "optimal",
+                format!(
+                    "is true, but the length {length} is not the \"known\" optimum {known}, \
+                     and no \"ok\" says they disagree"
                 ),
             );
         }

@@ -1390,3 +1390,24 @@ fn rows_given_as_separate_arguments_are_one_board() {
     assert_eq!(o.code, 1, "{}", o.stdout);
     assert_eq!(json_lines(&o.stdout).len(), 2, "{}", o.stdout);
 }
+
+/// A `#` in a board argument starts a comment, as in files; it was reported as "a [
+/// without its ]" (the reader cut the argument, put in brackets, at the `#`).
+#[test]
+fn a_comment_in_a_board_argument_is_a_comment() {
+    for board in [
+        "1 2 3 4 5 6 7 0 8 # one move",
+        "1 2 3 # rows\n4 5 6\n7 0 8 # the blank",
+        "[[1, 2, 3], [4, 5, 6], [7, 0, 8]]  # as a list",
+    ] {
+        let o = run(&["solve", LC, "--format", "json", board], None);
+        assert_eq!(o.code, 0, "{board:?}: {}{}", o.stdout, o.stderr);
+        let lines = json_lines(&o.stdout);
+        assert_eq!(lines.len(), 1, "{board:?}: {}", o.stdout);
+        assert_eq!(lines[0]["length"], 1, "{}", lines[0]);
+    }
+    // A comment alone is no board, said as for an empty argument.
+    let o = run(&["solve", LC, "# nothing"], None);
+    assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("no numbers"), "{}", o.stderr);
+}

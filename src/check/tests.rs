@@ -154,3 +154,29 @@ fn a_non_square_board_needs_its_size() {
     .unwrap();
     assert!(c.passed(), "{c:?}");
 }
+
+/// A record called optimal beside a `known` it does not equal, with no `ok` to admit it,
+/// and a weight below 1, which no search takes, contradict the record's own word.
+#[test]
+fn optimal_beside_another_known_and_weights_below_one_fail() {
+    let g = GoalSpec::Standard;
+    for (fields, fails_on) in [
+        (r#""optimal":true,"known":5"#, Some("optimal")),
+        (r#""optimal":true,"known":1"#, None),
+        (r#""optimal":true,"known":5,"ok":false"#, None),
+        (r#""optimal":false,"known":5"#, None),
+        (r#""weight":0.5"#, Some("weight")),
+        (r#""weight":1"#, None),
+        (r#""weight":0.9,"optimal":true"#, Some("weight")),
+    ] {
+        let line = format!(r#"{{"tiles":[1,2,3,4,5,6,7,0,8],"moves":"R","length":1,{fields}}}"#);
+        let c = check_json_line(&line, 1, &g).unwrap();
+        match fails_on {
+            None => assert!(c.passed(), "{fields}: {c:?}"),
+            Some(want) => assert!(
+                matches!(&c.result, Err(CheckError::Contradiction { field, .. }) if *field == want),
+                "{fields}: {c:?}"
+            ),
+        }
+    }
+}

@@ -15,7 +15,16 @@ use super::INTERRUPTED;
 /// another shape), exit status 1 as for any bad board, never a board joined from rows of
 /// another length. A board on one line becomes one list (`[1 2 3 4 5 6 7 0 8]`): never
 /// read as an `ID LEN tiles` line.
+///
+/// A `#` starts a comment to the end of its line, as in files: without this the reader
+/// would cut the bracketed line at it and report a `[` without its `]`.
 pub fn board_argument(text: &str) -> String {
+    let text = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let text = text.as_str();
     let tokens = |row: &str| -> Vec<String> {
         row.split(|c: char| c.is_whitespace() || c == ',')
             .filter(|t| !t.is_empty())
