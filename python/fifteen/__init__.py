@@ -622,11 +622,23 @@ def random_boards(
     return arr.reshape(n, rows, cols).copy()
 
 
-def is_solvable(board: Board, goal: Goal = None) -> bool:
-    """Whether ``board`` can reach ``goal`` (half of all arrangements can), both as
-    :func:`solve` takes them."""
-    tiles, rows, cols = _board(board)
-    return _native.is_solvable(tiles, rows, cols, _goal(goal, rows, cols))
+def is_solvable(boards: Any, goal: Goal = None) -> Any:
+    """Whether a board can reach ``goal`` (half of all arrangements can).
+
+    ``boards``: one board, as :func:`solve` takes it (returns a ``bool``), or a batch, as
+    :func:`heuristic` tells them apart (returns a ``bool`` array, one a board), so that
+    ``boards[fifteen.is_solvable(boards)]`` keeps the boards a search can solve. ``goal``
+    is as for :func:`solve`. A board that is no board (a number repeated or out of range)
+    raises ``ValueError``, naming it in a batch."""
+    if _single(boards):
+        tiles, rows, cols = _board(boards)
+        return _native.is_solvable(tiles, rows, cols, _goal(goal, rows, cols))
+    data, n, rows, cols = _batch(boards)
+    goal_tiles = _goal(goal, rows, cols)
+    if n == 0:
+        return np.zeros(0, dtype=bool)
+    raw = _native.are_solvable(data, rows, cols, goal_tiles)
+    return np.frombuffer(raw, dtype=np.uint8).astype(bool)
 
 
 def check(board: Board, moves: str, goal: Goal = None) -> int:

@@ -1,7 +1,7 @@
 """What the package says on stderr: the native half's notes and table-build progress
-(``_report``, set as its reporter), and the progress of a batch (``_progress``): tqdm's bar
-when tqdm is installed (a widget in a notebook), else plain text, rewritten in place only
-on a terminal."""
+(``_report``, set as its reporter), and the progress of a batch (``_progress``): on a
+terminal or in a notebook, tqdm's bar when tqdm is installed (a widget in a notebook), else
+a line rewritten in place; elsewhere (a log file, a pipe) plain lines, tqdm or not."""
 
 from __future__ import annotations
 
@@ -18,12 +18,14 @@ class _Bar:
     def __init__(self) -> None:
         self.tqdm: Any = None
         self.label = ""
-        try:
-            from tqdm.auto import tqdm  # type: ignore[import-not-found]
+        # Off a terminal (a log file, a pipe) tqdm would write each redraw as text.
+        if _interactive():
+            try:
+                from tqdm.auto import tqdm  # type: ignore[import-not-found]
 
-            self.tqdm = tqdm(total=1, leave=False, unit="block", file=sys.stderr)
-        except Exception:
-            self.tqdm = None
+                self.tqdm = tqdm(total=1, leave=False, unit="block", file=sys.stderr)
+            except Exception:
+                self.tqdm = None
         self.shown = False
 
     def update(self, label: str, done: int, total: int, depth: int) -> None:
@@ -100,33 +102,37 @@ def _progress(progress: Union[bool, Callable[[int, int], Any], None], total: int
         return progress, lambda: None
     if not progress:
         return None, lambda: None
-    try:
-        from tqdm.auto import tqdm  # type: ignore[import-not-found]
+    live = _interactive()
+    if live:
+        # Off a terminal (a log file, a pipe) tqdm would write each redraw as text: the
+        # plain lines below are written there instead.
+        try:
+            from tqdm.auto import tqdm  # type: ignore[import-not-found]
 
-        bar = tqdm(total=total, unit="board", file=sys.stderr)
+            bar = tqdm(total=total, unit="board", file=sys.stderr)
 
-        def tick(done: int, _total: int) -> None:
-            bar.update(done - bar.n)
+            def tqdm_tick(done: int, _total: int) -> None:
+                bar.update(done - bar.n)
 
-        return tick, bar.close
-    except Exception:
-        state = {"shown": False, "tenths": -1}
-        live = _interactive()
+            return tqdm_tick, bar.close
+        except Exception:
+            pass
+    state = {"shown": False, "tenths": -1}
 
-        def tick(done: int, total: int) -> None:
-            if live:
-                sys.stderr.write(f"\r{done}/{total} boards\x1b[K")
-                sys.stderr.flush()
-                state["shown"] = True
-                return
-            # A log file or a pipe: plain lines, one per tenth of the batch, no control codes.
-            tenths = 10 * done // max(total, 1)
-            if tenths > state["tenths"]:
-                state["tenths"] = tenths
-                print(f"{done}/{total} boards", file=sys.stderr, flush=True)
+    def tick(done: int, total: int) -> None:
+        if live:
+            sys.stderr.write(f"\r{done}/{total} boards\x1b[K")
+            sys.stderr.flush()
+            state["shown"] = True
+            return
+        # A log file or a pipe: plain lines, one per tenth of the batch, no control codes.
+        tenths = 10 * done // max(total, 1)
+        if tenths > state["tenths"]:
+            state["tenths"] = tenths
+            print(f"{done}/{total} boards", file=sys.stderr, flush=True)
 
-        def close() -> None:
-            if state["shown"]:
-                sys.stderr.write("\n")
+    def close() -> None:
+        if state["shown"]:
+            sys.stderr.write("\n")
 
-        return tick, close
+    return tick, close

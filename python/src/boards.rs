@@ -87,6 +87,27 @@ pub fn is_solvable(tiles: &[u8], rows: usize, cols: usize, goal_tiles: &[u8]) ->
     }
 }
 
+/// For each board of a batch (`data`: boards of `rows` x `cols` cells, one after another),
+/// 1 when it can reach the goal, else 0; `ValueError` naming the first board that is no
+/// board (a repeated number, one out of range).
+#[pyfunction]
+pub fn are_solvable(
+    py: Python<'_>,
+    data: &[u8],
+    rows: usize,
+    cols: usize,
+    goal_tiles: &[u8],
+) -> PyResult<Py<PyBytes>> {
+    let s = shape(rows, cols)?;
+    let g = goal(goal_tiles, rows, cols)?;
+    let out = crate::checked(py, data, s, |b| match g.labels(&b) {
+        Ok(_) => Ok(1u8),
+        Err(BoardError::Unsolvable { .. }) => Ok(0),
+        Err(e) => Err(e),
+    })?;
+    Ok(PyBytes::new(py, &out).unbind())
+}
+
 /// Replays `moves` (the blank's moves, `U D L R`) from the board: the number of moves when
 /// they reach the goal; `ValueError` with the command line's message otherwise.
 #[pyfunction]

@@ -42,8 +42,14 @@ fn estimate(name: &str) -> PyResult<HeuristicKind> {
     .into_iter()
     .find(|k| k.name() == name)
     .ok_or_else(|| {
+        let what = match name {
+            "walking-distance" | "solve" => format!(
+                "'{name}' is an estimate fifteen.heuristic computes, not one a search takes"
+            ),
+            _ => format!("unknown heuristic '{name}'"),
+        };
         PyValueError::new_err(format!(
-            "unknown heuristic '{name}' (use hamming, manhattan, linear-conflict or pdb)"
+            "{what} (use hamming, manhattan, linear-conflict or pdb)"
         ))
     })
 }

@@ -68,7 +68,8 @@ fn batch_message(e: &BoardError) -> String {
     match e {
         BoardError::Unsolvable { .. } => format!(
             "{message}; to drop the boards no search can solve, keep those \
-             fifteen.is_solvable(board) is true for (half of random permutations are not)"
+             fifteen.is_solvable marks True: boards[fifteen.is_solvable(boards)] (half of \
+             random permutations are not)"
         ),
         _ => message,
     }
@@ -96,6 +97,10 @@ fn kind(name: &str) -> PyResult<HeuristicKind> {
         "linear-conflict" => Ok(HeuristicKind::LinearConflict),
         "manhattan" => Ok(HeuristicKind::Manhattan),
         "hamming" => Ok(HeuristicKind::Hamming),
+        other @ ("walking-distance" | "solve") => Err(PyValueError::new_err(format!(
+            "'{other}' is an estimate fifteen.heuristic computes, not one a search takes \
+             (use pdb, linear-conflict, manhattan or hamming)"
+        ))),
         other => Err(PyValueError::new_err(format!(
             "unknown heuristic '{other}' (use pdb, linear-conflict, manhattan or hamming)"
         ))),
@@ -231,6 +236,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(boards::make_board, m)?)?;
     m.add_function(wrap_pyfunction!(boards::named_goal, m)?)?;
     m.add_function(wrap_pyfunction!(boards::is_solvable, m)?)?;
+    m.add_function(wrap_pyfunction!(boards::are_solvable, m)?)?;
     m.add_function(wrap_pyfunction!(boards::check, m)?)?;
     m.add_function(wrap_pyfunction!(boards::replay, m)?)?;
     m.add_function(wrap_pyfunction!(boards::random_boards, m)?)?;

@@ -51,6 +51,14 @@ def test_heuristic_of_no_boards_is_an_empty_array_as_distance_gives():
             fifteen.heuristic("1 2 3 4 5 6 7 8 0", other)
         with pytest.raises(ValueError, match=f"unknown heuristic '{other}'"):
             fifteen.solve("1 2 3 4 5 6 7 8 0", heuristic=other)
+    # The estimates heuristic() computes that no search takes are named as such.
+    for only_estimate in ("walking-distance", "solve"):
+        assert fifteen.heuristic("1 2 3 4 5 6 7 0 8", only_estimate) == 1
+        message = f"'{only_estimate}' is an estimate fifteen.heuristic computes, not one a search takes"
+        with pytest.raises(ValueError, match=message):
+            fifteen.solve("1 2 3 4 5 6 7 8 0", heuristic=only_estimate)
+        with pytest.raises(ValueError, match=message):
+            fifteen.search("1 2 3 4 5 6 7 8 0", heuristic=only_estimate)
 
 
 def test_heuristic_of_a_list_of_boards_given_as_rows_is_a_batch():

@@ -145,6 +145,47 @@ def test_board_forms():
     assert fifteen.is_solvable("2 1 3 4 5 6 7 8 0", goal="2 1 3 4 5 6 7 8 0")
 
 
+def _reaches(board, goal, cols):
+    """Solvability by its rule, computed here: the permutation taking the goal to the board
+    and the blank's taxicab distance between them have the same parity."""
+    where = {t: i for i, t in enumerate(goal)}
+    perm = [where[t] for t in board]
+    seen, cycles = [False] * len(perm), 0
+    for i in range(len(perm)):
+        if not seen[i]:
+            cycles += 1
+            while not seen[i]:
+                seen[i], i = True, perm[i]
+    b, g = list(board).index(0), list(goal).index(0)
+    blank = abs(b // cols - g // cols) + abs(b % cols - g % cols)
+    return (len(perm) - cycles) % 2 == blank % 2
+
+
+@pytest.mark.parametrize("rows, cols, goal", [(3, 3, None), (4, 4, None), (4, 4, "blank-first"), (2, 3, None), (3, 4, "blank-first")])
+def test_is_solvable_takes_a_batch_and_agrees_with_the_parity_rule(rows, cols, goal):
+    rng = np.random.default_rng(rows * 10 + cols)
+    perms = np.array([rng.permutation(rows * cols) for _ in range(400)], dtype=np.uint8)
+    shaped = perms.reshape(400, rows, cols)
+    got = fifteen.is_solvable(shaped if rows != cols else perms, goal=goal)
+    assert got.dtype == bool and got.shape == (400,)
+    goal_tiles = (list(range(rows * cols)) if goal == "blank-first"
+                  else list(range(1, rows * cols)) + [0])
+    want = [_reaches(b, goal_tiles, cols) for b in perms.tolist()]
+    assert got.tolist() == want
+    assert 120 < sum(want) < 280  # both kinds are there
+    # The same as one board at a time, and as a list of boards.
+    assert [fifteen.is_solvable(b, goal=goal) for b in shaped[:20]] == want[:20]
+    assert fifteen.is_solvable(list(shaped[:20]), goal=goal).tolist() == want[:20]
+
+
+def test_is_solvable_on_a_batch_names_a_board_that_is_no_board():
+    boards = fifteen.random_boards(5, size=3, seed=1)
+    boards[3, 0] = boards[3, 1]
+    with pytest.raises(ValueError, match=r"^board 3: the number \d+ appears more than once"):
+        fifteen.is_solvable(boards)
+    assert fifteen.is_solvable(np.zeros((0, 9), dtype=np.uint8)).shape == (0,)
+
+
 def test_random_boards_are_reproducible_and_solvable():
     a = fifteen.random_boards(100, size=4, seed=42)
     assert a.dtype == np.uint8 and a.shape == (100, 16)
@@ -278,6 +319,43 @@ def test_progress_to_a_log_is_plain_lines(tmp_path):
     lines = [line for line in out.stderr.splitlines() if line.endswith(" boards")]
     assert lines and lines[-1] == "40/40 boards", out.stderr
     assert len(lines) <= 11
+
+
+def test_progress_to_a_log_is_plain_lines_even_with_tqdm(tmp_path):
+    # A stand-in tqdm that marks what it draws: off a terminal it is not used (its
+    # redraws would be text in the log); on one (here, said to be one) it is.
+    import subprocess
+    import sys
+
+    fake = tmp_path / "fake" / "tqdm"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "auto.py").write_text(
+        "import sys\n"
+        "class tqdm:\n"
+        "    def __init__(self, total=0, **kw): self.n = 0; self.total = total\n"
+        "    def update(self, k): self.n += k; sys.stderr.write(f'\\rFAKE-TQDM {self.n}')\n"
+        "    def close(self): sys.stderr.write('\\n')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "fake")}
+
+    def run(terminal):
+        script = (
+            "import sys, fifteen\n"
+            "p = sys.modules['fifteen._progress']  # the module, not its function\n"
+            f"p._interactive = (lambda: True) if {terminal} else p._interactive\n"
+            "b = fifteen.random_boards(40, size=3, seed=1)\n"
+            f"print(fifteen.distance(b, progress=True, tables={str(tmp_path)!r}).sum())\n"
+        )
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                             cwd=tmp_path, timeout=120, env=env)
+        assert out.returncode == 0, out.stderr
+        return out.stderr
+
+    log = run(False)
+    assert "FAKE-TQDM" not in log and "\r" not in log, repr(log)
+    assert "40/40 boards" in log.splitlines(), log
+    assert "FAKE-TQDM 40" in run(True)
 
 
 def test_solve_takes_hamming_as_the_command_line_does():
