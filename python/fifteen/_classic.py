@@ -330,9 +330,10 @@ def report(problem: Problem, result: SearchResult) -> str:
         problem.goal, result.goal
     ):
         raise ValueError("the result is not a search of this problem (other boards)")
-    # The report's W and f line are the problem's: a search with another weight would
-    # hand in a node count and moves they do not describe.
-    if result.weight != problem.weight:
+    # The report's W and f line are the problem's: a weighted search (A*, IDA*) with
+    # another weight would hand in a node count and moves they do not describe. The
+    # others take no weight, and their report has the problem's, as the command line's.
+    if result.algorithm in ("astar", "ida") and result.weight != problem.weight:
         raise ValueError(
             f"the result is a search with weight {result.weight:g}, but the problem's W is "
             f"{problem.weight_text}: search with weight=problem.weight (the report's W and f "

@@ -202,6 +202,20 @@ def test_a_report_of_a_search_with_another_weight_is_refused(tmp_path):
     assert fifteen.report(p, r).splitlines()[-5] == "1.2"
 
 
+@pytest.mark.parametrize("algorithm", ["bfs", "dfs", "greedy"])
+@pytest.mark.parametrize("w", ["2", "1.5"])
+def test_a_report_of_a_search_that_takes_no_weight_is_the_command_lines(algorithm, w, tmp_path):
+    # BFS, DFS and greedy search take no weight: their report has the problem's W and f
+    # values, as `fifteen solve --algorithm A --format report` writes it.
+    path = tmp_path / "p.txt"
+    path.write_text(f"{w}\n\n1 2 3\n0 4 6\n7 5 8\n\n1 2 3\n4 5 6\n7 8 0\n")
+    p = fifteen.read_problem(path)
+    r = fifteen.search(p.board, p.goal, algorithm=algorithm)
+    text = fifteen.report(p, r)
+    assert text == cli("solve", "-i", str(path), "--algorithm", algorithm, "--format", "report")
+    assert text.splitlines()[-5] == w
+
+
 def test_a_result_draws_itself():
     r = fifteen.search("1 2 3 0 4 6 7 5 8", heuristic="manhattan")
     assert r._repr_svg_().startswith("<svg")
