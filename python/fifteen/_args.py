@@ -481,6 +481,14 @@ def _batch(boards: Any) -> Tuple[bytes, int, int, int]:
         )
     if arr.dtype == object and arr.size:
         return _each(list(arr))
+    if arr.dtype.kind == "f" and arr.size:
+        # Whole numbers held as floats (a tensor's or a DataFrame's), as a single board and
+        # a list of boards take them: anything else read board by board, as `solve` reads
+        # it, so that the error names the board and says what is wrong as it would.
+        whole = np.isfinite(arr) & (arr == np.floor(arr))
+        if not whole.all() or arr.min() < 0 or arr.max() >= arr[0].size:
+            return _each(list(arr))
+        arr = arr.astype(np.int64)
     if arr.dtype.kind not in "iu" and arr.size:
         raise TypeError(f"boards must be whole numbers; got an array of {arr.dtype}")
     if arr.ndim == 3:
