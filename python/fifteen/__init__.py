@@ -56,6 +56,7 @@ from ._args import (
     _whole,
 )
 from ._progress import _progress, _report  # noqa: F401 (_report: the native half's reporter)
+from . import _walks
 
 # A daemon thread still in a call when the interpreter shuts down would be ended by CPython
 # in a way that aborts the process (exit status 134); after this hook such a thread waits,
@@ -566,6 +567,9 @@ def distance(
 # The longest random walk, as `fifteen random --walk`: a million moves take milliseconds.
 _MAX_WALK = 1_000_000
 
+# `distance` by another name, for `random_boards`, whose `distance=` argument hides it.
+_distance_of = distance
+
 
 def random_boards(
     n: int,
@@ -575,6 +579,8 @@ def random_boards(
     goal: Goal = None,
     *,
     moves: Optional[int] = None,
+    distance: Optional[int] = None,
+    tables: Union[str, os.PathLike, None] = None,
 ) -> np.ndarray:
     """``n`` random boards that can reach the goal, as a ``uint8`` array of shape
     ``(n, cells)`` (``(n, rows, cols)`` when ``size`` is not square, e.g. ``"3x4"``).
@@ -584,6 +590,13 @@ def random_boards(
     boards as ``fifteen random --count n --seed SEED --size SIZE`` (``--walk k``). Ctrl-C
     stops a long batch (``KeyboardInterrupt``); a count too large for memory raises
     ``MemoryError``. ``goal`` is as for :func:`solve`.
+
+    ``distance=d`` gives boards exactly ``d`` moves from the goal (their optimal distance):
+    each where a random walk from the goal first stands ``d`` away, measured by optimal
+    searches (in ``tables``, as :func:`distance` does). Not uniform among the boards at
+    that distance, and Python's only (the same ``seed`` gives the same boards, not those
+    of ``fifteen random``). ``ValueError`` when boards that far are too rare to reach (a
+    3x3 board is at most 31 moves away, and only two are).
 
     ``moves=k`` is the former name of ``walk=k`` (it warns): elsewhere ``moves`` are a
     solution's moves.
@@ -615,6 +628,19 @@ def random_boards(
     goal_tiles = _goal(goal, rows, cols)
     if n >= 2**63:  # more than an address space holds (the native half takes a usize)
         raise MemoryError(f"{n} boards of {rows * cols} cells do not fit in memory")
+    if distance is not None:
+        if walk is not None:
+            raise TypeError("give walk= or distance=, not both")
+        d = _walks.check_distance(distance)
+        shape = (rows * cols,) if rows == cols else (rows, cols)
+
+        def measure(batch: np.ndarray) -> np.ndarray:
+            return _distance_of(batch.reshape(-1, *shape), goal=goal, tables=tables)
+
+        found = _walks.at_distance(
+            np.frombuffer(goal_tiles, dtype=np.uint8), rows, cols, int(n), d, int(seed), measure
+        )
+        return found.reshape(n, *shape)
     raw = _native.random_boards(int(n), rows, cols, goal_tiles, int(seed), walk)
     arr = np.frombuffer(raw, dtype=np.uint8)
     if rows == cols:

@@ -141,6 +141,8 @@ def random_boards(
     goal: Goal = None,
     *,
     moves: Optional[int] = None,
+    distance: Optional[int] = None,
+    tables: Tables = None,
 ) -> npt.NDArray[np.uint8]: ...
 @overload
 def is_solvable(boards: Union[str, Sequence[int]], goal: Goal = None) -> bool: ...

@@ -161,6 +161,35 @@ def _reaches(board, goal, cols):
     return (len(perm) - cycles) % 2 == blank % 2
 
 
+def test_random_boards_at_a_distance_are_that_far_by_bfs(bfs_3x3):
+    # Every distance of the 8-puzzle but the last (31: two boards, which walks rarely find).
+    for d in (0, 1, 2, 7, 16, 25, 28):
+        boards = fifteen.random_boards(60, size=3, seed=d, distance=d)
+        assert boards.dtype == np.uint8 and boards.shape == (60, 9)
+        assert {bfs_3x3[tuple(b)] for b in boards.tolist()} == {d}, d
+        if d >= 16:
+            assert len({tuple(b) for b in boards.tolist()}) > 30  # not one board 60 times
+    # Other shapes and goals, by a BFS from that goal.
+    goal = (0, 1, 2, 3, 4, 5)
+    want = distances(goal, 2, 3)
+    boards = fifteen.random_boards(30, size="2x3", seed=1, distance=15, goal="blank-first")
+    assert boards.shape == (30, 2, 3)
+    assert {want[tuple(b.ravel().tolist())] for b in boards} == {15}
+    # The same seed, the same boards; walk= and distance= are one or the other.
+    again = fifteen.random_boards(30, size="2x3", seed=1, distance=15, goal="blank-first")
+    assert (again == boards).all()
+    with pytest.raises(TypeError, match="walk= or distance="):
+        fifteen.random_boards(3, size=3, walk=5, distance=5)
+    with pytest.raises(TypeError, match="distance: give a whole number"):
+        fifteen.random_boards(3, size=3, distance=2.5)
+    with pytest.raises(ValueError, match="distance: give a number of moves from 0"):
+        fifteen.random_boards(3, size=3, distance=-1)
+    # Farther than any board: said, not searched for ever.
+    with pytest.raises(ValueError, match="less than 7 moves away .* rare or do not exist on 2x2"):
+        fifteen.random_boards(2, size=2, seed=1, distance=7)
+    assert fifteen.random_boards(0, size=3, distance=5).shape == (0, 9)
+
+
 @pytest.mark.parametrize("rows, cols, goal", [(3, 3, None), (4, 4, None), (4, 4, "blank-first"), (2, 3, None), (3, 4, "blank-first")])
 def test_is_solvable_takes_a_batch_and_agrees_with_the_parity_rule(rows, cols, goal):
     rng = np.random.default_rng(rows * 10 + cols)
