@@ -324,7 +324,7 @@ fn cells_wanted(cells: Option<usize>) -> String {
 /// "2x3 or 3x2".
 fn shapes_of(cells: usize) -> String {
     let shapes: Vec<String> = (2..=6)
-        .filter(|r| cells % r == 0 && (2..=6).contains(&(cells / r)) && r * r != cells)
+        .filter(|&r| cells.is_multiple_of(r) && (2..=6).contains(&(cells / r)) && r * r != cells)
         .map(|r| format!("{r}x{}", cells / r))
         .collect();
     shapes.join(" or ")

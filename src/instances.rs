@@ -313,7 +313,7 @@ fn every_number_once(tokens: &[&str]) -> bool {
 
 /// Whether some board of 2 to 6 rows and columns, not square, has `cells` cells.
 fn is_oblong(cells: usize) -> bool {
-    (2..=6).any(|r| cells % r == 0 && (2..=6).contains(&(cells / r)) && r * r != cells)
+    (2..=6).any(|r| cells.is_multiple_of(r) && (2..=6).contains(&(cells / r)) && r * r != cells)
 }
 
 /// Reads instances from any `BufRead`.
