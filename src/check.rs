@@ -417,7 +417,7 @@ pub fn contradiction(record: &Record, length: u64) -> Option<CheckError> {
     if let Some(w) = record.weight.filter(|&w| w < 1.0) {
         return bad(
             "weight",
-            format!("is {w}, below 1: weights run from 1 (the optimal search) to 100"),
+            format!("is {w}, below 1: a weight is 1 (the optimal search) or more"),
         );
     }
     if record.optimal == Some(true) {

@@ -246,7 +246,9 @@ fn is_oblong(cells: usize) -> bool {
 ///   they are separate boards). `size:` or `--size` removes any doubt.
 /// - Without a shape said, a line that is a whole board of a shape not square and also
 ///   `ID LEN` and a square board (6 numbers, each of 0 to 5 once; 18, each of 0 to 17) is
-///   refused ([`BoardError::IdOrBoard`]): either reading may solve a board it is not.
+///   refused ([`BoardError::IdOrBoard`]): either reading may solve a board it is not. When
+///   its numbers after the first two are no board (`1 2 3 4 5 0`), it is refused as a count
+///   that makes no square board ([`BoardError::BadCount`]), which names `size:`.
 /// - Bytes that are not UTF-8, a line over [`MAX_LINE_BYTES`] (the rest of it skipped
 ///   unread), an invisible character: an error for that line, and the batch goes on. A
 ///   byte-order mark starting a line is skipped; comments are never looked at.
@@ -413,12 +415,18 @@ impl<R: BufRead> Reader<R> {
         let tokens = tokens(&line.text);
         if let Some((id, len, tiles)) = self.split_id(&tokens) {
             if self.size.is_none() && every_number_once(&tokens) && is_oblong(tokens.len()) {
+                // Only a board of a shape not said when its tiles after `ID LEN` are no
+                // board (`1 2 3 4 5 0`): then the count is the mistake to name.
+                let count = tokens.len();
+                let error = if every_number_once(tiles) {
+                    BoardError::IdOrBoard { count }
+                } else {
+                    BoardError::BadCount(count)
+                };
                 return Err(BadInstance {
                     id: self.next_id(),
                     line: line.no,
-                    error: BoardError::IdOrBoard {
-                        count: tokens.len(),
-                    },
+                    error,
                     known: None,
                 });
             }

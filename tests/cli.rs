@@ -1411,3 +1411,94 @@ fn a_comment_in_a_board_argument_is_a_comment() {
     assert_eq!(o.code, 1, "{}{}", o.stdout, o.stderr);
     assert!(o.stderr.contains("no numbers"), "{}", o.stderr);
 }
+
+/// Every command that takes one board reads it as `solve` reads one: comments dropped, and
+/// its numbers as separate arguments are one board in brackets, never a file's `ID LEN
+/// tiles` line. `compare 7 4 3 1 2 0` compared the 2x2 board `3 1 2 0` (id 7, length 4);
+/// `check --moves` and `--goal` took no comment.
+#[test]
+fn a_command_of_one_board_reads_it_as_solve_does() {
+    let board = "1 2 3 4 5 6 7 0 8 # one move";
+    let o = run(&["check", board, "--moves", "R"], None);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(
+        o.stdout.starts_with("ok: reaches the goal in 1 move"),
+        "{}",
+        o.stdout
+    );
+    let o = run(
+        &["check", "1 2 3 # rows", "4 5 6", "7 0 8", "--moves", "R"],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    let o = run(
+        &[
+            "compare",
+            "--no-build",
+            "--format",
+            "json",
+            "--max-nodes",
+            "1000",
+            board,
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert_eq!(json_lines(&o.stdout)[0]["length"], 1);
+    let o = run(
+        &[
+            "solve",
+            LC,
+            "--format",
+            "json",
+            "--goal",
+            "1 2 3 4 5 6 7 8 0 # standard",
+            board,
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert_eq!(json_lines(&o.stdout)[0]["length"], 1);
+    // Six numbers as arguments: a board of a shape not said, not id 7 and a 2x2 board.
+    // Six numbers, each of 0 to 5 once, likewise: never `ID LEN` and a 2x2 board.
+    for (command, numbers) in [
+        ("compare", ["7", "4", "3", "1", "2", "0"]),
+        ("check", ["7", "4", "3", "1", "2", "0"]),
+        ("compare", ["5", "4", "1", "3", "2", "0"]),
+    ] {
+        let mut args = vec![command];
+        args.extend(numbers);
+        if command == "check" {
+            args.extend(["--moves", "LURD"]);
+        }
+        let o = run(&args, None);
+        assert_ne!(o.code, 0, "{command}: {}{}", o.stdout, o.stderr);
+        assert!(
+            o.stderr.contains("6 numbers do not make a board"),
+            "{command}: {}",
+            o.stderr
+        );
+        assert!(o.stderr.contains("--size RxC"), "{command}: {}", o.stderr);
+    }
+    let o = run(
+        &[
+            "compare",
+            "--no-build",
+            "--size",
+            "2x3",
+            "5",
+            "4",
+            "1",
+            "3",
+            "2",
+            "0",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert!(
+        o.stdout.starts_with("board 5 4 1 3 2 0 (2x3)"),
+        "{}",
+        o.stdout
+    );
+}

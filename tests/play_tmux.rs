@@ -341,6 +341,27 @@ fn ctrl_c_quits_and_restores_the_terminal() {
     assert!(Path::new(none.path()).read_dir().unwrap().next().is_none());
 }
 
+/// play reads its board as solve reads one: rows as separate arguments, comments dropped.
+#[test]
+fn play_reads_rows_as_arguments_and_comments() {
+    let Some(tmux) = Tmux::start("rows") else {
+        return;
+    };
+    let none = tempfile::tempdir().unwrap();
+    tmux.type_line(&command(&format!(
+        "--tables {} '1 2 3 4 # the top row' '5 6 0 7'",
+        none.path().display()
+    )));
+    let p = tmux.wait("the first screen", |p| {
+        p.contains("optimal remaining 1") || exited(p)
+    });
+    let board = Board::parse_as("1 2 3 4 5 6 0 7", Shape::new(2, 4).unwrap()).unwrap();
+    assert!(shows(&p, &board), "{p}");
+    tmux.keys(&["C-c"]);
+    let p = tmux.wait("the shell again", |p| exited(p) && stty_done(p));
+    assert!(p.contains("exit status 0"), "{p}");
+}
+
 /// `play ARGS` run by a shell that first writes its process id (the game's, after `exec`)
 /// to `pid_file`; `setup` is shell code run before, such as `trap "" HUP;` (the whole runs
 /// in single quotes).

@@ -305,7 +305,7 @@ fn compare_takes_one_board() {
     assert!(out.stdout.is_empty());
     assert_eq!(
         out.stderr.trim_end(),
-        "error: compare takes one board, and each of its 2 arguments makes one: compare them \
+        "error: compare takes one board, and each of its 2 arguments makes one: give them \
          one at a time, or solve them all with `fifteen solve BOARD...`"
     );
     for board in [

@@ -648,18 +648,18 @@ def random_boards(
     return arr.reshape(n, rows, cols).copy()
 
 
-def is_solvable(boards: Any, goal: Goal = None) -> Any:
+def is_solvable(board: Any, goal: Goal = None) -> Any:
     """Whether a board can reach ``goal`` (half of all arrangements can).
 
-    ``boards``: one board, as :func:`solve` takes it (returns a ``bool``), or a batch, as
+    ``board``: one board, as :func:`solve` takes it (returns a ``bool``), or a batch, as
     :func:`heuristic` tells them apart (returns a ``bool`` array, one a board), so that
     ``boards[fifteen.is_solvable(boards)]`` keeps the boards a search can solve. ``goal``
     is as for :func:`solve`. A board that is no board (a number repeated or out of range)
     raises ``ValueError``, naming it in a batch."""
-    if _single(boards):
-        tiles, rows, cols = _board(boards)
+    if _single(board):
+        tiles, rows, cols = _board(board)
         return _native.is_solvable(tiles, rows, cols, _goal(goal, rows, cols))
-    data, n, rows, cols = _batch(boards)
+    data, n, rows, cols = _batch(board)
     goal_tiles = _goal(goal, rows, cols)
     if n == 0:
         return np.zeros(0, dtype=bool)

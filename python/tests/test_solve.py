@@ -143,6 +143,9 @@ def test_board_forms():
     assert fifteen.is_solvable("1 2 3 4 5 6 7 8 0")
     assert not fifteen.is_solvable("2 1 3 4 5 6 7 8 0")
     assert fifteen.is_solvable("2 1 3 4 5 6 7 8 0", goal="2 1 3 4 5 6 7 8 0")
+    # Its parameter has been `board` since the first release: by keyword, one board or a batch.
+    assert fifteen.is_solvable(board="1 2 3 4 5 6 7 8 0") is True
+    assert fifteen.is_solvable(board=["1 2 3 4 5 6 7 8 0", "2 1 3 4 5 6 7 8 0"]).tolist() == [True, False]
 
 
 def _reaches(board, goal, cols):

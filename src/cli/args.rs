@@ -85,9 +85,10 @@ pub fn shape(text: &str) -> Result<Shape, String> {
     })
 }
 
-/// Parses `--goal`: `standard`, `blank-first`, or the goal's numbers.
+/// Parses `--goal`: `standard`, `blank-first`, or the goal's numbers; a `#` starts a
+/// comment, as in a board argument.
 pub fn goal(text: &str) -> Result<GoalSpec, String> {
-    GoalSpec::parse(text).map_err(|e| e.to_string())
+    GoalSpec::parse(&super::input::without_comments(text)).map_err(|e| e.to_string())
 }
 
 /// A clap error's text without the `--tables` (or `build-pdb --out`) that clap's usage

@@ -63,14 +63,10 @@ fn one_board(
     size: Option<Shape>,
     json: bool,
 ) -> Result<i32> {
-    let text = match args.len() {
-        0 => {
-            bail!("--moves needs the board it starts from: fifteen check \"1 2 3 ...\" --moves ...")
-        }
-        1 => args[0].clone(),
-        _ if args.iter().all(|a| input::one_number(a)) => args.join(" "),
-        _ => bail!("give one board (one quoted argument) with --moves"),
-    };
+    if args.is_empty() {
+        bail!("--moves needs the board it starts from: fifteen check \"1 2 3 ...\" --moves ...");
+    }
+    let text = input::one_board(args, size, "check --moves")?;
     let board = match size {
         Some(shape) => Board::parse_as(&text, shape),
         None => Board::parse(&text),

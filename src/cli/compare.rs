@@ -15,7 +15,7 @@ use crate::classic::{
 use crate::instances::Reader;
 use crate::record::Record;
 use crate::search::{Limits, StopReason};
-use crate::{Board, GoalSpec, HeuristicKind, Shape};
+use crate::{GoalSpec, HeuristicKind, Shape};
 
 /// The node limit of each row when none is given.
 const DEFAULT_MAX_NODES: u64 = 1_000_000;
@@ -55,34 +55,11 @@ pub struct CompareArgs {
     format: Format,
 }
 
-/// The one board of `compare` as one input line: one argument (drawn as rows or not), or
-/// its numbers or rows as several arguments, joined. Several arguments that each make a
-/// whole board are refused: joined, they would be read as one board with an id and a
-/// known length, and refused for a number repeated (`the number 3 appears more than
-/// once`), which says nothing of the mistake.
-fn board_text(args: &[String], size: Option<Shape>) -> Result<String> {
-    if let [one] = args {
-        return Ok(super::input::board_argument(one));
-    }
-    let whole = |b: &String| match size {
-        Some(s) => Board::parse_as(b, s).is_ok(),
-        None => Board::parse(b).is_ok(),
-    };
-    let boards = args.iter().filter(|b| whole(b)).count();
-    if boards > 1 {
-        let which = if boards == args.len() {
-            format!("each of its {boards} arguments makes one")
-        } else {
-            format!("{boards} of its {} arguments each make one", args.len())
-        };
-        bail!("compare takes one board, and {which}: compare them one at a time, or solve them all with `fifteen solve BOARD...`");
-    }
-    Ok(args.join(" "))
-}
-
 /// `fifteen compare`.
 pub fn run(a: CompareArgs) -> Result<i32> {
-    let text = board_text(&a.board, a.size)? + "\n";
+    // In brackets: one board, never a file's `ID LEN tiles` line.
+    let board = super::input::one_board(&a.board, a.size, "compare")?;
+    let text = super::input::board_argument(&board) + "\n";
     let mut reader = Reader::new(std::io::Cursor::new(text), a.goal.clone()).with_size(a.size);
     let inst = match reader.next() {
         Some(Ok(inst)) => inst,

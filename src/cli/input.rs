@@ -4,9 +4,10 @@ use std::io::BufRead;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use super::INTERRUPTED;
+use crate::{Board, Shape};
 
 /// A board argument as one input line, in brackets. A board drawn as rows (lines, or
 /// lists in brackets) becomes a list of rows in brackets (`[1 2 3] [4 5 6] [7 0 8]`), so
@@ -19,11 +20,7 @@ use super::INTERRUPTED;
 /// A `#` starts a comment to the end of its line, as in files: without this the reader
 /// would cut the bracketed line at it and report a `[` without its `]`.
 pub fn board_argument(text: &str) -> String {
-    let text = text
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or_default())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let text = without_comments(text);
     let text = text.as_str();
     let tokens = |row: &str| -> Vec<String> {
         row.split(|c: char| c.is_whitespace() || c == ',')
@@ -55,6 +52,49 @@ pub fn board_argument(text: &str) -> String {
     }
     let rows: Vec<String> = rows.iter().map(|r| format!("[{}]", r.join(" "))).collect();
     rows.join(" ")
+}
+
+/// A board or goal argument without its comments: a `#` starts one to the end of its line,
+/// as in files, so that a board copied from a file with its comment reads the same.
+pub fn without_comments(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or_default())
+        .collect();
+    lines.join("\n")
+}
+
+/// The board of a command that takes one (`compare`, `check --moves`, `play`), read from
+/// its arguments as `solve` reads one board: one argument (rows on lines, in brackets or
+/// not), its numbers as separate arguments, or its rows as separate arguments; comments
+/// dropped. Arguments that each make a whole board on their own (in `size`'s shape, if
+/// given) are refused, saying so: joined, they would be read as one board and refused for
+/// a number repeated, which says nothing of the mistake.
+///
+/// # Errors
+/// Several arguments that each make a board; `command` names the command in the message.
+pub fn one_board(args: &[String], size: Option<Shape>, command: &str) -> Result<String> {
+    let args: Vec<String> = args.iter().map(|a| without_comments(a)).collect();
+    if let [one] = args.as_slice() {
+        return Ok(one.clone());
+    }
+    if let Some(rows) = rows_of_one_board(&args) {
+        return Ok(rows);
+    }
+    let whole = |b: &String| match size {
+        Some(s) => Board::parse_as(b, s).is_ok(),
+        None => Board::parse(b).is_ok(),
+    };
+    let boards = args.iter().filter(|b| whole(b)).count();
+    if boards > 1 {
+        let which = if boards == args.len() {
+            format!("each of its {boards} arguments makes one")
+        } else {
+            format!("{boards} of its {} arguments each make one", args.len())
+        };
+        bail!("{command} takes one board, and {which}: give them one at a time, or solve them all with `fifteen solve BOARD...`");
+    }
+    Ok(args.join(" "))
 }
 
 /// Whether a command-line argument is one number of a board whose numbers were given as

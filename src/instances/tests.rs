@@ -487,6 +487,15 @@ fn a_line_that_is_a_whole_oblong_board_or_an_id_line_is_refused_until_a_size_say
         got,
         [ok("1", &[5, 4, 1, 3, 2, 0], 5), ok("5", &[3, 1, 2, 0], 3)]
     );
+    // A whole 2x3 or 3x2 board whose numbers after the first two are no 2x2 board can be
+    // no `ID LEN` line: refused as a count of numbers that needs a size, not as ambiguous.
+    for line in ["1 2 3 4 5 0\n", "0 1 2 3 4 5\n", "1 0 2 3 4 5\n"] {
+        let got = read(line.as_bytes());
+        assert_eq!(got, [err("1", 1, BoardError::BadCount(6))], "{line}");
+    }
+    assert!(BoardError::BadCount(6)
+        .to_string()
+        .contains("`size: RxC` line"));
     // An id line whose id and length are not the two numbers a board would lack is one.
     let got = read(b"7 4 3 1 2 0\n5 6 3 1 2 0\n");
     assert_eq!(got, [ok("7", &[3, 1, 2, 0], 3), ok("5", &[3, 1, 2, 0], 3)]);

@@ -70,7 +70,7 @@ pub fn run(a: PlayArgs) -> Result<i32> {
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         bail!("play needs a terminal (use solve for pipes and files)");
     }
-    let text = a.board.join(" ");
+    let text = super::input::one_board(&a.board, a.size, "play")?;
     let mut rng = Rng::new(a.seed.unwrap_or_else(args::clock_seed));
     let (start, goal) = if text.trim().is_empty() {
         let shape = a.size.unwrap_or(Shape::new(4, 4).expect("4x4"));
