@@ -1460,6 +1460,26 @@ fn a_command_of_one_board_reads_it_as_solve_does() {
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
     assert_eq!(json_lines(&o.stdout)[0]["length"], 1);
     // Six numbers as arguments: a board of a shape not said, not id 7 and a 2x2 board.
+    // Rows as separate arguments, one with a comment, are still one board.
+    let o = run(
+        &[
+            "solve",
+            LC,
+            "--format",
+            "json",
+            "--size",
+            "2x3",
+            "1 2 3 # top",
+            "4 0 5",
+        ],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert_eq!(json_lines(&o.stdout).len(), 1, "{}", o.stdout);
+    // bench takes files: a board with a comment is said to be a board, as one without.
+    let o = run(&["bench", board], None);
+    assert_eq!(o.code, 2, "{}{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("(it is a board:"), "{}", o.stderr);
     // Six numbers, each of 0 to 5 once, likewise: never `ID LEN` and a 2x2 board.
     for (command, numbers) in [
         ("compare", ["7", "4", "3", "1", "2", "0"]),

@@ -258,7 +258,10 @@ pub fn bench(a: BenchArgs) -> Result<i32> {
         bail!("bench runs the solver's own search (leave out --algorithm and --format report); compare the classic searches with `fifteen compare BOARD`, or run one with `fifteen solve --algorithm`");
     }
     plan.classic_options_fit()?;
-    if a.file != "-" && !std::path::Path::new(&a.file).exists() && Board::parse(&a.file).is_ok() {
+    if a.file != "-"
+        && !std::path::Path::new(&a.file).exists()
+        && Board::parse(&super::input::without_comments(&a.file)).is_ok()
+    {
         // `bench` takes a file of instances with known lengths; a board is `solve`'s.
         bail!(
             "cannot read {}: no such file (it is a board: `bench` reads a file of instances with their known lengths; to solve a board, give `fifteen solve \"{}\"`)",

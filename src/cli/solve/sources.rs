@@ -42,10 +42,12 @@ pub(super) fn sources(
     let arguments_only = input.is_none() && !boards.is_empty();
     let mut sources: Vec<Box<dyn BufRead + Send>> = Vec::new();
     if !boards.is_empty() {
-        let all_numbers = boards.iter().all(|b| input::one_number(b));
+        // Read without comments, so that `"1 2 3 # top" "4 5 0"` are rows as without one.
+        let bare: Vec<String> = boards.iter().map(|b| input::without_comments(b)).collect();
+        let all_numbers = bare.iter().all(|b| input::one_number(b));
         let text = if all_numbers && boards.len() > 1 {
-            input::board_argument(&boards.join(" ")) + "\n"
-        } else if let Some(board) = input::rows_of_one_board(&boards) {
+            input::board_argument(&bare.join(" ")) + "\n"
+        } else if let Some(board) = input::rows_of_one_board(&bare) {
             input::board_argument(&board) + "\n"
         } else {
             if let Some(why) =
