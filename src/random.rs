@@ -3,7 +3,7 @@
 //! A tiny xoshiro256** generator, so that a seed gives the same boards on every platform
 //! and with every version of the dependencies.
 
-use crate::board::{Board, Goal, Shape};
+use crate::board::{Board, Dir, Goal, Shape};
 
 /// xoshiro256** seeded through splitmix64.
 #[derive(Clone, Debug)]
@@ -80,18 +80,76 @@ pub fn random_board(rng: &mut Rng, goal: &Goal) -> Board {
 /// length is at most `k` and of the same parity.
 pub fn random_walk(rng: &mut Rng, goal: &Goal, k: usize) -> Board {
     let mut b = *goal.board();
-    let mut prev: Option<crate::board::Dir> = None;
-    let mut done = 0;
-    while done < k {
-        let d = crate::board::Dir::ALL[rng.below(4) as usize];
+    let mut prev: Option<Dir> = None;
+    for _ in 0..k {
+        (b, prev) = step(rng, &b, prev);
+    }
+    b
+}
+
+/// One random move of the blank that does not undo `prev`: the board after it and the move.
+fn step(rng: &mut Rng, b: &Board, prev: Option<Dir>) -> (Board, Option<Dir>) {
+    loop {
+        let d = Dir::ALL[rng.below(4) as usize];
         if Some(d.opposite()) == prev {
             continue;
         }
         if let Some(nb) = b.apply(d) {
-            b = nb;
-            prev = Some(d);
-            done += 1;
+            return (nb, Some(d));
         }
     }
-    b
+}
+
+/// A board exactly `distance` moves from the goal, for curricula and test sets: where a
+/// random walk from the goal (as [`random_walk`]'s) first stands that far; `None` when it
+/// has not within `budget` moves (boards that far are rare, or there are none).
+///
+/// `measure` gives a board's optimal distance (an optimal search; its error is returned as
+/// it comes). A distance changes by exactly one with each move, so a walk that stands `k`
+/// moves away cannot stand `distance` away before `distance - k` more moves: it is measured
+/// only then, and the first time it measures `distance` is the first time it stands there.
+/// The boards are not uniform among those at that distance (a walk reaches some more often
+/// than others); no cheap way to draw those uniformly is known beyond the small boards.
+///
+/// # Examples
+/// ```
+/// use fifteen::random::{walk_to_distance, Rng};
+/// use fifteen::search::Search;
+/// use fifteen::{Board, Goal, HeuristicKind, Shape, Solver};
+///
+/// let goal = Goal::standard(Shape::new(3, 3).unwrap());
+/// let solver = Solver::new(HeuristicKind::LinearConflict);
+/// let measure = |b: &Board| {
+///     solver.solve(b, &goal, &Search::default()).map(|s| s.moves.len() as u32)
+/// };
+/// let board = walk_to_distance(&mut Rng::new(7), &goal, 20, 100_000, measure)?.unwrap();
+/// assert_eq!(measure(&board)?, 20);
+/// # Ok::<(), fifteen::SolveError>(())
+/// ```
+pub fn walk_to_distance<E>(
+    rng: &mut Rng,
+    goal: &Goal,
+    distance: u32,
+    budget: u64,
+    mut measure: impl FnMut(&Board) -> Result<u32, E>,
+) -> Result<Option<Board>, E> {
+    let mut b = *goal.board();
+    let mut prev = None;
+    // Moves before the walk can first stand `distance` away: all of them, at the goal.
+    let mut wait = distance;
+    let mut moved = 0;
+    while wait > 0 {
+        if moved == budget {
+            return Ok(None);
+        }
+        (b, prev) = step(rng, &b, prev);
+        moved += 1;
+        wait -= 1;
+        if wait == 0 {
+            let now = measure(&b)?;
+            assert!(now <= distance, "a distance grew by more than one a move");
+            wait = distance - now;
+        }
+    }
+    Ok(Some(b))
 }

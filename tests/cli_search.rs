@@ -374,3 +374,104 @@ fn the_bench_summary_counts_its_threads_in_words() {
         );
     }
 }
+
+/// `random --distance D`: every board printed is exactly `D` moves from the goal by an
+/// exhaustive breadth-first search of the board's states (not by the solver that measured
+/// it), for every `D` from 0 to 28 on 3x3 and to 20 on 2x3 with another goal; the same seed
+/// prints the same boards, and a shard the very lines of the whole run that are its own. A
+/// distance no board has (7 on 2x2, whose farthest boards are 6 away) is refused, saying so.
+#[test]
+fn random_boards_at_a_distance_are_that_far_by_bfs() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().to_str().unwrap();
+    let boards = |out: &Out, shape: Shape| -> Vec<Board> {
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        (out.stdout.lines())
+            .filter(|l| !l.contains(':'))
+            .map(|l| Board::parse_as(l, shape).unwrap())
+            .collect()
+    };
+    for (size, goal_name, farthest) in [("3", "standard", 28), ("2x3", "blank-first", 20)] {
+        let shape = Shape::parse(size).unwrap();
+        let goal = match goal_name {
+            "standard" => Goal::standard(shape),
+            _ => Goal::blank_first(shape),
+        };
+        let (_, dist, _) = common::bfs(&goal);
+        for d in 0..=farthest {
+            let d_text = d.to_string();
+            let args = [
+                "random",
+                "--size",
+                size,
+                "--goal",
+                goal_name,
+                "--distance",
+                &d_text,
+                "--count",
+                "4",
+                "--seed",
+                "11",
+                "--tables",
+                tables,
+            ];
+            let got = boards(&run(&args, None), shape);
+            assert_eq!(got.len(), 4, "{size} at {d}");
+            for b in &got {
+                assert_eq!(dist[b], d, "{size}: {b} is not {d} moves from {goal_name}");
+            }
+            assert_eq!(
+                got,
+                boards(&run(&args, None), shape),
+                "{size} at {d}: same seed"
+            );
+        }
+    }
+    let args = |shard: Option<&'static str>| {
+        let mut a = vec![
+            "random",
+            "--size",
+            "3",
+            "--distance",
+            "24",
+            "--count",
+            "6",
+            "--seed",
+            "3",
+            "--ids",
+            "--tables",
+            tables,
+        ];
+        if let Some(s) = shard {
+            a.extend(["--shard", s]);
+        }
+        a
+    };
+    let whole = run(&args(None), None);
+    let second = run(&args(Some("2/3")), None);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    let mine: Vec<&str> = (whole.stdout.lines())
+        .filter(|l| l.starts_with("2 ") || l.starts_with("5 "))
+        .collect();
+    assert_eq!(second.stdout.lines().collect::<Vec<_>>(), mine);
+    let far = run(
+        &[
+            "random",
+            "--size",
+            "2",
+            "--distance",
+            "7",
+            "--tables",
+            tables,
+        ],
+        None,
+    );
+    assert_eq!(far.code, 2, "{}{}", far.stdout, far.stderr);
+    assert!(far.stdout.is_empty(), "{}", far.stdout);
+    assert!(
+        far.stderr
+            .contains("no walk from the goal stood 7 moves away"),
+        "{}",
+        far.stderr
+    );
+}

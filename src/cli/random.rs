@@ -1,18 +1,25 @@
 //! `fifteen random`: reproducible random boards, one per line, ready to pipe into `solve`.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::Ordering;
 
 use anyhow::{bail, Context, Result};
 
-use super::args;
+use super::args::{self, TablesArg};
 use super::output::emit;
+use super::solve::plan::{NoSolver, Solvers};
 use crate::cluster::shard::Shard;
-use crate::random::{random_board, random_walk, Rng};
-use crate::{Goal, GoalSpec, Shape};
+use crate::random::{random_board, random_walk, walk_to_distance, Rng};
+use crate::search::{Limits, Search};
+use crate::{Board, Goal, GoalSpec, HeuristicKind, Instance, Shape, SolveError};
 
 /// The longest `--walk`: a million moves take milliseconds; longer walks add nothing.
 const MAX_WALK: u64 = 1_000_000;
+
+/// The farthest `--distance`: beyond every board's farthest (6x6 boards are at most a few
+/// hundred moves from any goal).
+const MAX_DISTANCE: u64 = 1_000;
 
 /// Arguments of `fifteen random`.
 #[derive(clap::Args, Debug)]
@@ -33,6 +40,19 @@ pub struct RandomArgs {
     /// 1,000,000; a walk much longer than the board is wide gives nearly uniform boards).
     #[arg(long, value_name = "MOVES", value_parser = args::whole::<usize>(0, MAX_WALK), allow_negative_numbers = true)]
     walk: Option<usize>,
+    /// Instead of uniform boards, boards exactly this many moves from the goal (0 to 1,000):
+    /// each where a random walk from the goal first stands that far, measured by optimal
+    /// searches (with the tables, as solve; built on first use). Not uniform among the
+    /// boards at that distance. Each board has its own generator (from --seed and its
+    /// number), so that a shard measures its own boards alone.
+    #[arg(long, value_name = "MOVES", conflicts_with = "walk", value_parser = args::whole::<u32>(0, MAX_DISTANCE), allow_negative_numbers = true)]
+    distance: Option<u32>,
+    /// With --distance: never build tables (boards without them are measured with linear
+    /// conflict).
+    #[arg(long, requires = "distance")]
+    no_build: bool,
+    #[command(flatten)]
+    tables: TablesArg,
     /// Print only shard K of N (K from 1 to N) of the very lines printed without it (needs
     /// --seed, the same for every shard):
     /// board i (counted from 1) is shard ((i - 1) mod N) + 1's. Add --ids to number each
@@ -70,6 +90,9 @@ pub fn run(a: RandomArgs) -> Result<i32> {
         writeln!(out, "goal: {}", goal.board()).map_err(lost)?;
     }
     let shard = a.shard.unwrap_or(Shard::WHOLE);
+    if let Some(d) = a.distance {
+        return at_distance(&a, &goal, d, rng.next_u64(), shard, &mut out);
+    }
     for i in 1..=a.count {
         // A huge --count stops on Ctrl-C or SIGTERM with the lines so far printed whole.
         if super::INTERRUPTED.load(Ordering::Relaxed) {
@@ -92,5 +115,73 @@ pub fn run(a: RandomArgs) -> Result<i32> {
         }
     }
     emit(&mut out, "")?;
+    Ok(0)
+}
+
+/// `--distance`: board `i` from its own generator, seeded from `seed` and `i`, printed as it
+/// is found (each may take a while: every one needs optimal searches).
+fn at_distance(
+    a: &RandomArgs,
+    goal: &Goal,
+    d: u32,
+    seed: u64,
+    shard: Shard,
+    out: &mut impl Write,
+) -> Result<i32> {
+    let mut solvers = Solvers::new(HeuristicKind::Pdb, &a.tables.tables, !a.no_build);
+    let at_goal = Instance {
+        id: "goal".into(),
+        board: *goal.board(),
+        goal: *goal,
+        known: None,
+    };
+    let solver = match solvers.get(&at_goal) {
+        Ok(s) => s,
+        Err(NoSolver::Interrupted) => return Ok(130),
+        Err(NoSolver::Tables(why)) => bail!(why),
+    };
+    let search = Search {
+        limits: Limits {
+            stop: Some(&super::INTERRUPTED),
+            ..Limits::default()
+        },
+        ..Search::default()
+    };
+    // Distances measured, by board: walks on small boards, or near the farthest boards,
+    // meet the same boards again and again.
+    let mut known: HashMap<Board, u32> = HashMap::new();
+    let budget = 10_000 + 1_000 * u64::from(d);
+    let lost = |e| anyhow::Error::new(e).context("cannot write the output");
+    for i in (1..=a.count).filter(|&i| shard.contains(i)) {
+        let mut rng = Rng::new(seed ^ Rng::new(i).next_u64());
+        let measure = |b: &Board| -> Result<u32, SolveError> {
+            if let Some(&v) = known.get(b) {
+                return Ok(v);
+            }
+            let v = solver.solve(b, goal, &search)?.moves.len() as u32;
+            if known.len() >= 1 << 20 {
+                known.clear();
+            }
+            known.insert(*b, v);
+            Ok(v)
+        };
+        match walk_to_distance(&mut rng, goal, d, budget, measure) {
+            Ok(Some(b)) if a.ids => writeln!(out, "{i} ? {b}").map_err(lost)?,
+            Ok(Some(b)) => writeln!(out, "{b}").map_err(lost)?,
+            Ok(None) => bail!(
+                "no walk from the goal stood {d} moves away within {budget} moves: boards that far are rare or do not exist on {} boards",
+                goal.shape()
+            ),
+            Err(SolveError::Stopped(_)) if super::INTERRUPTED.load(Ordering::Relaxed) => {
+                emit(out, "")?;
+                super::output::note!("interrupted: the boards printed are whole, each {d} moves away; the rest were not drawn");
+                return Ok(130);
+            }
+            Err(e) => bail!("measuring a board's distance: {e}"),
+        }
+        // Each line as it is found: they may come slowly.
+        out.flush().map_err(lost)?;
+    }
+    emit(out, "")?;
     Ok(0)
 }
