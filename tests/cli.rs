@@ -1431,51 +1431,39 @@ fn a_command_of_one_board_reads_it_as_solve_does() {
         None,
     );
     assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    let o = run(
-        &[
-            "compare",
-            "--no-build",
-            "--format",
-            "json",
-            "--max-nodes",
-            "1000",
-            board,
-        ],
-        None,
-    );
-    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    assert_eq!(json_lines(&o.stdout)[0]["length"], 1);
-    let o = run(
-        &[
-            "solve",
-            LC,
-            "--format",
-            "json",
-            "--goal",
-            "1 2 3 4 5 6 7 8 0 # standard",
-            board,
-        ],
-        None,
-    );
-    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    assert_eq!(json_lines(&o.stdout)[0]["length"], 1);
-    // Six numbers as arguments: a board of a shape not said, not id 7 and a 2x2 board.
+    // Each prints JSON records of a 1-move board (compare one a row, the first BFS's).
+    let one_move = |args: &[&str]| {
+        let o = run(args, None);
+        assert_eq!(o.code, 0, "{args:?}: {}{}", o.stdout, o.stderr);
+        assert_eq!(
+            json_lines(&o.stdout)[0]["length"],
+            1,
+            "{args:?}: {}",
+            o.stdout
+        );
+    };
+    let compare = [
+        "compare",
+        "--no-build",
+        "--format",
+        "json",
+        "--max-nodes",
+        "1000",
+    ];
+    one_move(&[&compare[..], &[board]].concat());
+    let goal = "1 2 3 4 5 6 7 8 0 # standard";
+    one_move(&["solve", LC, "--format", "json", "--goal", goal, board]);
     // Rows as separate arguments, one with a comment, are still one board.
-    let o = run(
-        &[
-            "solve",
-            LC,
-            "--format",
-            "json",
-            "--size",
-            "2x3",
-            "1 2 3 # top",
-            "4 0 5",
-        ],
-        None,
-    );
-    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
-    assert_eq!(json_lines(&o.stdout).len(), 1, "{}", o.stdout);
+    one_move(&[
+        "solve",
+        LC,
+        "--format",
+        "json",
+        "--size",
+        "2x3",
+        "1 2 3 # top",
+        "4 0 5",
+    ]);
     // bench takes files: a board with a comment is said to be a board, as one without.
     let o = run(&["bench", board], None);
     assert_eq!(o.code, 2, "{}{}", o.stdout, o.stderr);
