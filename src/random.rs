@@ -100,6 +100,20 @@ fn step(rng: &mut Rng, b: &Board, prev: Option<Dir>) -> (Board, Option<Dir>) {
     }
 }
 
+/// The generator of board `i` (counted from 1) of a run seeded with `seed` whose boards
+/// each have their own (`fifteen random --distance`, Python's `random_boards(distance=)`,
+/// which give the same boards): any board of the run is drawn without the others, so that a
+/// shard or a thread draws its own alone.
+pub fn board_rng(seed: u64, i: u64) -> Rng {
+    Rng::new(Rng::new(seed).next_u64() ^ Rng::new(i).next_u64())
+}
+
+/// How many moves [`walk_to_distance`] is given to reach `distance` by `fifteen random
+/// --distance` and Python: ample for any distance that is not among a board's farthest.
+pub fn distance_budget(distance: u32) -> u64 {
+    10_000 + 1_000 * u64::from(distance)
+}
+
 /// A board exactly `distance` moves from the goal, for curricula and test sets: where a
 /// random walk from the goal (as [`random_walk`]'s) first stands that far; `None` when it
 /// has not within `budget` moves (boards that far are rare, or there are none).

@@ -56,7 +56,6 @@ from ._args import (
     _whole,
 )
 from ._progress import _progress, _report  # noqa: F401 (_report: the native half's reporter)
-from . import _walks
 
 # A daemon thread still in a call when the interpreter shuts down would be ended by CPython
 # in a way that aborts the process (exit status 134); after this hook such a thread waits,
@@ -567,10 +566,6 @@ def distance(
 # The longest random walk, as `fifteen random --walk`: a million moves take milliseconds.
 _MAX_WALK = 1_000_000
 
-# `distance` by another name, for `random_boards`, whose `distance=` argument hides it.
-_distance_of = distance
-
-
 def random_boards(
     n: int,
     size: Union[int, str, Tuple[int, int]] = 4,
@@ -593,10 +588,10 @@ def random_boards(
 
     ``distance=d`` gives boards exactly ``d`` moves from the goal (their optimal distance):
     each where a random walk from the goal first stands ``d`` away, measured by optimal
-    searches (in ``tables``, as :func:`distance` does). Not uniform among the boards at
-    that distance, and Python's only (the same ``seed`` gives the same boards, not those
-    of ``fifteen random``). ``ValueError`` when boards that far are too rare to reach (a
-    3x3 board is at most 31 moves away, and only two are).
+    searches (in ``tables``, as :func:`distance` does), in parallel. Not uniform among the
+    boards at that distance; the same ``seed`` gives the boards of ``fifteen random
+    --distance d``. ``ValueError`` when boards that far are too rare to reach (a 3x3 board
+    is at most 31 moves away, and only two are).
 
     ``moves=k`` is the former name of ``walk=k`` (it warns): elsewhere ``moves`` are a
     solution's moves.
@@ -631,16 +626,17 @@ def random_boards(
     if distance is not None:
         if walk is not None:
             raise TypeError("give walk= or distance=, not both")
-        d = _walks.check_distance(distance)
+        if not _is_int(distance):
+            raise TypeError(f"distance: give a whole number of moves, not {_typename(distance)}")
+        if not 0 <= distance <= 1000:
+            raise ValueError("distance: give a number of moves from 0 to 1,000")
         shape = (rows * cols,) if rows == cols else (rows, cols)
-
-        def measure(batch: np.ndarray) -> np.ndarray:
-            return _distance_of(batch.reshape(-1, *shape), goal=goal, tables=tables)
-
-        found = _walks.at_distance(
-            np.frombuffer(goal_tiles, dtype=np.uint8), rows, cols, int(n), d, int(seed), measure
+        if n == 0:  # no boards: no tables opened (or built) for them
+            return np.zeros((0, *shape), dtype=np.uint8)
+        raw = _native.boards_at_distance(
+            int(n), rows, cols, goal_tiles, int(seed), int(distance), _path(tables)
         )
-        return found.reshape(n, *shape)
+        return np.frombuffer(raw, dtype=np.uint8).reshape(n, *shape).copy()
     raw = _native.random_boards(int(n), rows, cols, goal_tiles, int(seed), walk)
     arr = np.frombuffer(raw, dtype=np.uint8)
     if rows == cols:

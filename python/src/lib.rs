@@ -244,6 +244,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tables::load_tables, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve_many, m)?)?;
+    m.add_function(wrap_pyfunction!(solve::boards_at_distance, m)?)?;
     m.add_function(wrap_pyfunction!(estimate::heuristic, m)?)?;
     m.add_function(wrap_pyfunction!(set_reporter, m)?)?;
     m.add_function(wrap_pyfunction!(weight_factor, m)?)?;

@@ -1,12 +1,14 @@
 //! The solver on one board (`solve`, the search split over the threads) or on a batch
 //! (`solve_many`, one board a thread), as `fifteen solve` runs it.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use fifteen::batch::run_ordered;
 use fifteen::board::moves_to_string;
+use fifteen::random::{board_rng, distance_budget, walk_to_distance};
 use fifteen::search::Weight;
 use fifteen::search::{Limits, Search, StopReason};
 use fifteen::{Board, Goal, Shape, SolveError, Solver};
@@ -265,4 +267,87 @@ pub fn solve_many(
         crate::bytes_of(py, &nodes, u64::to_le_bytes)?,
         want_moves.then_some(moves),
     ))
+}
+
+/// `random_boards(distance=d)`: `n` boards exactly `d` moves from the goal, board `i`
+/// (from 1) where [`walk_to_distance`] from [`board_rng`]`(seed, i)` first stands that
+/// far, measured with the tables `fifteen solve` uses: the boards of `fifteen random
+/// --distance d --seed SEED`. The boards are drawn in parallel, the GIL released; Ctrl-C
+/// stops them (`KeyboardInterrupt`). `ValueError` when a walk has not reached `d` within
+/// [`distance_budget`] moves (boards that far are rare, or there are none).
+#[pyfunction]
+#[pyo3(signature = (n, rows, cols, goal_tiles, seed, distance, tables=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn boards_at_distance(
+    py: Python<'_>,
+    n: usize,
+    rows: usize,
+    cols: usize,
+    goal_tiles: &[u8],
+    seed: u64,
+    distance: u32,
+    tables: Option<PathBuf>,
+) -> PyResult<Py<PyBytes>> {
+    let s = shape(rows, cols)?;
+    let g = goal(goal_tiles, rows, cols)?;
+    let cells = s.cells();
+    let mut out = crate::filled(n.saturating_mul(cells), 0u8)?;
+    let plan = Plan::new(py, s, &g, (1.0, None, None, None, "pdb"), tables)?;
+    let pool = pool(py, plan.threads)?;
+    let stop = AtomicBool::new(false);
+    let budget = distance_budget(distance);
+    // Why the boards stopped short, if they did: a walk that never got there, or a table
+    // written to under the searches.
+    let mut failed: Option<PyErr> = None;
+    report::blocking(
+        py,
+        &stop,
+        || {
+            let items = (1..=n as u64).take_while(|_| !stop.load(Ordering::Relaxed));
+            let work = |i: u64| {
+                // Distances measured, by board: a walk on a small board, or near the
+                // farthest boards, meets the same boards again and again.
+                let mut known: HashMap<Board, u32> = HashMap::new();
+                let measure = |b: &Board| -> Result<u32, SolveError> {
+                    if let Some(&v) = known.get(b) {
+                        return Ok(v);
+                    }
+                    let v = plan
+                        .solver
+                        .solve(b, &g, &plan.search(&stop, None))?
+                        .moves
+                        .len();
+                    known.insert(*b, v as u32);
+                    Ok(v as u32)
+                };
+                walk_to_distance(&mut board_rng(seed, i), &g, distance, budget, measure)
+            };
+            run_ordered(&pool, items, plan.threads * 8, work, |i, r| {
+                match r {
+                    Ok(Some(b)) => out[i * cells..(i + 1) * cells].copy_from_slice(b.tiles()),
+                    Ok(None) => {
+                        failed = Some(PyValueError::new_err(format!(
+                            "distance: a walk from the goal stood less than {distance} moves \
+                             away after {budget} moves: boards that far are rare or do not \
+                             exist on {s} boards"
+                        )));
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    Err(SolveError::TableChanged(path)) => {
+                        crate::tables::forget_opened();
+                        failed = Some(PyOSError::new_err(changed_table(&path)));
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    // Stopped by Ctrl-C, which `blocking` raises; boards fit the goal.
+                    Err(_) => {}
+                }
+                !stop.load(Ordering::Relaxed)
+            });
+        },
+        |_| Ok(()),
+    )?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    crate::bytes_of(py, &out, |x| [x])
 }

@@ -241,6 +241,15 @@ def test_the_same_boards_as_the_command_line():
                          capture_output=True, text=True, check=True).stdout
     cli = [[int(x) for x in line.split()] for line in out.splitlines() if line.strip()]
     assert fifteen.random_boards(3, size=3, seed=1).tolist() == cli
+    # Boards at a distance too, though Python draws them in parallel and the command line
+    # one at a time: each board has its own generator.
+    for size, d, goal in (("3", 24, "standard"), ("2x3", 15, "blank-first"), ("4", 40, "standard")):
+        out = subprocess.run([str(binary), "random", "--count", "5", "--seed", "7", "--size", size,
+                              "--distance", str(d), "--goal", goal],
+                             capture_output=True, text=True, check=True).stdout
+        cli = [[int(x) for x in line.split()] for line in out.splitlines() if ":" not in line]
+        got = fifteen.random_boards(5, size=size, seed=7, distance=d, goal=goal)
+        assert got.reshape(5, -1).tolist() == cli, size
 
 
 def test_solution_picture():

@@ -10,7 +10,7 @@ use super::args::{self, TablesArg};
 use super::output::emit;
 use super::solve::plan::{NoSolver, Solvers};
 use crate::cluster::shard::Shard;
-use crate::random::{random_board, random_walk, walk_to_distance, Rng};
+use crate::random::{board_rng, distance_budget, random_board, random_walk, walk_to_distance, Rng};
 use crate::search::{Limits, Search};
 use crate::{Board, Goal, GoalSpec, HeuristicKind, Instance, Shape, SolveError};
 
@@ -76,7 +76,8 @@ pub fn run(a: RandomArgs) -> Result<i32> {
     if a.count > 0 {
         super::output::stdout_is_open()?;
     }
-    let mut rng = Rng::new(a.seed.unwrap_or_else(args::clock_seed));
+    let seed = a.seed.unwrap_or_else(args::clock_seed);
+    let mut rng = Rng::new(seed);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let lost = |e| anyhow::Error::new(e).context("cannot write the output");
@@ -91,7 +92,7 @@ pub fn run(a: RandomArgs) -> Result<i32> {
     }
     let shard = a.shard.unwrap_or(Shard::WHOLE);
     if let Some(d) = a.distance {
-        return at_distance(&a, &goal, d, rng.next_u64(), shard, &mut out);
+        return at_distance(&a, &goal, d, seed, shard, &mut out);
     }
     for i in 1..=a.count {
         // A huge --count stops on Ctrl-C or SIGTERM with the lines so far printed whole.
@@ -150,10 +151,10 @@ fn at_distance(
     // Distances measured, by board: walks on small boards, or near the farthest boards,
     // meet the same boards again and again.
     let mut known: HashMap<Board, u32> = HashMap::new();
-    let budget = 10_000 + 1_000 * u64::from(d);
+    let budget = distance_budget(d);
     let lost = |e| anyhow::Error::new(e).context("cannot write the output");
     for i in (1..=a.count).filter(|&i| shard.contains(i)) {
-        let mut rng = Rng::new(seed ^ Rng::new(i).next_u64());
+        let mut rng = board_rng(seed, i);
         let measure = |b: &Board| -> Result<u32, SolveError> {
             if let Some(&v) = known.get(b) {
                 return Ok(v);
