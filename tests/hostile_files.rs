@@ -496,6 +496,65 @@ fn resuming_after_the_goal_changed_is_refused() {
     assert_eq!(std::fs::read_to_string(&out_path).unwrap(), kept);
 }
 
+/// A record held to an input item of the other kind: a board's result where the input now
+/// has a line that is no board, a line's failure where it now has a board (a typo mended
+/// between runs: that board was reported failed and never solved), or the failure of
+/// another line. Each is refused, the file untouched; the same input resumes as before.
+#[test]
+fn a_record_of_a_board_or_of_a_bad_line_is_held_to_the_items_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    let out_path = dir.path().join("results.jsonl");
+    let (good, typo) = ("1 2 3 4 5 6 0 7 8", "1 2 3 4 5 6 0 7 88");
+    let last = "1 2 3 4 0 6 7 5 8";
+    // Results of the first item only, as a run stopped after it would leave them.
+    let first_only = |first: &str| -> String {
+        let _ = std::fs::remove_file(&out_path);
+        std::fs::write(&input, format!("{first}\n{last}\n")).unwrap();
+        let out = solve_to(&input, &out_path);
+        assert!(out.code <= 1, "{}", out.stderr);
+        let text = std::fs::read_to_string(&out_path).unwrap();
+        text.lines().take(2).map(|l| format!("{l}\n")).collect()
+    };
+    for (then, now, why) in [
+        (
+            good,
+            format!("{typo}\n{last}\n"),
+            "now a line that is no board",
+        ),
+        (typo, format!("{good}\n{last}\n"), "now a board"),
+        (
+            typo,
+            format!("\n{typo}\n{last}\n"),
+            "line 2 is no board now",
+        ),
+    ] {
+        let kept = first_only(then);
+        std::fs::write(&out_path, &kept).unwrap();
+        std::fs::write(&input, &now).unwrap();
+        let out = solve_to(&input, &out_path);
+        assert_eq!(
+            out.code, 2,
+            "{then} -> {now:?}: {}{}",
+            out.stdout, out.stderr
+        );
+        assert!(
+            out.stderr.contains(why),
+            "{then} -> {now:?}: {}",
+            out.stderr
+        );
+        assert_eq!(std::fs::read_to_string(&out_path).unwrap(), kept);
+    }
+    // The input the file was written for resumes, its failure kept (exit status 1).
+    let kept = first_only(typo);
+    std::fs::write(&out_path, &kept).unwrap();
+    let out = solve_to(&input, &out_path);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let text = std::fs::read_to_string(&out_path).unwrap();
+    assert!(text.starts_with(&kept), "{text}");
+    assert_eq!(common::json_lines(&text).len(), 4, "{text}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Class 1: split frontiers and parts.
 

@@ -699,14 +699,21 @@ fn a_complete_file_rerun_on_a_changed_input_is_refused() {
     assert_eq!(solve(&input, &part(1), Some(1)).code, 0);
     assert_eq!(run(&["merge", &p1, &p2], None).code, 0);
 
-    // Unsharded: a line that is not an instance moved down by a comment. Every record
-    // is still the instance at its place; the input is not the file's.
+    // Unsharded: a line that is not an instance moved down by a comment. The record at
+    // its place is the failure of another line: refused as that.
     let input = common::write(dir.path(), "mixed.txt", "8 6 7 2 5 4 3 0 1\n1 2 x\n");
     let whole = dir.path().join("whole.jsonl");
     assert_eq!(solve(&input, &whole, None).code, 1);
     std::fs::write(&input, "8 6 7 2 5 4 3 0 1\n# a comment\n1 2 x\n").unwrap();
     let before = std::fs::read(&whole).unwrap();
-    refused(&solve(&input, &whole, None), &whole);
+    let out = solve(&input, &whole, None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("line 3 is no board now; the file's failure is of line 2"),
+        "{}",
+        out.stderr
+    );
     assert_eq!(std::fs::read(&whole).unwrap(), before);
 }
 

@@ -273,7 +273,9 @@ class Solution(_Moves):
         goal: the goal, as a read-only ``(rows, cols)`` array.
         moves: the blank's moves (``U``, ``D``, ``L``, ``R``), as the command line prints them.
         length: the number of moves.
-        optimal: whether the length is proven optimal (a weight of 1).
+        optimal: whether the search was the optimal one (a weight of 1), as the command
+            line's ``"optimal"``. A weighted answer can be optimal too: ``length ==
+            lower_bound`` proves it whatever the weight.
         lower_bound: no solution is shorter (the length itself when optimal).
         weight: the weight the search ran with (1.0: optimal): the one asked for, rounded
             down to a multiple of 1/1000 as the command line's ``--weight`` is.

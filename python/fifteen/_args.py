@@ -221,11 +221,23 @@ def _weight(value: Any) -> float:
 
 
 def _board(board: Board) -> Tuple[bytes, int, int]:
-    """The board's tiles, rows and columns, checked as the command line checks them."""
+    """The board's tiles, rows and columns, checked as the command line checks them. A
+    batch given where one board goes (each row a whole board) is refused saying so: read as
+    one board it would only be "the number 3 appears more than once"."""
     if isinstance(board, str):
         return _native.parse_board(board)
     numbers, rows, cols = _numbers(board)
-    return _native.make_board(numbers, rows, cols)
+    try:
+        return _native.make_board(numbers, rows, cols)
+    except ValueError as e:
+        if rows and 4 <= cols and all(
+            sorted(numbers[r * cols:(r + 1) * cols]) == list(range(cols)) for r in range(rows)
+        ):
+            raise ValueError(
+                f"{e}: each of its {rows} rows is a whole board, as in a batch; give one "
+                f"board (boards[0]), or the batch to solve_many, distance or heuristic"
+            ) from None
+        raise
 
 
 def _goal(goal: Goal, rows: int, cols: int) -> bytes:

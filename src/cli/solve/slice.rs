@@ -151,11 +151,11 @@ impl Slice {
         let Some(resume) = self.resume.as_mut() else {
             return true;
         };
-        let (id, instance) = match item {
-            Ok(inst) => (&inst.id, Some((&inst.board, &inst.goal))),
-            Err(bad) => (&bad.id, None),
+        let skipped = match item {
+            Ok(inst) => resume.skip_instance(&inst.id, Some((&inst.board, &inst.goal))),
+            Err(bad) => resume.skip_bad_line(&bad.id, bad.line as u64),
         };
-        match resume.skip_instance(id, instance) {
+        match skipped {
             Ok(None) => true,
             Ok(Some(done)) => {
                 // A length is held to the known one the input gives now, not to the one

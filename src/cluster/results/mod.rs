@@ -360,6 +360,8 @@ pub struct Done {
     goal: Option<u64>,
     /// The record's shape (`size`, `RxC`), when it has one: so does a `size:` line.
     shape: Option<String>,
+    /// The input line of a record of a line that was no instance (`line`).
+    input_line: Option<u64>,
     /// The record reports a failure (`error`).
     pub failed: bool,
     /// The record's length disagrees with the known one it was written with (`"ok":
@@ -420,7 +422,16 @@ impl Resume {
     /// The record at this place is another instance's ([`ResultsError::Mismatch`]), or the
     /// file is complete and the input goes on ([`ResultsError::Grown`]).
     pub fn skip(&mut self, id: &str, tiles: Option<&[u8]>) -> Result<Option<&Done>, ResultsError> {
-        self.skip_tiles(id, tiles, None, None)
+        self.skip_tiles(id, tiles, None, None, None)
+    }
+
+    /// As [`Resume::skip`] for an input line that is no instance, at line `line` of the
+    /// input: the record at this place must be a failure of that line, not a board's.
+    ///
+    /// # Errors
+    /// As [`Resume::skip`].
+    pub fn skip_bad_line(&mut self, id: &str, line: u64) -> Result<Option<&Done>, ResultsError> {
+        self.skip_tiles(id, None, None, None, Some(line))
     }
 
     /// As [`Resume::skip`], holding the record to the whole instance, when the input's
@@ -440,8 +451,9 @@ impl Resume {
                 Some(board.tiles()),
                 Some(goal.board().tiles()),
                 Some(board.shape()),
+                None,
             ),
-            None => self.skip_tiles(id, None, None, None),
+            None => self.skip_tiles(id, None, None, None, None),
         }
     }
 
@@ -451,6 +463,7 @@ impl Resume {
         tiles: Option<&[u8]>,
         goal: Option<&[u8]>,
         shape: Option<Shape>,
+        bad_line: Option<u64>,
     ) -> Result<Option<&Done>, ResultsError> {
         let Some(d) = self.done.get(self.next) else {
             if let Some(end) = self.end {
@@ -477,9 +490,30 @@ impl Resume {
             (Some(_), None) => d.tiles.is_some(),
             _ => false,
         };
+        // A record of a board where the input now has a line that is no instance, or the
+        // other way round (a typo made or mended between runs): another item's. So is the
+        // failure of another line. Without them, an answer would stand for a line that is
+        // no board, or a mended board would be reported failed and never solved.
+        let other_item = if tiles.is_none() && d.tiles.is_some() {
+            Some(" (now a line that is no board; the file has a board's result: was the line changed?)".to_string())
+        } else if tiles.is_some() && d.tiles.is_none() {
+            Some(" (now a board; the file has the failure of a line that was no board: was the line changed?)".to_string())
+        } else {
+            match (bad_line, d.input_line) {
+                (Some(now), Some(then)) if now != then => Some(format!(
+                    " (line {now} is no board now; the file's failure is of line {then})"
+                )),
+                _ => None,
+            }
+        };
         // Ids compared as text: a file of an earlier release wrote ids above 2^53 as
         // numbers, this one as strings.
-        if id_text(&d.id) != id_text(&id_value(id)) || other_board || other_goal || other_shape {
+        if id_text(&d.id) != id_text(&id_value(id))
+            || other_board
+            || other_goal
+            || other_shape
+            || other_item.is_some()
+        {
             return Err(ResultsError::Mismatch {
                 path: self.path.clone(),
                 line: d.line,
@@ -495,6 +529,8 @@ impl Resume {
                     " (another board)".into()
                 } else if other_goal {
                     " (another goal: was a goal: line or --goal changed?)".into()
+                } else if let Some(what) = other_item {
+                    what
                 } else {
                     String::new()
                 },

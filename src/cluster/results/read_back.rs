@@ -265,6 +265,7 @@ pub(crate) fn read_back(
                     tiles: r.tiles.as_ref().map(|t| tiles_key(t.iter().copied())),
                     goal: r.goal.as_ref().map(|t| tiles_key(t.iter().copied())),
                     shape: r.size.clone(),
+                    input_line: r.line,
                     id: r.id,
                     failed: r.error.is_some(),
                     mismatched: r.ok == Some(false),
