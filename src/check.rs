@@ -163,6 +163,36 @@ pub fn check_solution(board: &Board, goal: &Goal, moves: &[Dir]) -> Result<usize
     }
 }
 
+/// The first board that `moves` from `board` stand on twice: `(i, j)`, the board after move
+/// `i` (0: the start) again after move `j`. A path that comes back to a board is no
+/// shortest path, so a solution said to be optimal never has one: this catches an answer
+/// made longer by a detour (`RL`, or any loop), which replaying it to the goal does not.
+///
+/// # Examples
+/// ```
+/// use fifteen::board::parse_moves;
+/// use fifteen::check::first_repeat;
+/// use fifteen::Board;
+///
+/// let board = Board::parse("1 2 3 4 5 6 7 0 8")?;
+/// assert_eq!(first_repeat(&board, &parse_moves("R").unwrap()), None);
+/// assert_eq!(first_repeat(&board, &parse_moves("LRR").unwrap()), Some((0, 2)));
+/// # Ok::<(), fifteen::BoardError>(())
+/// ```
+pub fn first_repeat(board: &Board, moves: &[Dir]) -> Option<(usize, usize)> {
+    let mut seen = std::collections::HashMap::with_capacity(moves.len() + 1);
+    seen.insert(*board, 0);
+    let mut b = *board;
+    for (j, &d) in moves.iter().enumerate() {
+        b = b.apply(d)?;
+        if let Some(&i) = seen.get(&b) {
+            return Some((i, j + 1));
+        }
+        seen.insert(b, j + 1);
+    }
+    None
+}
+
 /// `the 1 move ends`, `the 2 moves end`: where moves that miss the goal end, as the
 /// messages say it.
 pub(crate) fn moves_end(n: usize) -> String {
@@ -198,7 +228,8 @@ pub fn manhattan(board: &Board, goal: &Goal) -> u32 {
 /// `board` and must reach `goal`, and their number must lie between `lower_bound` (a bound
 /// proven by this run: a table's estimate, an exhausted threshold) and `at_most` (the
 /// bound the file claims to meet: the threshold it was found under, or, for an answer
-/// called optimal, the file's own lower bound). A file is believed only as far as this
+/// called optimal, the file's own lower bound), and, with `at_most`, they must never stand
+/// on a board twice ([`first_repeat`]). A file is believed only as far as this
 /// run can check it: a damaged length or threshold that the checksum missed still cannot
 /// make a solution that does not reach the goal, or is longer than claimed, be printed.
 ///
@@ -223,6 +254,17 @@ pub fn vouch(
         return Err(CheckError::Unproven {
             length,
             why: format!("the file claims at most {most}"),
+        });
+    }
+    // An answer held to a bound it claims is claimed optimal (found under its threshold,
+    // or beside its lower bound): no optimal path stands on a board twice.
+    if let Some((first, again)) = at_most.and(first_repeat(board, moves)) {
+        return Err(CheckError::Unproven {
+            length,
+            why: format!(
+                "they stand on the board after move {first} again after move {again}, and \
+                 without the moves between a solution is shorter"
+            ),
         });
     }
     Ok(length)
@@ -353,6 +395,21 @@ pub fn check_json_line(text: &str, line: usize, default_goal: &GoalSpec) -> Opti
         if r.reaches_goal && length == r.length as u64 {
             if let Some(e) = contradiction(&record, length) {
                 return Err(e);
+            }
+            let proven = record.optimal == Some(true) || record.lower_bound == Some(length);
+            if let Some((first, again)) = proven.then(|| first_repeat(&board, &moves)).flatten() {
+                let at = match first {
+                    0 => "at the start".to_string(),
+                    i => format!("after move {i}"),
+                };
+                return Err(CheckError::Contradiction {
+                    field: "moves",
+                    reason: format!(
+                        "pass the same board {at} and after move {again}: leaving out the \
+                         moves between gives a shorter solution, but the length is said to \
+                         be optimal"
+                    ),
+                });
             }
         }
         Ok(r)

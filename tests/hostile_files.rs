@@ -306,6 +306,9 @@ fn a_re_signed_checkpoint_answer_is_still_replayed() {
             "\"lower_bound\":null",
             1,
         ),
+        // A move there and back put first, and the lower bound raised to match: it reaches
+        // the goal in the length claimed, but stands on the start twice.
+        detour(&text, moves, lower_bound),
     ];
     for lie in lies {
         std::fs::write(&cp, resign(&lie)).unwrap();
@@ -318,6 +321,24 @@ fn a_re_signed_checkpoint_answer_is_still_replayed() {
         );
         assert!(out.stdout.is_empty());
     }
+}
+
+/// `text` with `moves` led by the first move and its undoing, and its lower bound two more.
+fn detour(text: &str, moves: &str, lower_bound: &str) -> String {
+    let first = &moves[..1];
+    let back = match first {
+        "U" => "D",
+        "D" => "U",
+        "L" => "R",
+        _ => "L",
+    };
+    let raised = lower_bound.parse::<u32>().unwrap() + 2;
+    text.replacen(moves, &format!("{first}{back}{moves}"), 1)
+        .replacen(
+            &format!("\"lower_bound\":{lower_bound}"),
+            &format!("\"lower_bound\":{raised}"),
+            1,
+        )
 }
 
 /// `text` with the `n`th (0-based) number after `key` set to `value`, re-signed.

@@ -180,3 +180,47 @@ fn optimal_beside_another_known_and_weights_below_one_fail() {
         }
     }
 }
+
+/// An answer said to be optimal that stands on a board twice (a detour: `RL`, or any loop)
+/// replays to the goal in the length it claims, yet is no optimal answer: `check`, and
+/// with it every resume and merge, fails it. Without a claim of optimality it passes.
+#[test]
+fn an_optimal_answer_that_stands_on_a_board_twice_fails() {
+    let g = GoalSpec::Standard;
+    let board = Board::parse("1 2 3 4 5 6 7 0 8").unwrap();
+    assert_eq!(first_repeat(&board, &parse_moves("R").unwrap()), None);
+    assert_eq!(first_repeat(&board, &parse_moves("URDR").unwrap()), None);
+    assert_eq!(
+        first_repeat(&board, &parse_moves("RLR").unwrap()),
+        Some((0, 2))
+    );
+    // A loop of 12 moves around a 2x2 block, then the answer.
+    let around = parse_moves("ULDRULDRULDRR").unwrap();
+    assert_eq!(first_repeat(&board, &around), Some((0, 12)));
+    let line = |moves: &str, extra: &str| {
+        format!(
+            r#"{{"tiles":[1,2,3,4,5,6,7,0,8],"length":{},"moves":"{moves}"{extra}}}"#,
+            moves.len()
+        )
+    };
+    for (moves, extra, passes) in [
+        ("R", r#","optimal":true,"lower_bound":1"#, true),
+        ("RLR", r#","optimal":true,"lower_bound":3"#, false),
+        ("RLR", r#","lower_bound":3"#, false),
+        ("ULDRULDRULDRR", r#","optimal":true"#, false),
+        ("RLR", r#","optimal":false,"lower_bound":1"#, true),
+        ("RLR", "", true),
+    ] {
+        let c = check_json_line(&line(moves, extra), 1, &g).unwrap();
+        assert_eq!(c.passed(), passes, "{moves} {extra}: {c:?}");
+        if !passes {
+            let e = c.result.unwrap_err().to_string();
+            assert!(e.contains("pass the same board"), "{e}");
+        }
+    }
+    // The gate of answers from checkpoints and split parts, for an answer held to a bound.
+    let rlr = parse_moves("RLR").unwrap();
+    let goal = Goal::standard(shape3());
+    assert!(vouch(&board, &goal, &rlr, 0, Some(3)).is_err());
+    assert_eq!(vouch(&board, &goal, &rlr, 0, None), Ok(3));
+}
