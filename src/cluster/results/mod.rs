@@ -529,10 +529,8 @@ impl Resume {
                     " (another board)".into()
                 } else if other_goal {
                     " (another goal: was a goal: line or --goal changed?)".into()
-                } else if let Some(what) = other_item {
-                    what
                 } else {
-                    String::new()
+                    other_item.unwrap_or_default()
                 },
             });
         }
