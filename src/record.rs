@@ -147,7 +147,7 @@ impl From<&SolveError> for FailureKind {
             SolveError::Mismatch(_) => FailureKind::Parse,
             // A table written to during the search: the batch stops, as for tables that
             // cannot be had.
-            SolveError::TableChanged(_) => FailureKind::Tables,
+            SolveError::TableChanged(_) | SolveError::Overestimate(_) => FailureKind::Tables,
         }
     }
 }

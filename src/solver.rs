@@ -93,6 +93,10 @@ pub enum SolveError {
     /// ([`TableError::Changed`]): what the search found is not given.
     #[error("{}", changed(.0))]
     TableChanged(std::path::PathBuf),
+    /// The estimate called a board farther than it is (see
+    /// [`SearchError::Overestimate`]): a table is damaged; no answer is given.
+    #[error("{0}")]
+    Overestimate(SearchError),
 }
 
 /// [`SolveError::TableChanged`] said as [`TableError::Changed`] says it.
@@ -108,6 +112,7 @@ impl From<SearchError> for SolveError {
         match e {
             SearchError::Stopped(s) => SolveError::Stopped(s),
             SearchError::Mismatch(m) => SolveError::Mismatch(m),
+            e @ SearchError::Overestimate { .. } => SolveError::Overestimate(e),
         }
     }
 }
@@ -247,6 +252,15 @@ impl Solver {
         // comes from a table written to meanwhile.
         self.unchanged()?;
         let found = found?;
+        // With an admissible estimate an optimal search's answer is as long as the bound
+        // its iterations proved; shorter, some table overestimated (the split search says
+        // so itself; the serial one is held to it here).
+        if search.weight.is_one() && found.lower_bound as usize > found.moves.len() {
+            return Err(SolveError::Overestimate(SearchError::Overestimate {
+                length: found.moves.len(),
+                bound: found.lower_bound,
+            }));
+        }
         let moves = frame.to_user(&found.moves);
         // Every path between two boards has the same parity (each move changes the blank's
         // cell colour and the permutation's parity together), so the bound rounds up to it.

@@ -10,8 +10,16 @@ import numpy.typing as npt
 __version__: str
 HEURISTICS: Tuple[str, ...]
 
-Board = Union[str, Sequence[int], Sequence[Sequence[int]], npt.NDArray[np.integer[Any]]]
-Goal = Union[None, str, Sequence[int], npt.NDArray[np.integer[Any]]]
+# Whole floats (2.0) are read as numbers too; NumPy's integers as ints.
+Int = Union[int, np.integer[Any]]
+Board = Union[
+    str,
+    Sequence[float],
+    Sequence[Sequence[float]],
+    npt.NDArray[np.integer[Any]],
+    npt.NDArray[np.floating[Any]],
+]
+Goal = Union[None, str, Sequence[float], Sequence[Sequence[float]], npt.NDArray[np.integer[Any]]]
 Boards = Union[npt.NDArray[np.integer[Any]], Iterable[Board]]
 Size = Union[int, str, Tuple[int, int]]
 Tables = Union[str, "os.PathLike[str]", None]
@@ -75,7 +83,7 @@ def solve(
     *,
     weight: float = 1.0,
     timeout: Optional[float] = None,
-    threads: Optional[int] = None,
+    threads: Optional[Int] = None,
     tables: Tables = None,
     max_nodes: Optional[int] = None,
     heuristic: str = "pdb",
@@ -89,7 +97,7 @@ def solve_many(
     weight: float = 1.0,
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
-    threads: Optional[int] = None,
+    threads: Optional[Int] = None,
     tables: Tables = None,
     progress: Progress = False,
     heuristic: str = "pdb",
@@ -104,7 +112,7 @@ def solve_many(
     weight: float = 1.0,
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
-    threads: Optional[int] = None,
+    threads: Optional[Int] = None,
     tables: Tables = None,
     progress: Progress = False,
     heuristic: str = "pdb",
@@ -119,29 +127,44 @@ def solve_many(
     weight: float = 1.0,
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
-    threads: Optional[int] = None,
+    threads: Optional[Int] = None,
     tables: Tables = None,
     progress: Progress = False,
     heuristic: str = "pdb",
     stats: Literal[True],
 ) -> Batch: ...
+@overload
+def solve_many(
+    boards: Boards,
+    goal: Goal = None,
+    *,
+    moves: bool = False,
+    weight: float = 1.0,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    threads: Optional[Int] = None,
+    tables: Tables = None,
+    progress: Progress = False,
+    heuristic: str = "pdb",
+    stats: bool = False,
+) -> Union[npt.NDArray[np.int32], Tuple[npt.NDArray[np.int32], List[Optional[str]]], Batch]: ...
 def distance(
     boards: Boards,
     goal: Goal = None,
     *,
-    threads: Optional[int] = None,
+    threads: Optional[Int] = None,
     tables: Tables = None,
     progress: Progress = False,
 ) -> npt.NDArray[np.int32]: ...
 def random_boards(
-    n: int,
+    n: Int,
     size: Size = 4,
-    seed: Optional[int] = None,
-    walk: Optional[int] = None,
+    seed: Optional[Int] = None,
+    walk: Optional[Int] = None,
     goal: Goal = None,
     *,
-    moves: Optional[int] = None,
-    distance: Optional[int] = None,
+    moves: Optional[Int] = None,
+    distance: Optional[Int] = None,
     tables: Tables = None,
 ) -> npt.NDArray[np.uint8]: ...
 @overload

@@ -58,6 +58,7 @@ fn answer(r: Result<fifteen::Solution, SolveError>, millis: f64) -> PyResult<Ans
             crate::tables::forget_opened();
             Err(PyOSError::new_err(changed_table(&path)))
         }
+        Err(e @ SolveError::Overestimate(_)) => Err(PyOSError::new_err(e.to_string())),
         Err(e) => Err(PyValueError::new_err(e.to_string())),
     }
 }
@@ -236,6 +237,10 @@ pub fn solve_many(
                         changed = Some(changed_table(&path));
                         stop.store(true, Ordering::Relaxed);
                     }
+                    Err(e @ SolveError::Overestimate(_)) => {
+                        changed = Some(e.to_string());
+                        stop.store(true, Ordering::Relaxed);
+                    }
                     // Checked above: boards fit the goal; no books are kept.
                     Err(_) => {}
                 }
@@ -336,6 +341,10 @@ pub fn boards_at_distance(
                     Err(SolveError::TableChanged(path)) => {
                         crate::tables::forget_opened();
                         failed = Some(PyOSError::new_err(changed_table(&path)));
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    Err(e @ SolveError::Overestimate(_)) => {
+                        failed = Some(PyOSError::new_err(e.to_string()));
                         stop.store(true, Ordering::Relaxed);
                     }
                     // Stopped by Ctrl-C, which `blocking` raises; boards fit the goal.

@@ -20,6 +20,14 @@ s = fifteen.solve([[1, 2, 3], [4, 5, 6], [7, 0, 8]])     # a board as a list of 
 d = fifteen.distance(x for x in fifteen.random_boards(3, 3, seed=1))   # any iterable
 t = fifteen.compare("1 2 3 4 5 6 7 0 8", max_nodes=None)               # no limit
 print(s.moves, s.length, d, t, lengths, lower, nodes, seconds, moves, labels)
+import numpy as np
+with_moves = len(labels) > 1
+either = fifteen.solve_many(fifteen.random_boards(3, 3, seed=1), moves=with_moves)  # a bool
+g = fifteen.solve("1 2 3 0 4 6 7 5 8", goal=[[1, 2, 3], [4, 5, 6], [7, 8, 0]])   # goal as rows
+w = fifteen.solve([1.0, 2.0, 3.0, 0.0, 4.0, 6.0, 7.0, 5.0, 8.0])                # whole floats
+r = fifteen.random_boards(np.int64(3), size=3, seed=np.uint64(1))              # NumPy ints
+u = fifteen.solve_many(r, threads=np.int64(2))
+print(either, g, w, u)
 '''
 
 

@@ -88,6 +88,17 @@ pub enum SearchError {
     /// table set.
     #[error("{0}")]
     Mismatch(#[from] BooksMismatch),
+    /// An answer of `length` moves came out of an iteration that proved none shorter than
+    /// `bound`, with books this search wrote alone: the estimate called some board farther
+    /// than it is (a damaged table whose checksum was made to match, a table of another
+    /// goal renamed). No answer is given.
+    #[error("the estimate is not admissible: an answer of {length} moves was found after the iterations below {bound} were searched without it (a damaged table?)")]
+    Overestimate {
+        /// The answer's moves.
+        length: usize,
+        /// The bound the iterations before it proved.
+        bound: u32,
+    },
 }
 
 /// Books that do not fit the search given them: the top of the iteration under way reached

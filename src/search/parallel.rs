@@ -112,6 +112,8 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
     let (weight, limits, save) = (search.weight, search.limits, c.save);
     let lock = || c.books.lock().unwrap_or_else(|e| e.into_inner());
     let (mut run, st, first) = Deepening::new(geo, h, &start, weight, search.on_iteration);
+    // Books with nothing done in them: every iteration is this run's own.
+    let fresh;
     {
         let mut b = lock();
         if let Some(why) = b.contradiction() {
@@ -125,6 +127,7 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
             }
             .into());
         }
+        fresh = b.iterations.is_empty() && b.done.is_empty() && b.partial.is_empty();
         b.runs += 1;
         if b.threshold == 0 {
             // Every iteration done and no iteration under way: books that versions before
@@ -194,7 +197,7 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
             // the answer, or the last save stays, with this iteration under way.
             run.finished(threshold, nodes);
             lock().finish_iteration(threshold, nodes, 0);
-            return proven(run, dfs.path, threshold, nodes);
+            return proven(run, dfs.path, threshold, nodes, fresh);
         }
         let frontier = std::mem::take(&mut dfs.frontier);
         let reached = frontier.len() as u64;
@@ -321,7 +324,7 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
             // Not saved here, as above.
             run.finished(threshold, nodes);
             lock().finish_iteration(threshold, nodes, 0);
-            return proven(run, moves, threshold, nodes);
+            return proven(run, moves, threshold, nodes, fresh);
         }
         if let Some(reason) = stop {
             save(&lock());
@@ -335,16 +338,24 @@ pub(super) fn run<H: Heuristic, T: Tiles>(
 }
 
 /// The answer found under `threshold`, unless it is shorter than the bound that threshold
-/// proves: no search finds that, since every iteration below a solution's length is
-/// exhausted before the threshold passes it, but books whose threshold was raised by hand
-/// would have the first path found within it called optimal.
+/// proves: no search with an admissible estimate finds that, since every iteration below a
+/// solution's length is exhausted before the threshold passes it. Books whose threshold
+/// was raised by hand would have the first path found within it called optimal; with
+/// `fresh` books (this run's alone) the estimate overestimated.
 fn proven(
     run: Deepening<'_>,
     moves: Vec<Dir>,
     threshold: u32,
     nodes: u64,
+    fresh: bool,
 ) -> Result<Found, SearchError> {
     let found = run.found(moves, threshold, nodes);
+    if fresh && found.lower_bound as usize > found.moves.len() {
+        return Err(SearchError::Overestimate {
+            length: found.moves.len(),
+            bound: found.lower_bound,
+        });
+    }
     if found.lower_bound as usize > found.moves.len() {
         return Err(BooksMismatch {
             threshold,

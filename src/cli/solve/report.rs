@@ -45,9 +45,10 @@ impl Outcome {
             kind: (&e).into(),
             stopped: match e {
                 SolveError::Stopped(s) => Some(s),
-                SolveError::Board(_) | SolveError::Mismatch(_) | SolveError::TableChanged(_) => {
-                    None
-                }
+                SolveError::Board(_)
+                | SolveError::Mismatch(_)
+                | SolveError::TableChanged(_)
+                | SolveError::Overestimate(_) => None,
             },
         });
         Outcome {
