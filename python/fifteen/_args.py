@@ -233,9 +233,10 @@ def _board(board: Board) -> Tuple[bytes, int, int]:
         if rows and 4 <= cols and all(
             sorted(numbers[r * cols:(r + 1) * cols]) == list(range(cols)) for r in range(rows)
         ):
+            which = "its one row is" if rows == 1 else f"each of its {rows} rows is"
             raise ValueError(
-                f"{e}: each of its {rows} rows is a whole board, as in a batch; give one "
-                f"board (boards[0]), or the batch to solve_many, distance or heuristic"
+                f"{e}: {which} a whole board, as in a batch; give one board (boards[0]), "
+                f"or the batch to solve_many, distance or heuristic"
             ) from None
         raise
 

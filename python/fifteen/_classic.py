@@ -148,7 +148,8 @@ def search(
             the one used); another than 1 with bfs, dfs or greedy is a ``ValueError``.
         max_nodes: stop after generating this many nodes (raises :class:`SearchStopped`).
         max_memory: bytes a graph search (bfs, greedy, astar) may hold (default 1 GiB).
-        depth_limit: how deep dfs goes (default: 31 on 3x3, 80 on 4x4, otherwise 200).
+        depth_limit: how deep dfs goes (default: 31 on 3x3, 80 on 4x4, otherwise 200);
+            with another algorithm, a ``ValueError`` (it would not be used).
         timeout: seconds before giving up (raises :class:`SearchStopped`).
         tables: the tables directory for ``"pdb"``.
 
@@ -167,6 +168,12 @@ def search(
         optional=True,
     )
     w = _weight(weight)
+    if depth_limit is not None and algorithm in ("bfs", "greedy", "astar", "ida"):
+        # It would run without the limit and say nothing, as for weight= above.
+        raise ValueError(
+            f"depth_limit bounds how deep \"dfs\" goes ({algorithm!r} does not use it): "
+            f"drop depth_limit, or choose dfs"
+        )
     raw = _native.search(
         tiles, rows, cols, goal_tiles, algorithm, heuristic, float(weight), max_nodes,
         max_memory, depth_limit, timeout, _path(tables),

@@ -296,3 +296,14 @@ def test_f_values_are_the_decimals_the_report_prints():
     ).splitlines()[-1].split()
     assert [repr(f) for f in r.f] == [repr(float(x)) for x in printed]
     assert all(float(x) == f for x, f in zip(printed, r.f))
+
+
+def test_a_depth_limit_is_dfs_alone():
+    """`depth_limit` with another search than dfs ran without it, silently (A* found a
+    3-move answer under a limit of 1); it is refused, as the command line refuses it."""
+    for algorithm in ("bfs", "greedy", "astar", "ida"):
+        with pytest.raises(ValueError, match=f"depth_limit bounds how deep .dfs. goes \\('{algorithm}'"):
+            fifteen.search("1 2 3 0 4 6 7 5 8", algorithm=algorithm, depth_limit=1)
+    with pytest.raises(fifteen.SearchStopped):
+        fifteen.search("1 2 3 0 4 6 7 5 8", algorithm="dfs", depth_limit=1)
+    assert fifteen.search("1 2 3 0 4 6 7 5 8", algorithm="dfs", depth_limit=3).length == 3

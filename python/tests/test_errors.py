@@ -565,3 +565,15 @@ def test_one_number_or_a_0_d_array_is_said_as_it_is():
     for shape in ((2, 1, 1), (2, 2, 1)):
         with pytest.raises(ValueError, match=r"^\dx1 is not a board size"):
             fifteen.distance(np.zeros(shape, dtype=np.int64))
+
+
+def test_a_batch_given_where_one_board_goes_says_it_is_a_batch():
+    """`solve(boards)` read a batch of two 3x3 boards as one 2x9 board: "the number 3
+    appears more than once". It now says each row is a whole board, and what to give."""
+    boards = fifteen.random_boards(2, size=3, seed=1)
+    for call in (lambda b: fifteen.solve(b), lambda b: fifteen.check(b, "R")):
+        for batch in (boards, boards[:1], boards.tolist()):
+            with pytest.raises(ValueError, match="is a whole board, as in a batch; give one board"):
+                call(batch)
+    # One board drawn as rows is still one board.
+    assert fifteen.solve(np.array([[1, 2, 3], [4, 5, 6], [7, 0, 8]])).length == 1

@@ -217,6 +217,9 @@ fn oversized_partitions_and_bad_build_options_are_refused_before_any_work() {
         // A weight where the search reads no h against g: it ran unweighted, silently.
         ("fifteen", vec!["solve", "--algorithm", "bfs", "--weight", "1.5", NEAR], 2, "only --algorithm astar and ida use (bfs does not)"),
         ("fifteen", vec!["solve", "--algorithm", "greedy", "--weight", "2", NEAR], 2, "(greedy does not)"),
+        // A depth limit where the search goes by no depth limit: it ran without one, silently.
+        ("fifteen", vec!["solve", "--algorithm", "astar", "--depth-limit", "1", NEAR], 2, "--depth-limit bounds how deep --algorithm dfs goes (astar does not use it)"),
+        ("fifteen", vec!["solve", "--algorithm", "ida", "--depth-limit", "1", NEAR], 2, "(ida does not use it)"),
         ("fifteen", vec!["bench", korf, "--format", "report"], 2, "leave out --algorithm and --format report"),
         // A board where bench takes a file: said to be a board, with the solve to give.
         ("fifteen", vec!["bench", "1 2 3 4 5 6 0 7 8"], 2, "it is a board: `bench` reads a file of instances"),

@@ -158,6 +158,13 @@ impl Plan {
                 self.kind.name()
             );
         }
+        if self.algorithm_given && self.depth_limit.is_some() && self.algorithm != Algorithm::Dfs {
+            // It would run without the limit and say nothing, as for --weight below.
+            anyhow::bail!(
+                "--depth-limit bounds how deep --algorithm dfs goes ({} does not use it): drop --depth-limit, or choose dfs",
+                self.algorithm.name()
+            );
+        }
         let weighs = matches!(self.algorithm, Algorithm::Astar | Algorithm::Ida);
         if self.algorithm_given && self.weight_given && !self.weight.is_one() && !weighs {
             // The search would run unweighted and say nothing: its answer would look like
