@@ -366,6 +366,12 @@ def write_report(
     name = _file("path", path, "a file name")
     overwrite = _flag("overwrite", overwrite)
     text = report(problem, result)
+    if os.path.isdir(name):
+        # open() would say only "File exists" (or "Is a directory" with overwrite=True).
+        raise IsADirectoryError(
+            f"path: {name} is a directory; give the name of the report file to write, "
+            f"such as {os.path.join(name, 'output.txt')}"
+        )
     with open(name, "w" if overwrite else "x", encoding="utf-8") as f:
         f.write(text)
     return text

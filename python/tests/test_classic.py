@@ -151,6 +151,10 @@ def test_course_report_is_the_command_lines(name, tmp_path):
     with pytest.raises(FileExistsError):
         fifteen.write_report(out, p, r)
     assert fifteen.write_report(out, p, r, overwrite=True) == text
+    # A directory is said to be one, with the name to give instead, overwrite or not.
+    for overwrite in (False, True):
+        with pytest.raises(IsADirectoryError, match="is a directory; give the name of the report file"):
+            fifteen.write_report(tmp_path, p, r, overwrite=overwrite)
 
 
 def test_a_damaged_problem_file_names_its_line(tmp_path):
