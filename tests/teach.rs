@@ -333,3 +333,33 @@ fn compare_takes_one_board() {
         );
     }
 }
+
+/// A course problem file given where an instance file goes, or with oblong grids, is
+/// refused as what it is (exit status 2), not read as boards of its own.
+#[test]
+fn a_course_file_is_one_where_it_does_not_go_and_with_oblong_grids() {
+    let out = run(&["bench", &data("input1.txt")], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("a course problem file"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("fifteen solve -i"), "{}", out.stderr);
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::write(
+        dir.path(),
+        "oblong.txt",
+        "1\n\n7 2 0 1\n6 5 4 3\n\n1 2 3 4\n5 6 7 0\n",
+    );
+    let out = run(&["solve", "-i", &file], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("line 3: a grid of 2 lines of 4 numbers"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+}

@@ -81,7 +81,10 @@ pub fn is_problem(text: &str) -> bool {
         .map(|l| l.split_whitespace().count())
         .collect();
     let k = rows.first().copied().unwrap_or(0);
-    one_word && (2..=6).contains(&k) && rows.len() >= k && rows[..k].iter().all(|&r| r == k)
+    // An oblong grid (2 lines of 4) makes one too, refused by [`parse`] for its shape.
+    let square = rows.len() >= k && rows[..k].iter().all(|&r| r == k);
+    let oblong = (2..=6).contains(&rows.len()) && rows.iter().all(|&r| r == k);
+    one_word && (2..=6).contains(&k) && (square || oblong)
 }
 
 /// The blocks of non-blank lines, each with the number of its first line.
@@ -105,6 +108,15 @@ fn blocks(text: &str) -> Vec<(usize, Vec<&str>)> {
 /// number out of range or repeated, and the grid's own range (0 to 8 on 3x3).
 fn grid(first: usize, lines: &[&str]) -> Result<Board, CourseError> {
     let n = lines.len();
+    let widths: Vec<usize> = lines.iter().map(|l| l.split_whitespace().count()).collect();
+    if let Some(&m) = widths.first().filter(|&&m| m != n && (2..=6).contains(&m)) {
+        if widths.iter().all(|&w| w == m) {
+            return Err(bad(
+                first,
+                format!("a grid of {n} lines of {m} numbers, but the course's grids are square (n lines of n numbers); a {n}x{m} board is solved from an instance file: a `size: {n}x{m}` line, then the board (docs/formats.md)"),
+            ));
+        }
+    }
     let shape = Shape::new(n, n).ok_or_else(|| bad(first, "a grid of 2 to 6 lines"))?;
     let cells = shape.cells();
     let mut tiles = Vec::new();
@@ -421,5 +433,26 @@ mod tests {
         );
         let e = parse("1\n\n1 2 3\n4 0 6\n7 5 8\n\n1 2 3\n4 5 6\n7 2 0\n").unwrap_err();
         assert_eq!(e.to_string(), "line 9: the number 2 appears more than once");
+    }
+
+    #[test]
+    fn an_oblong_grid_makes_a_problem_file_refused_for_its_shape() {
+        for (text, line, shape) in [
+            (
+                "1\n\n7 2 0 1\n6 5 4 3\n\n1 2 3 4\n5 6 7 0\n",
+                3,
+                "2 lines of 4",
+            ),
+            ("1\n\n1 2 0\n3 4 5\n\n1 2 3\n4 5 0\n", 3, "2 lines of 3"),
+            ("1.5\n\n1 2\n3 0\n4 5\n\n1 2\n3 4\n5 0\n", 3, "3 lines of 2"),
+        ] {
+            assert!(is_problem(text), "{text:?}");
+            let e = parse(text).unwrap_err().to_string();
+            assert!(
+                e.starts_with(&format!("line {line}: a grid of {shape} numbers")),
+                "{e}"
+            );
+            assert!(e.contains("size: "), "{e}");
+        }
     }
 }

@@ -140,6 +140,17 @@ const MAX_PROBLEM_BYTES: u64 = 64 * 1024;
 /// Only its first bytes are read to tell: an instance file of any size, or one with a line
 /// that is not UTF-8 (an error of that line alone, later), is left to the instance reader.
 pub fn problem_file(path: &str) -> Result<Option<Problem>> {
+    let Some(text) = problem_text(path)? else {
+        return Ok(None);
+    };
+    match course::parse(&text) {
+        Ok(p) => Ok(Some(p)),
+        Err(e) => bail!("{path}: {e}"),
+    }
+}
+
+/// The text of `path` when it is meant as a course problem file (see [`problem_file`]).
+pub fn problem_text(path: &str) -> Result<Option<String>> {
     // Only a regular file can be read twice: a pipe (`-i <(...)`, stdin) read here would
     // lose what this probe took.
     if path == "-" || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
@@ -166,10 +177,7 @@ pub fn problem_file(path: &str) -> Result<Option<Problem>> {
     if head.len() as u64 > MAX_PROBLEM_BYTES {
         bail!("{path}: a course problem file (a weight on its first line) of more than {MAX_PROBLEM_BYTES} bytes");
     }
-    match course::parse(text) {
-        Ok(p) => Ok(Some(p)),
-        Err(e) => bail!("{path}: {e}"),
-    }
+    Ok(Some(text.to_string()))
 }
 
 /// Solves one instance and prints it; false when it failed.

@@ -269,6 +269,14 @@ pub fn bench(a: BenchArgs) -> Result<i32> {
             a.file
         );
     }
+    if classic::problem_text(&a.file)?.is_some() {
+        // Its grids would read as boards of their own, unsolvable or too short.
+        bail!(
+            "{}: a course problem file (a weight, then the start and goal grids): `bench` reads instance files with known lengths; solve it with `fifteen solve -i {}`",
+            a.file,
+            a.file
+        );
+    }
     run(vec![], Some(a.file), false, &plan, true)
 }
 
