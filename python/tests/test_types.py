@@ -28,6 +28,8 @@ w = fifteen.solve([1.0, 2.0, 3.0, 0.0, 4.0, 6.0, 7.0, 5.0, 8.0])                
 r = fifteen.random_boards(np.int64(3), size=3, seed=np.uint64(1))              # NumPy ints
 u = fifteen.solve_many(r, threads=np.int64(2))
 print(either, g, w, u)
+empty = fifteen.heuristic([])                        # no boards: an empty array
+print(empty.shape, fifteen.is_solvable([]).shape, fifteen.heuristic("1 2 3 0") + 1)
 '''
 
 
