@@ -114,6 +114,47 @@ pub fn distance_budget(distance: u32) -> u64 {
     10_000 + 1_000 * u64::from(distance)
 }
 
+/// The most moves any board of the goal's shape needs, where that is known: for a goal with
+/// its blank in a corner, on the shapes whose every board has been solved (`None` for the
+/// others). A walk asked to stand farther away could only give up after its budget; this
+/// says at once that no board is that far.
+///
+/// The radii: 2x2 to 2x8 (6, 21, 36, 55, 80, 108, 140; OEIS A151943), 3x3 (31), 3x4 (53)
+/// and 3x5 (84) from Korf's breadth-first searches ("Linear-time disk-based implicit graph
+/// search", JACM 2008, with Rokicki's corrections in A151943), 4x4 (80; Brüngger et al.
+/// 1999, Korf and Schultze 2005); each the same for their transposes, and for every corner
+/// by symmetry. `tests/cli_search.rs` confirms the small ones by exhaustive search.
+///
+/// ```
+/// use fifteen::random::farthest;
+/// use fifteen::{Goal, Shape};
+///
+/// assert_eq!(farthest(&Goal::standard(Shape::new(4, 4).unwrap())), Some(80));
+/// assert_eq!(farthest(&Goal::standard(Shape::new(5, 5).unwrap())), None);
+/// ```
+pub fn farthest(goal: &Goal) -> Option<u32> {
+    let shape = goal.shape();
+    let (rows, cols) = (shape.rows as usize, shape.cols as usize);
+    let (r, c) = (goal.blank() / cols, goal.blank() % cols);
+    if (r != 0 && r != rows - 1) || (c != 0 && c != cols - 1) {
+        return None;
+    }
+    match (rows.min(cols), rows.max(cols)) {
+        (2, 2) => Some(6),
+        (2, 3) => Some(21),
+        (2, 4) => Some(36),
+        (2, 5) => Some(55),
+        (2, 6) => Some(80),
+        (2, 7) => Some(108),
+        (2, 8) => Some(140),
+        (3, 3) => Some(31),
+        (3, 4) => Some(53),
+        (3, 5) => Some(84),
+        (4, 4) => Some(80),
+        _ => None,
+    }
+}
+
 /// A board exactly `distance` moves from the goal, for curricula and test sets: where a
 /// random walk from the goal (as [`random_walk`]'s) first stands that far; `None` when it
 /// has not within `budget` moves (boards that far are rare, or there are none).

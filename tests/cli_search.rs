@@ -469,8 +469,89 @@ fn random_boards_at_a_distance_are_that_far_by_bfs() {
     assert_eq!(far.code, 2, "{}{}", far.stdout, far.stderr);
     assert!(far.stdout.is_empty(), "{}", far.stdout);
     assert!(
+        far.stderr.contains("no 2x2 board is more than 6 moves"),
+        "{}",
         far.stderr
-            .contains("no walk from the goal stood 7 moves away"),
+    );
+    // Where the farthest is not known (3x3 with the blank in the middle: 30 by BFS), the
+    // walk gives up after its budget.
+    let centre = run(
+        &[
+            "random",
+            "--size",
+            "3",
+            "--goal",
+            "1 2 3 4 0 5 6 7 8",
+            "--distance",
+            "31",
+            "--tables",
+            tables,
+        ],
+        None,
+    );
+    assert_eq!(centre.code, 2, "{}{}", centre.stdout, centre.stderr);
+    assert!(
+        centre
+            .stderr
+            .contains("no walk from the goal stood 31 moves away"),
+        "{}",
+        centre.stderr
+    );
+}
+
+/// The radii `random::farthest` knows are those of exhaustive searches: on the small shapes
+/// for every corner of the blank (the others are the literature's), and none is claimed
+/// for a blank off the corners. A distance beyond them is refused before any table is
+/// built or search made.
+#[test]
+fn the_known_radii_are_the_breadth_first_ones() {
+    for (rows, cols) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
+        let shape = Shape::new(rows, cols).unwrap();
+        let cells = rows * cols;
+        for blank in 0..cells {
+            let tiles: Vec<u8> = (0..cells)
+                .map(|c| match c.cmp(&blank) {
+                    std::cmp::Ordering::Less => c as u8 + 1,
+                    std::cmp::Ordering::Equal => 0,
+                    std::cmp::Ordering::Greater => c as u8,
+                })
+                .collect();
+            let goal = Goal::from_board(Board::new(shape, &tiles).unwrap());
+            let corner = [0, cols - 1, cells - cols, cells - 1].contains(&blank);
+            let known = fifteen::random::farthest(&goal);
+            if !corner {
+                assert_eq!(known, None, "{shape} blank {blank}");
+                continue;
+            }
+            // 3x3 at two corners: the others are their mirror images.
+            if cells == 9 && blank > 2 {
+                continue;
+            }
+            let (_, _, layers) = common::bfs(&goal);
+            assert_eq!(
+                known,
+                Some(layers.len() as u32 - 1),
+                "{shape} blank {blank}"
+            );
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let far = run(
+        &[
+            "random",
+            "--size",
+            "4",
+            "--distance",
+            "81",
+            "--no-build",
+            "--tables",
+            dir.path().to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(far.code, 2, "{}{}", far.stdout, far.stderr);
+    assert!(
+        far.stderr.contains("no 4x4 board is more than 80 moves"),
         "{}",
         far.stderr
     );

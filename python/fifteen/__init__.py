@@ -592,8 +592,11 @@ def random_boards(
     each where a random walk from the goal first stands ``d`` away, measured by optimal
     searches (in ``tables``, as :func:`distance` does), in parallel. Not uniform among the
     boards at that distance; the same ``seed`` gives the boards of ``fifteen random
-    --distance d``. ``ValueError`` when boards that far are too rare to reach (a 3x3 board
-    is at most 31 moves away, and only two are).
+    --distance d``. ``ValueError`` at once beyond the known farthest (on the shapes whose
+    every board has been solved, with the goal's blank in a corner: 31 on 3x3, 80 on 4x4;
+    ``random::farthest`` in the Rust library), and after a bounded walk when
+    boards that far are too rare to reach (a 3x3 board is 31 moves away from the standard
+    goal only twice).
 
     ``moves=k`` is the former name of ``walk=k`` (it warns): elsewhere ``moves`` are a
     solution's moves.

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use fifteen::batch::run_ordered;
 use fifteen::board::moves_to_string;
-use fifteen::random::{board_rng, distance_budget, walk_to_distance};
+use fifteen::random::{board_rng, distance_budget, farthest, walk_to_distance};
 use fifteen::search::Weight;
 use fifteen::search::{Limits, Search, StopReason};
 use fifteen::{Board, Goal, Shape, SolveError, Solver};
@@ -295,6 +295,12 @@ pub fn boards_at_distance(
 ) -> PyResult<Py<PyBytes>> {
     let s = shape(rows, cols)?;
     let g = goal(goal_tiles, rows, cols)?;
+    if let Some(max) = farthest(&g).filter(|&max| distance > max) {
+        return Err(PyValueError::new_err(format!(
+            "distance: no {s} board is more than {max} moves from this goal (the puzzle's \
+             known radius with the blank in a corner): give {max} or less"
+        )));
+    }
     let cells = s.cells();
     let mut out = crate::filled(n.saturating_mul(cells), 0u8)?;
     let plan = Plan::new(py, s, &g, (1.0, None, None, None, "pdb"), tables)?;

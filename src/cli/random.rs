@@ -10,7 +10,9 @@ use super::args::{self, TablesArg};
 use super::output::emit;
 use super::solve::plan::{NoSolver, Solvers};
 use crate::cluster::shard::Shard;
-use crate::random::{board_rng, distance_budget, random_board, random_walk, walk_to_distance, Rng};
+use crate::random::{
+    board_rng, distance_budget, farthest, random_board, random_walk, walk_to_distance, Rng,
+};
 use crate::search::{Limits, Search};
 use crate::{Board, Goal, GoalSpec, HeuristicKind, Instance, Shape, SolveError};
 
@@ -129,6 +131,9 @@ fn at_distance(
     shard: Shard,
     out: &mut impl Write,
 ) -> Result<i32> {
+    if let Some(max) = farthest(goal).filter(|&max| d > max) {
+        bail!("no {} board is more than {max} moves from this goal (the puzzle's known radius with the blank in a corner): give --distance {max} or less", goal.shape());
+    }
     let mut solvers = Solvers::new(HeuristicKind::Pdb, &a.tables.tables, !a.no_build);
     let at_goal = Instance {
         id: "goal".into(),
