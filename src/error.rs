@@ -268,6 +268,17 @@ pub enum TableError {
         /// The `build-pdb` command line that writes the table wanted.
         rebuild: String,
     },
+    /// A file in a table's place that does not start as any table does: someone's file,
+    /// not a damaged table, so no rebuild is offered over it.
+    #[error(
+        "{path}: not a table (it does not start as every table fifteen writes does), so it \
+         is someone else's file: move it out of the tables directory, then run again to \
+         build the table in its place"
+    )]
+    NotATable {
+        /// The file.
+        path: PathBuf,
+    },
     /// A `.pdb` file in a tables directory that is no table this program can read and
     /// whose name is no table's: nothing can rebuild it, so it is to be moved away.
     #[error(

@@ -129,6 +129,55 @@ fn zero_length_file_is_refused() {
     assert_refused(&path, &spec, &partition, "corrupt");
 }
 
+/// A file in a table's place that does not start as a table is someone's file, not a
+/// damaged table: refused, saying to move it away, with no rebuild command (whose
+/// `--force` would write over it). A table whose first bytes went through a text transfer
+/// (the magic's CRLF made LF) is a damaged table, to be rebuilt.
+#[test]
+fn a_file_that_does_not_start_as_a_table_is_someones_not_a_damaged_table() {
+    let big: Vec<u8> = b"\x89PNG\r\n\x1a\n"
+        .iter()
+        .copied()
+        .cycle()
+        .take(300_000)
+        .collect();
+    for content in [&b"my notes\n"[..], b"x", b"15PDA", &big] {
+        let (_tmp, partition, spec, path) = fresh();
+        std::fs::write(&path, content).unwrap();
+        let refused = |what: &str, e: TableError| {
+            let msg = e.to_string();
+            assert!(matches!(e, TableError::NotATable { .. }), "{what}: {msg}");
+            assert!(msg.contains(&path.display().to_string()), "{what}: {msg}");
+            assert!(
+                msg.contains("move it out of the tables directory"),
+                "{what}: {msg}"
+            );
+            assert!(!msg.contains("--force"), "{what}: {msg}");
+        };
+        refused("Table::read", Table::read(&path, &spec).err().unwrap());
+        // SAFETY: nobody modifies the file while the table lives (single-threaded test).
+        refused(
+            "Table::map",
+            unsafe { Table::map(&path, &spec) }.err().unwrap(),
+        );
+        refused(
+            "TableDir::read",
+            TableDir::new(path.parent().unwrap())
+                .read(&partition)
+                .err()
+                .unwrap(),
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), content);
+    }
+    let (_tmp, partition, spec, path) = fresh();
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes.remove(6);
+    std::fs::write(&path, &bytes).unwrap();
+    assert_refused(&path, &spec, &partition, "corrupt table");
+    std::fs::write(&path, b"15P").unwrap();
+    assert_refused(&path, &spec, &partition, "shorter than the header");
+}
+
 #[test]
 fn directory_in_place_of_the_file_is_refused() {
     let (_tmp, partition, spec, path) = fresh();

@@ -110,12 +110,20 @@ pub(super) enum Fault {
     Corrupt(String),
     /// A sound file, but for another version, board, goal or pattern.
     Mismatch(String),
+    /// Not a table at all: it does not start as every table does.
+    NotOurs,
 }
+
+/// Why a file that does not start as a table is refused.
+const NOT_OURS: &str = "not a table (it does not start as every table fifteen writes does)";
 
 impl Fault {
     /// The error for a file whose name is no table's: nothing can rebuild it.
     pub(super) fn into_foreign(self, path: &Path) -> TableError {
-        let (Fault::Corrupt(reason) | Fault::Mismatch(reason)) = self;
+        let reason = match self {
+            Fault::Corrupt(reason) | Fault::Mismatch(reason) => reason,
+            Fault::NotOurs => NOT_OURS.into(),
+        };
         TableError::Foreign {
             path: path.to_path_buf(),
             reason,
@@ -135,6 +143,7 @@ impl Fault {
                 reason,
                 rebuild,
             },
+            Fault::NotOurs => TableError::NotATable { path },
         }
     }
 }
@@ -143,6 +152,16 @@ impl Fault {
 /// shorter file) and checks what it can on its own: magic, byte order, version, that the
 /// zero padding is zero. Pure, so that it can be fuzzed on arbitrary bytes.
 pub(super) fn decode_header(head: &[u8]) -> Result<Header, Fault> {
+    // The first bytes a table starts with ("15PDB"; the magic's line ends may be mangled
+    // by a text transfer, which is damage to a table). A file that starts otherwise, and
+    // whose byte-order mark is not where a table's is either (a bit flipped in the magic
+    // is damage), is no damaged table but someone's file, not to be rebuilt over.
+    let lead = &MAGIC[..5];
+    let start = &head[..head.len().min(lead.len())];
+    let endian_mark = head.get(8..12) == Some(&ENDIAN_CHECK.to_le_bytes()[..]);
+    if !head.is_empty() && start != &lead[..start.len()] && !endian_mark {
+        return Err(Fault::NotOurs);
+    }
     if head.len() < PAYLOAD_OFFSET as usize {
         return Err(Fault::Corrupt(format!(
             "only {} bytes, shorter than the header",
@@ -287,6 +306,7 @@ mod tests {
             Ok(spec) => panic!("accepted {spec:?}"),
             Err(Fault::Corrupt(reason)) => reason,
             Err(Fault::Mismatch(reason)) => panic!("a mismatch, not damage: {reason}"),
+            Err(Fault::NotOurs) => panic!("not a table"),
         }
     }
 
