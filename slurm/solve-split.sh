@@ -233,10 +233,11 @@ while :; do
       fi
     fi
     rc=0
-    run "$fifteen" --quiet split reduce --threshold "$threshold" "$it"/part-*.json > "$it/reduced.txt.tmp" || rc=$?
+    run "$fifteen" --quiet split reduce --threshold "$threshold" --frontier "$frontier" \
+      "$it"/part-*.json > "$it/reduced.txt.tmp" || rc=$?
     if [ "$rc" != 0 ]; then
       rm -f -- "$it/reduced.txt.tmp"
-      echo "error: the reducer of the iteration under threshold $threshold failed (see above); a part file it names is damaged or not of this iteration: delete that file and run the same command again, which searches that part again" >&2
+      echo "error: the reducer of the iteration under threshold $threshold failed (its message is above): where it names a part file as damaged or not of this search, delete that file and run the same command again, which searches that part again; otherwise mend what it names (a full disk, say) and run the same command again" >&2
       exit 1
     fi
     read -r _ t _ nodes rest < "$it/reduced.txt.tmp"

@@ -1897,6 +1897,78 @@ fn reduce_with_its_threshold_names_the_part_of_another_iteration() {
     assert_eq!(out.stdout, reduce(&parts).stdout);
 }
 
+/// Parts of another search left in a reused directory, all of them, agree with each other:
+/// with `--frontier` (as the driver script passes it) `reduce` refuses them, naming the
+/// frontier they are not of. And the top of the tree is the same in every part: a part
+/// whose top's next threshold differs (edited and signed again) is refused, wherever it is.
+#[test]
+fn reduce_with_its_frontier_refuses_parts_of_another_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let (frontier, parts) = split_files(dir.path(), "25");
+    let other_dir = dir.path().join("other");
+    std::fs::create_dir(&other_dir).unwrap();
+    let other = other_dir.join("frontier.json");
+    let out = fifteen(&[
+        "split",
+        "frontier",
+        "6 4 7 8 5 0 3 2 1",
+        common::LC,
+        "--depth",
+        "4",
+        "-o",
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let theirs: Vec<PathBuf> = (1..=2)
+        .map(|k| other_dir.join(format!("part-{k}.json")))
+        .collect();
+    for (k, p) in theirs.iter().enumerate() {
+        let out = split_search(&other, "25", &format!("{}/2", k + 1), p);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+    }
+    let with_frontier = |f: &Path, parts: &[PathBuf]| {
+        let mut args = vec![
+            "split",
+            "reduce",
+            "--threshold",
+            "25",
+            "--frontier",
+            f.to_str().unwrap(),
+        ];
+        args.extend(parts.iter().map(|p| p.to_str().unwrap()));
+        fifteen(&args)
+    };
+    // Without the frontier, their parts reduce: nothing in them says whose they are.
+    assert_eq!(reduce(&theirs).code, 0);
+    let out = with_frontier(&frontier, &theirs);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+    assert!(
+        out.stderr.contains(theirs[0].to_str().unwrap())
+            && out.stderr.contains("a part of another search than")
+            && out.stderr.contains("board"),
+        "{}",
+        out.stderr
+    );
+    // The search's own parts reduce with it as without it.
+    let out = with_frontier(&frontier, &parts);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, reduce(&parts).stdout);
+    // A top whose next threshold was raised in one part only.
+    let text = std::fs::read_to_string(&parts[0]).unwrap();
+    assert!(text.contains("\"top_next\":27,"), "{text}");
+    std::fs::write(&parts[0], with_field(&text, "top_next", "29")).unwrap();
+    for order in [[&parts[0], &parts[1]], [&parts[1], &parts[0]]] {
+        let out = reduce(&[order[0].clone(), order[1].clone()]);
+        assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+        assert!(
+            out.stderr.contains("next threshold of the top"),
+            "{}",
+            out.stderr
+        );
+    }
+}
+
 /// A table whose entries were raised and whose checksum was made to match (an edit, or a
 /// table of another goal given this one's name) overestimates. The checksum cannot see it;
 /// the search can: an answer found after the iterations below it proved none that short is

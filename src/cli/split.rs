@@ -127,6 +127,11 @@ struct ReduceArgs {
     /// makes the odd one).
     #[arg(long, value_parser = args::whole::<u32>(0, u32::MAX as u64 - 1))]
     threshold: Option<u32>,
+    /// The frontier the parts searched: a part of another frontier (another board's, or
+    /// another job's left in a reused directory) is named as not of this search (without
+    /// it, the parts are held only to each other).
+    #[arg(long, value_name = "FILE")]
+    frontier: Option<PathBuf>,
 }
 
 /// The most parts an iteration may have.
@@ -415,6 +420,33 @@ fn run_reduce(a: ReduceArgs) -> Result<i32> {
                 p.part,
                 p.parts
             );
+        }
+    }
+    if let Some(file) = &a.frontier {
+        let f = FrontierFile::read(file)?;
+        // Its own entries and digest agree (a frontier is checked whole where it is read).
+        f.moves(file)?;
+        for (path, p) in &parts {
+            let mismatch = p
+                .instance
+                .must_match(path, &f.instance)
+                .err()
+                .map(|e| e.to_string());
+            let other = mismatch.or_else(|| {
+                (p.digest != f.digest || p.depth != f.depth || p.parity != f.parity)
+                    .then(|| format!("{}: its frontier is another one", path.display()))
+            });
+            if let Some(why) = other {
+                bail!(
+                    "{why}: a part of another search than {}'s (a file left from another job?); delete it and search this iteration's part {} again (`split search {} --threshold {} --part {}/{}`)",
+                    file.display(),
+                    p.part,
+                    file.display(),
+                    p.threshold,
+                    p.part,
+                    p.parts
+                );
+            }
         }
     }
     let r = reduce(&parts)?;

@@ -451,7 +451,8 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
                 } => disagree(what, file, asked),
                 e => e,
             })?;
-        let fields: [(&'static str, String, String); 7] = [
+        let show = |n: Option<u32>| n.map_or("none".to_string(), |n| n.to_string());
+        let fields: [(&'static str, String, String); 8] = [
             (
                 "threshold",
                 p.threshold.to_string(),
@@ -464,6 +465,11 @@ pub fn reduce(parts: &[(PathBuf, PartFile)]) -> Result<Reduced, ClusterError> {
                 "top nodes",
                 p.top_nodes.to_string(),
                 first.top_nodes.to_string(),
+            ),
+            (
+                "next threshold of the top",
+                show(p.top_next),
+                show(first.top_next),
             ),
             ("parity", p.parity.to_string(), first.parity.to_string()),
             (
