@@ -13,7 +13,7 @@ pub enum BoardError {
     /// A board of unknown shape whose count is not a square of 2..=6 (and that was not given
     /// as equal rows), or an explicit goal of fewer than 4 or more than 36 numbers. Holds the
     /// count.
-    #[error("{} not make a board (give 4, 9, 16, 25 or 36 numbers for a square board; other shapes need --size RxC, or a `size: RxC` line in a file)", numbers_do(*.0))]
+    #[error("{count} not make a board (give 4, 9, 16, 25 or 36 numbers for a square board; other shapes need --size RxC, or a `size: RxC` line in a file){short}", count = numbers_do(*.0), short = one_short(*.0))]
     BadCount(usize),
     /// A board given as rows (lines, or lists in brackets) of different lengths: the rows
     /// say no shape, so it is not read as a square even when the count would make one.
@@ -79,7 +79,7 @@ pub enum BoardError {
     },
     /// A token that is not an integer: in a board, or the `LEN` of an instance line (where
     /// a negative one is not a number either). Holds the token, cut to 40 characters and an ellipsis.
-    #[error("'{0}' is not a number")]
+    #[error("'{token}' is not a number{sign}", token = .0, sign = blank_sign(.0))]
     NotANumber(String),
     /// A line that starts with a word (an id) but whose numbers after `ID LEN` make no
     /// board: most likely an `ID LEN tiles` line with a tile missing or one too many, which
@@ -116,7 +116,7 @@ pub enum BoardError {
     /// and every file in `data/` are for `blank-first`), so the message says which option
     /// gives it. `None` for any other goal, or when neither built-in goal is reachable
     /// (on odd-sized square boards the two goals have the same parity).
-    #[error("unsolvable: this board cannot reach the goal (the tile parity is wrong){}", other_goal_hint(*.other))]
+    #[error("unsolvable: this board cannot reach the goal (the tile parity is wrong, as with two tiles swapped){}", other_goal_hint(*.other))]
     Unsolvable {
         /// `Some("blank-first")` or `Some("standard")`: the built-in goal this board can
         /// reach, when another built-in goal was asked.
@@ -312,6 +312,30 @@ pub enum TableError {
     /// of it was written: tables are saved whole or not at all.
     #[error("table build interrupted; nothing partial was written")]
     Interrupted,
+}
+
+/// For a count one short of a square board, the likeliest cause: a number left out, often
+/// the blank by someone who drew it as a gap or an empty field.
+fn one_short(n: usize) -> String {
+    match (3..=6).find(|k| k * k == n + 1) {
+        Some(k) => format!(
+            "; {n} is one short of a {k}x{k} board: is a number missing (the blank is written 0)?"
+        ),
+        None => String::new(),
+    }
+}
+
+/// For a token people write for the blank (`_`, `.`, `-`, `x`, `*`): how it is written here.
+fn blank_sign(token: &str) -> &'static str {
+    let blank_like = !token.is_empty()
+        && token
+            .chars()
+            .all(|c| matches!(c, '_' | '.' | '-' | 'x' | 'X' | '*'));
+    if blank_like {
+        " (the blank is written 0)"
+    } else {
+        ""
+    }
 }
 
 /// "1 number does", "3 numbers do": the start of [`BoardError::BadCount`]'s message.

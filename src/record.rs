@@ -83,7 +83,7 @@ pub enum FailureKind {
     /// The line is not an instance: bad numbers, a wrong count, a bad `goal:` or `size:`
     /// line, a goal of another shape.
     Parse,
-    /// A well-formed board that cannot reach its goal (the tile parity is wrong); found
+    /// A well-formed board that cannot reach its goal (the tile parity is wrong, as with two tiles swapped); found
     /// before any search.
     Unsolvable,
     /// The node limit or the time limit ended the search; the record carries the proven

@@ -78,7 +78,7 @@ fn bad_boards_are_reported_one_line_each() {
         (
             &["--goal", "blank-first"],
             "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0",
-            "unsolvable: this board cannot reach the goal (the tile parity is wrong); it can \
+            "unsolvable: this board cannot reach the goal (the tile parity is wrong, as with two tiles swapped); it can \
              reach the standard goal (1 2 3 ... 0): give --goal standard, or a `goal: \
              standard` line in a file",
         ),
@@ -86,7 +86,7 @@ fn bad_boards_are_reported_one_line_each() {
         (
             &[],
             "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
-            "unsolvable: this board cannot reach the goal (the tile parity is wrong); it can \
+            "unsolvable: this board cannot reach the goal (the tile parity is wrong, as with two tiles swapped); it can \
              reach the blank-first goal (0 1 2 ..., Korf's): give --goal blank-first, or a \
              `goal: blank-first` line in a file",
         ),
@@ -150,7 +150,7 @@ fn the_other_goal_is_suggested_only_when_reachable() {
     assert_eq!(
         o.stderr,
         "error: instance 1 (line 1): unsolvable: this board cannot reach the goal (the tile \
-         parity is wrong); it can reach the blank-first goal (0 1 2 ..., Korf's): give --goal \
+         parity is wrong, as with two tiles swapped); it can reach the blank-first goal (0 1 2 ..., Korf's): give --goal \
          blank-first, or a `goal: blank-first` line in a file\n"
     );
     for args in [
@@ -163,7 +163,7 @@ fn the_other_goal_is_suggested_only_when_reachable() {
         assert_eq!(
             o.stderr.trim_end(),
             "error: instance 1 (line 1): unsolvable: this board cannot reach the goal (the \
-             tile parity is wrong)",
+             tile parity is wrong, as with two tiles swapped)",
             "{args:?}"
         );
     }

@@ -453,7 +453,7 @@ def test_an_unsolvable_board_names_the_other_goal_as_python_asks_for_it():
     tail = '; it can reach the blank-first goal (0 1 2 ..., Korf\'s): give goal="blank-first"'
     with pytest.raises(ValueError) as e:
         fifteen.solve(KORF_1, heuristic="manhattan")
-    assert str(e.value) == "unsolvable: this board cannot reach the goal (the tile parity is wrong)" + tail
+    assert str(e.value) == "unsolvable: this board cannot reach the goal (the tile parity is wrong, as with two tiles swapped)" + tail
     # A batch names the board, in Python's words too.
     with pytest.raises(ValueError) as e:
         fifteen.distance([KORF_1])
@@ -466,7 +466,7 @@ def test_an_unsolvable_board_names_the_other_goal_as_python_asks_for_it():
     # Nothing to suggest where both goals have the same parity (3x3).
     with pytest.raises(ValueError) as e:
         fifteen.solve("2 1 3 4 5 6 7 8 0", heuristic="manhattan")
-    assert str(e.value) == "unsolvable: this board cannot reach the goal (the tile parity is wrong)"
+    assert str(e.value) == "unsolvable: this board cannot reach the goal (the tile parity is wrong, as with two tiles swapped)"
 
 
 def test_the_count_of_cells_on_a_board_without_0_is_said_to_be_no_blank():

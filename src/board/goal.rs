@@ -217,7 +217,7 @@ mod tests {
             assert_eq!(e, BoardError::Unsolvable { other: None });
             assert_eq!(
                 e.to_string(),
-                "unsolvable: this board cannot reach the goal (the tile parity is wrong)"
+                "unsolvable: this board cannot reach the goal (the tile parity is wrong, as with two tiles swapped)"
             );
         }
         // A goal of its own numbers gets no suggestion either.

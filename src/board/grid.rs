@@ -646,7 +646,20 @@ mod tests {
             "the number -0 is out of range (0 to 3)"
         );
         // A sign alone, or a number with letters, is no number.
-        assert_eq!(message("1 2 3 - 5 6 7 0 8"), "'-' is not a number");
+        // Signs people write for the blank say how it is written here.
+        for sign in ["-", "_", ".", "x", "*", "__"] {
+            assert_eq!(
+                message(&format!("1 2 3 {sign} 5 6 7 4 8")),
+                format!("'{sign}' is not a number (the blank is written 0)")
+            );
+        }
         assert_eq!(message("1 2 3 4e0 5 6 7 0 8"), "'4e0' is not a number");
+        // A count one short of a square board asks for the number left out.
+        assert_eq!(
+            message("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"),
+            "15 numbers do not make a board (give 4, 9, 16, 25 or 36 numbers for a square \
+             board; other shapes need --size RxC, or a `size: RxC` line in a file); 15 is one \
+             short of a 4x4 board: is a number missing (the blank is written 0)?"
+        );
     }
 }
