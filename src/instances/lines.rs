@@ -119,7 +119,13 @@ impl<R: BufRead> ByteLines<R> {
         // Two ways a whole file reads as garbage, each named for what it is (one line of
         // numbers with invisible characters, or boards run together, said nothing of it).
         let nuls = bytes.iter().filter(|&&b| b == 0).count();
-        let problem = if nuls > 0 && nuls * 3 >= bytes.len() && !too_long {
+        // UTF-16 of boards is text beside its bytes of 0 (a byte-order mark aside); a
+        // program's bytes of 0 sit among control characters.
+        let texty =
+            |b: &u8| *b == 0 || b.is_ascii_graphic() || b.is_ascii_whitespace() || *b >= 0xfe;
+        let problem = if nuls > 0 && !too_long && !bytes.iter().all(texty) {
+            Some(BoardError::Binary)
+        } else if nuls > 0 && nuls * 3 >= bytes.len() && !too_long {
             Some(BoardError::Utf16)
         } else if problem.is_none() && text.trim_end_matches('\r').contains('\r') {
             Some(BoardError::LoneCarriageReturn)
@@ -205,6 +211,19 @@ mod tests {
             got.iter().all(|l| l.problem == Some(BoardError::Utf16)),
             "{got:?}"
         );
+        // Big-endian too, and with CRLF line ends.
+        let utf16be: Vec<u8> = "\u{feff}8 2 4\r\n3 2 1\r\n"
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        let got = all(&utf16be, 100, None);
+        assert!(
+            got.iter().all(|l| l.problem == Some(BoardError::Utf16)),
+            "{got:?}"
+        );
+        // A program's bytes are binary data, not UTF-16 text.
+        let elf = b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\n";
+        assert_eq!(all(elf, 100, None)[0].problem, Some(BoardError::Binary));
         let got = all(b"1 2 3\r4 5 6\r\n7 8 9\r\n", 100, None);
         assert_eq!(got[0].problem, Some(BoardError::LoneCarriageReturn));
         // A line ended by CR LF is a line like any other.
