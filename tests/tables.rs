@@ -178,6 +178,40 @@ fn a_file_that_does_not_start_as_a_table_is_someones_not_a_damaged_table() {
     assert_refused(&path, &spec, &partition, "shorter than the header");
 }
 
+/// A table's temporary file left by a builder killed while it saved (SIGKILL, or a signal
+/// during a slow sync) is removed by the next build there, which holds the build lock;
+/// files that only look alike are left as they are.
+#[test]
+fn a_killed_builders_temporary_file_is_removed_by_the_next_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = TableDir::new(tmp.path());
+    let partition = Partition::default_for(shape3(), 0);
+    let stale = tmp.path().join(".3x3-b0-1.2.3.4.5.6.7.8.pdb.4194301.tmp");
+    std::fs::write(&stale, vec![7u8; 100_000]).unwrap();
+    let kept = [
+        ".notes.tmp",
+        "3x3-b0-1.2.3.4.5.6.7.8.pdb.12.tmp",
+        ".3x3.pdb.12a.tmp",
+        ".3x3.pdb..tmp",
+    ];
+    for name in kept {
+        std::fs::write(tmp.path().join(name), b"mine").unwrap();
+    }
+    let a_dir = tmp.path().join(".4x4.pdb.77.tmp");
+    std::fs::create_dir(&a_dir).unwrap();
+    dir.build_missing(&partition, &|_, _, _| {}).unwrap();
+    assert!(!stale.exists());
+    for name in kept {
+        assert_eq!(
+            std::fs::read(tmp.path().join(name)).unwrap(),
+            b"mine",
+            "{name}"
+        );
+    }
+    assert!(a_dir.is_dir());
+    assert!(dir.missing(&partition).is_empty());
+}
+
 #[test]
 fn directory_in_place_of_the_file_is_refused() {
     let (_tmp, partition, spec, path) = fresh();

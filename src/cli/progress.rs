@@ -223,6 +223,11 @@ pub fn build_tables_with_bar(
         }
         BuildEvent::Saved { path } => bar.println(format!("  wrote {}", path.display())),
     };
+    // A signal that ends the command while a table is being written (a slow sync) leaves
+    // no hidden temporary file of the table's size behind.
+    let _unfinished: Vec<_> = (missing.iter())
+        .map(|spec| super::signals::remove_if_ended(&crate::pdb::temporary_path(&dir.dir, spec)))
+        .collect();
     let built = dir.build_or_stop(missing, &progress, stop);
     bar.finish_and_clear();
     if let Err(TableError::Interrupted) = built {

@@ -110,7 +110,10 @@ impl TableDir {
     pub fn try_lock_builds(&self) -> Result<Option<BuildLock>, TableError> {
         let dir = self.open_for_lock()?;
         match dir.try_lock() {
-            Ok(()) => Ok(Some(BuildLock { _dir: Some(dir) })),
+            Ok(()) => {
+                self.remove_stale_temporaries();
+                Ok(Some(BuildLock { _dir: Some(dir) }))
+            }
             Err(std::fs::TryLockError::WouldBlock) => Ok(None),
             // A file system without locks: build without one (each table is still saved
             // whole, by rename, so two builders both end with sound tables).
@@ -130,8 +133,35 @@ impl TableDir {
     pub fn lock_builds(&self) -> Result<BuildLock, TableError> {
         let dir = self.open_for_lock()?;
         match dir.lock() {
-            Ok(()) => Ok(BuildLock { _dir: Some(dir) }),
+            Ok(()) => {
+                self.remove_stale_temporaries();
+                Ok(BuildLock { _dir: Some(dir) })
+            }
             Err(_) => Ok(BuildLock { _dir: None }),
+        }
+    }
+
+    /// Removes the temporary files of table saves that never finished (`.NAME.pdb.PID.tmp`,
+    /// see [`super::table::save`]): a builder ended by SIGKILL, or by a signal while it
+    /// wrote, leaves one as large as its table. Called with the build lock held, which
+    /// every builder takes before it writes one, so none of them is being written.
+    fn remove_stale_temporaries(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let stale = name
+                .strip_prefix('.')
+                .and_then(|n| n.strip_suffix(".tmp"))
+                .and_then(|n| n.rsplit_once(".pdb."))
+                .is_some_and(|(table, pid)| {
+                    !table.is_empty() && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
+                });
+            if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = std::fs::remove_file(entry.path());
+            }
         }
     }
 

@@ -50,5 +50,5 @@ pub use partition::{canonical_blank, Partition, PatternSpec, SECOND_4X4};
 #[cfg(target_os = "linux")]
 pub use sigbus::report_sigbus_on_tables;
 pub(crate) use table::open_nonblocking;
-pub use table::{inspect, inspect_header, save, Storage, Table};
+pub use table::{inspect, inspect_header, save, temporary_path, Storage, Table};
 pub use verified::{record_path, RecordOutcome, Verified, RECORD_MARGIN};

@@ -13,6 +13,13 @@ use super::format::{check_header, decode_header, spec_of_header, Fault, Header, 
 use super::partition::PatternSpec;
 use super::verified::{self, RecordOutcome, Stamp, Verified};
 
+/// Where [`save`] writes `spec`'s table before renaming it: a caller that may be ended by a
+/// signal while it saves (the command line) removes it then. One left by a builder killed
+/// outright is removed by the next build in that directory (it holds the build lock).
+pub fn temporary_path(dir: &Path, spec: &PatternSpec) -> PathBuf {
+    dir.join(format!(".{}.{}.tmp", spec.file_name(), std::process::id()))
+}
+
 /// Writes a table so that no reader ever sees a partial file: a temporary file in the same
 /// directory, synced, read back and its checksum checked, then renamed over the final name
 /// (an old table of that name stays usable until that moment).
@@ -24,7 +31,7 @@ pub fn save(dir: &Path, spec: &PatternSpec, built: &Built) -> Result<PathBuf, Ta
     std::fs::create_dir_all(dir).map_err(io_error(&path))?;
     let header = spec.header(&built.payload, built.clamped);
     let head = header.encode();
-    let tmp = dir.join(format!(".{}.{}.tmp", spec.file_name(), std::process::id()));
+    let tmp = temporary_path(dir, spec);
     let result = (|| -> std::io::Result<()> {
         let mut f = File::create(&tmp)?;
         f.write_all(&head)?;
