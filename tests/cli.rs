@@ -1184,6 +1184,32 @@ fn quiet_says_it_keeps_errors_and_the_interrupted_line() {
     assert!(err.starts_with("interrupted: "), "{err}");
 }
 
+/// A stop before any answer advises what keeps the work: `--checkpoint FILE` for one board
+/// given as an argument (as the limit hint does), `--checkpoints DIR` for a batch.
+#[test]
+fn a_stop_advises_the_checkpoint_of_one_board_or_of_a_batch() {
+    let hard = "15 11 13 12 14 10 9 5 2 6 8 1 3 7 4 0";
+    for (boards, advice) in [
+        (vec![hard], "--checkpoint FILE keeps"),
+        (vec![hard, hard], "--checkpoints DIR keeps"),
+    ] {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"))
+            .args(["solve", "--heuristic", "manhattan", "--goal", "blank-first"])
+            .args(&boards)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(143), "{err}");
+        assert!(err.contains(advice), "{boards:?}: {err}");
+    }
+}
+
 /// A 6x6 board searched optimally (no `--weight`) gets, once, the advice that random
 /// ones are out of reach of an optimal search and that `--weight` answers them quickly.
 #[test]
