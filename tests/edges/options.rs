@@ -161,6 +161,8 @@ fn values_at_the_ends_of_the_ranges_are_accepted() {
         // The arguments pass; then play wants a terminal.
         (vec!["play", "--pace", "10000", "--seed", "0"], 2, "needs a terminal"),
         (vec!["play", "--pace", "0", "--size", "6"], 2, "needs a terminal"),
+        // A bad board is said as such, terminal or not.
+        (vec!["play", "1 2 3"], 2, "3 numbers do not make a board"),
     ];
     for (args, code, fragment) in rows {
         let o = common::run(&args, None);

@@ -67,9 +67,6 @@ fn think(text: &str) -> Result<Duration, String> {
 /// that ends the game ends the process with 128 + its number, the terminal restored (see
 /// [`terminal`]).
 pub fn run(a: PlayArgs) -> Result<i32> {
-    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-        bail!("play needs a terminal (use solve for pipes and files)");
-    }
     let text = super::input::one_board(&a.board, a.size, "play")?;
     let mut rng = Rng::new(a.seed.unwrap_or_else(args::clock_seed));
     let (start, goal) = if text.trim().is_empty() {
@@ -86,6 +83,10 @@ pub fn run(a: PlayArgs) -> Result<i32> {
         (b, goal)
     };
     let game = Game::new(start, goal).context("bad board")?;
+    // After the board: a bad one is said as such wherever play is run.
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        bail!("play needs a terminal (use solve for pipes and files)");
+    }
     let shape = start.shape();
     let tables: PathBuf = a.tables.tables;
     let mut cache = TableCache::new(&tables, None, false, true);
