@@ -138,8 +138,9 @@ else
 fi
 frontier=$dir/frontier.json
 
-# The frontier, once. frontier.txt (its first threshold) is written after it, by rename.
-if [ ! -s "$dir/frontier.txt" ]; then
+# The frontier, once. frontier.txt (its first threshold) is written after it, by rename;
+# a frontier.json deleted (one of another version, say) is written again.
+if [ ! -s "$dir/frontier.txt" ] || [ ! -s "$frontier" ]; then
   # Its exit status is this script's: 2 for a board or an option it refuses.
   rc=0
   run "$fifteen" --quiet split frontier "$board" --depth "$depth" "${frontier_opts[@]}" \
@@ -156,7 +157,7 @@ fi
 # solution as optimal.
 threshold=$(sed -n 's/.*"first_threshold":\([0-9][0-9]*\),.*/\1/p' "$frontier" 2>/dev/null || true)
 if [ -z "$threshold" ]; then
-  echo "error: $frontier is not a frontier file (no first_threshold): delete $dir/frontier.txt and run the same command again, which writes the frontier again" >&2
+  echo "error: $frontier is not a frontier file (no first_threshold): delete it and run the same command again, which writes the frontier again" >&2
   exit 2
 fi
 
