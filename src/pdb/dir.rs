@@ -175,7 +175,9 @@ impl TableDir {
     }
 
     /// Builds and saves these tables, giving up when `stop` is set (as
-    /// [`TableDir::build_missing_or_stop`]).
+    /// [`TableDir::build_missing_or_stop`]). Hold the build lock ([`TableDir::lock_builds`])
+    /// while calling it, as every caller here does: another builder taking the lock removes
+    /// the temporary files it finds, which it takes for those of builders that died.
     ///
     /// # Errors
     /// A failed build or write; [`TableError::Interrupted`] when stopped.
