@@ -163,6 +163,7 @@ fn values_at_the_ends_of_the_ranges_are_accepted() {
         (vec!["play", "--pace", "0", "--size", "6"], 2, "needs a terminal"),
         // A bad board is said as such, terminal or not.
         (vec!["play", "1 2 3"], 2, "3 numbers do not make a board"),
+
     ];
     for (args, code, fragment) in rows {
         let o = common::run(&args, None);
@@ -170,6 +171,21 @@ fn values_at_the_ends_of_the_ranges_are_accepted() {
         assert_eq!(o.code, code, "{ctx}");
         assert!(first_line(&o).contains(fragment), "{ctx}: {}", o.stdout);
     }
+}
+
+/// `play` reads no file: an unsolvable board's advice on the other goal is its option alone.
+#[test]
+fn play_gives_the_other_goal_as_its_option_alone() {
+    let o = common::run(&["play", "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0"], None);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr.trim_end().ends_with(
+            "as with two tiles swapped); it can reach the blank-first goal (0 1 2 ..., \
+             Korf's): give --goal blank-first"
+        ),
+        "{}",
+        o.stderr
+    );
 }
 
 #[test]

@@ -82,7 +82,15 @@ pub fn run(a: PlayArgs) -> Result<i32> {
         let goal = a.goal.for_shape(b.shape()).context("bad --goal")?;
         (b, goal)
     };
-    let game = Game::new(start, goal).context("bad board")?;
+    let game = Game::new(start, goal).map_err(|e| {
+        // play reads no file: the other goal's advice keeps its option alone.
+        let why = e.to_string();
+        let why = match why.split_once(", or a `goal: ") {
+            Some((option, _)) => option.to_string(),
+            None => why,
+        };
+        anyhow::anyhow!("bad board: {why}")
+    })?;
     // After the board: a bad one is said as such wherever play is run.
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         bail!("play needs a terminal (use solve for pipes and files)");
