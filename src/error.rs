@@ -193,10 +193,10 @@ pub enum BoardError {
     /// editors save: its numbers would read as invisible characters.
     #[error("UTF-16 text, not UTF-8 (a byte of 0 beside each character): convert the file first, e.g. `iconv -f UTF-16 -t UTF-8 FILE > NEW`")]
     Utf16,
-    /// An input line of binary data (bytes of 0 among control characters, as a program or
-    /// an image holds): not text at all, so no conversion is offered.
+    /// An input line of binary data (bytes of 0 among control characters, as a program, an
+    /// image or a compressed file holds): not text at all, so no conversion is offered.
     #[error(
-        "binary data, not text (bytes of 0 among control characters): give a text file of boards"
+        "binary data, not text (bytes of 0 among control characters): give a text file of boards (a compressed file? decompress it first)"
     )]
     Binary,
     /// An input line holding a carriage return before its end: a file whose lines end in

@@ -252,6 +252,8 @@ fn is_oblong(cells: usize) -> bool {
 /// - Bytes that are not UTF-8, a line over [`MAX_LINE_BYTES`] (the rest of it skipped
 ///   unread), an invisible character: an error for that line, and the batch goes on. A
 ///   byte-order mark starting a line is skipped; comments are never looked at.
+/// - A line of binary data ([`BoardError::Binary`]) ends the input with a read error
+///   ([`Reader::take_io_error`]): the boards before it stand, the rest is not read.
 pub struct Reader<R> {
     lines: ByteLines<R>,
     /// Lines to read before the input's next: the end of an unfinished grid, or the rows of
@@ -314,6 +316,14 @@ impl<R: BufRead> Reader<R> {
             return None;
         }
         match self.lines.next_line() {
+            Ok(Some(raw)) if raw.problem == Some(BoardError::Binary) => {
+                // A program or a compressed file is no file of boards: one error for the
+                // input, not one per line of it (an executable made five hundred).
+                let why = format!("line {} is {}", raw.no, BoardError::Binary);
+                self.io_error = Some(std::io::Error::new(std::io::ErrorKind::InvalidData, why));
+                self.ended = true;
+                None
+            }
             Ok(Some(raw)) => Some(Line::new(raw)),
             Ok(None) => {
                 self.ended = true;

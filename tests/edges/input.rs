@@ -136,6 +136,11 @@ fn input_cases() -> Vec<InputCase> {
     let ten_mb = vec![b'7'; 10 << 20];
     let mut ten_mb_then_a_board = ten_mb.clone();
     ten_mb_then_a_board.extend(b"\n1 2 3 4 5 6 7 0 8\n");
+    // The start of this test's own executable, and two boards before a gzip stream.
+    let program: Vec<u8> =
+        std::fs::read(std::env::current_exe().unwrap()).unwrap()[..4096].to_vec();
+    let mut gzipped = GOOD.repeat(2);
+    gzipped.extend(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xed\x9d\x01\x02\x00\x07\n1 2 3\n");
     let mut utf8_file = GOOD.repeat(6);
     utf8_file.extend(b"1 2 3 \xff 5 6 7 0 8\n");
     utf8_file.extend(GOOD.repeat(2));
@@ -491,6 +496,20 @@ fn input_cases() -> Vec<InputCase> {
                 STANDARD,
             ],
         ),
+        InputCase {
+            stderr: "error: reading input: line 1 is binary data, not text",
+            ..json_case("a program's bytes: one error, not one a line", &program, 2, &[])
+        },
+        InputCase {
+            via: Via::File,
+            stderr: "error: reading input: line 3 is binary data, not text",
+            ..json_case(
+                "boards, then a compressed file's bytes: the boards answered",
+                &gzipped,
+                2,
+                &[STANDARD, STANDARD],
+            )
+        },
         json_case(
             "a zero-width space",
             "1 2 3 4 5 6 7 0 \u{200b}8\n".as_bytes(),

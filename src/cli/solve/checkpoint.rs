@@ -334,7 +334,13 @@ pub fn run(
             emit(&mut std::io::stdout(), &report.line(&Outcome::bad(bad)))?;
             return Ok(1);
         }
-        _ => bail!("--checkpoint solves one board: give exactly one"),
+        _ => match reader.take_io_error() {
+            Some(e) => {
+                note!("error: reading input: {e}");
+                return Ok(2);
+            }
+            None => bail!("--checkpoint solves one board: give exactly one"),
+        },
     };
     // The same solver as the batch's: its tables and the extras they get.
     let solver = match plan.solvers()?.get(&inst) {
