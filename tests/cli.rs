@@ -1536,3 +1536,37 @@ fn a_command_of_one_board_reads_it_as_solve_does() {
         o.stdout
     );
 }
+
+/// `bench -i FILE`, as `solve` takes a file, runs the same batch as `bench FILE`: the file
+/// once, never both ways at once.
+#[test]
+fn bench_takes_its_file_after_i_as_solve_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(
+        tmp.path(),
+        "b.txt",
+        "1 2 1 2 3 4 5 6 0 7 8\n2 ? 8 6 7 2 5 4 3 0 1\n",
+    );
+    let file = file.as_str();
+    let answers = |o: &common::Out| -> Vec<(u64, u64)> {
+        json_lines(&o.stdout)
+            .iter()
+            .filter(|v| v.get("id").is_some())
+            .map(|v| (v["length"].as_u64().unwrap(), v["nodes"].as_u64().unwrap()))
+            .collect()
+    };
+    let plain = run(&["bench", LC, "--format", "json", file], None);
+    let with_i = run(&["bench", LC, "--format", "json", "-i", file], None);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert_eq!(with_i.code, 0, "{}", with_i.stderr);
+    let lengths: Vec<u64> = answers(&plain).iter().map(|a| a.0).collect();
+    assert_eq!(lengths, [2, 31]);
+    assert_eq!(answers(&with_i), answers(&plain));
+    let both = run(&["bench", LC, file, "-i", file], None);
+    assert_eq!(both.code, 2, "{}", both.stderr);
+    assert!(
+        both.stderr.contains("cannot be used with"),
+        "{}",
+        both.stderr
+    );
+}

@@ -197,6 +197,7 @@ pub struct SolveArgs {
 /// (which bench refuses: it runs the solver's own search), hidden from its help.
 #[derive(clap::Args, Debug)]
 #[command(
+    override_usage = "fifteen bench [OPTIONS] <FILE>",
     mut_arg("algorithm", |a| a.hide(true)),
     mut_arg("depth_limit", |a| a.hide(true)),
     mut_arg("max_memory", |a| a.hide(true)),
@@ -206,7 +207,17 @@ pub struct SolveArgs {
 )]
 pub struct BenchArgs {
     /// An instance file such as data/korf100.txt.
-    file: String,
+    #[arg(required_unless_present = "input")]
+    file: Option<String>,
+    /// The file given as `solve` takes one (`-i FILE`), for those used to it.
+    #[arg(
+        short = 'i',
+        long = "input",
+        value_name = "FILE",
+        conflicts_with = "file",
+        hide = true
+    )]
+    input: Option<String>,
     #[command(flatten)]
     opts: SearchOpts,
 }
@@ -258,26 +269,27 @@ pub fn bench(a: BenchArgs) -> Result<i32> {
         bail!("bench runs the solver's own search (leave out --algorithm and --format report); compare the classic searches with `fifteen compare BOARD`, or run one with `fifteen solve --algorithm`");
     }
     plan.classic_options_fit()?;
-    if a.file != "-"
-        && !std::path::Path::new(&a.file).exists()
-        && Board::parse(&super::input::without_comments(&a.file)).is_ok()
+    let file = a.file.or(a.input).expect("clap requires one");
+    if file != "-"
+        && !std::path::Path::new(&file).exists()
+        && Board::parse(&super::input::without_comments(&file)).is_ok()
     {
         // `bench` takes a file of instances with known lengths; a board is `solve`'s.
         bail!(
             "cannot read {}: no such file (it is a board: `bench` reads a file of instances with their known lengths; to solve a board, give `fifteen solve \"{}\"`)",
-            a.file,
-            a.file
+            file,
+            file
         );
     }
-    if classic::problem_text(&a.file)?.is_some() {
+    if classic::problem_text(&file)?.is_some() {
         // Its grids would read as boards of their own, unsolvable or too short.
         bail!(
             "{}: a course problem file (a weight, then the start and goal grids): `bench` reads instance files with known lengths; solve it with `fifteen solve -i {}`",
-            a.file,
-            a.file
+            file,
+            file
         );
     }
-    run(vec![], Some(a.file), false, &plan, true)
+    run(vec![], Some(file), false, &plan, true)
 }
 
 /// A unit of work: an instance with its solver, or a line that failed to parse.
