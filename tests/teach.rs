@@ -363,3 +363,43 @@ fn a_course_file_is_one_where_it_does_not_go_and_with_oblong_grids() {
     );
     assert!(out.stdout.is_empty(), "{}", out.stdout);
 }
+
+/// Reports of several boards are parted by one blank line, each the report of its board
+/// alone; a bad line between them prints no report and no extra gap.
+#[test]
+fn reports_of_several_boards_are_parted_by_a_blank_line() {
+    let boards = [
+        "1 2 3 4 5 6 0 7 8",
+        "1 2 3 4 0 6 7 5 8",
+        "8 1 3 4 0 2 7 6 5",
+    ];
+    let alone: Vec<String> = boards
+        .iter()
+        .map(|b| {
+            let o = run(
+                &["solve", "--heuristic", "manhattan", "--format", "report", b],
+                None,
+            );
+            assert_eq!(o.code, 0, "{}", o.stderr);
+            read_report(&o.stdout).unwrap();
+            o.stdout
+        })
+        .collect();
+    let o = run(
+        &[
+            "solve",
+            "--heuristic",
+            "manhattan",
+            "--format",
+            "report",
+            boards[0],
+            "1 2 3 4 5 6 7 8 1",
+            boards[1],
+            boards[2],
+        ],
+        None,
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(o.stderr.contains("appears more than once"), "{}", o.stderr);
+    assert_eq!(o.stdout, alone.join("\n"));
+}

@@ -73,6 +73,7 @@ pub fn run(boards: Vec<String>, input: Option<String>, plan: &Plan) -> Result<i3
     let mut out = stdout.lock();
     let mut failed = 0;
     let mut read = 0;
+    let mut answered = 0;
     for next in reader.by_ref() {
         read += 1;
         let inst = match next {
@@ -91,7 +92,10 @@ pub fn run(boards: Vec<String>, input: Option<String>, plan: &Plan) -> Result<i3
                 continue;
             }
         };
-        let ok = one(&inst, None, plan, &mut solvers, &mut out)?;
+        // Reports one after another are parted by a blank line (each holds blank lines
+        // of its own, so two run together read as one longer report).
+        let ok = one(&inst, None, plan, &mut solvers, &mut out, answered > 0)?;
+        answered += usize::from(ok);
         if !ok {
             failed += 1;
         }
@@ -129,7 +133,7 @@ pub fn course_file(problem: &Problem, plan: &Plan) -> Result<i32> {
         return Ok(1);
     }
     let mut solvers = plan.solvers()?;
-    let ok = one(&inst, Some(problem), plan, &mut solvers, &mut out)?;
+    let ok = one(&inst, Some(problem), plan, &mut solvers, &mut out, false)?;
     Ok(if ok { 0 } else { 1 })
 }
 
@@ -187,6 +191,7 @@ fn one(
     plan: &Plan,
     solvers: &mut super::plan::Solvers,
     out: &mut impl Write,
+    after_a_report: bool,
 ) -> Result<bool> {
     // A blind search reads no estimate (but for the path's `f` in a report): it opens no
     // tables, and reports Manhattan distance unless another estimate is named.
@@ -220,7 +225,8 @@ fn one(
                         &owned
                     }
                 };
-                course::report(p, &answer)
+                let gap = if after_a_report { "\n" } else { "" };
+                format!("{gap}{}", course::report(p, &answer))
             } else if plan.json {
                 record(inst, &answer, kind, plan).to_line() + "\n"
             } else {
