@@ -213,7 +213,16 @@ pub enum BoardError {
 /// board has no 0.
 fn blank_hint(value: &str, max: usize, blank_missing: bool) -> String {
     if blank_missing && value.parse() == Ok(max as u64 + 1) {
-        format!("; the blank is 0, not {value}")
+        // Numbers 1 to n may also be a square board of n + 1 cells with its 0 left out
+        // (a goal's count is not held to a square: it serves oblong boards too).
+        let cells = max + 2;
+        let side = (1..=6).find(|k| k * k == cells);
+        match side {
+            Some(k) => {
+                format!("; the blank is 0, not {value} (or, for a {k}x{k} board, the 0 is missing)")
+            }
+            None => format!("; the blank is 0, not {value}"),
+        }
     } else {
         String::new()
     }

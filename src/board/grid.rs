@@ -599,6 +599,12 @@ mod tests {
                 .to_string(),
             "the number 16 is out of range (0 to 15); the blank is 0, not 16"
         );
+        // A goal's numbers 1 to 8 may be a 2x4 goal numbering its blank 8, or a 3x3 one
+        // missing its 0: both are said.
+        assert_eq!(
+            parse_tiles("1 2 3 4 5 6 7 8").unwrap_err().to_string(),
+            "the number 8 is out of range (0 to 7); the blank is 0, not 8 (or, for a 3x3 board, the 0 is missing)"
+        );
         // Not when the board has its 0, nor for other numbers out of range.
         assert_eq!(
             Board::parse("1 2 3 4 16 6 7 8 9 10 11 12 13 14 15 0")
