@@ -135,6 +135,28 @@ fn steps_with_output_for_programs_is_refused_with_the_reason() {
     let o = common::run(&solve_with(&["--steps"]), None);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(o.stdout.contains("move 31/31: blank"), "{}", o.stdout);
+    // Each move names the tile a hand slides: the one the blank swaps with, going the
+    // other way. Checked on the cells, apart from the program's boards.
+    let mut cells: Vec<u32> = B3.split_whitespace().map(|t| t.parse().unwrap()).collect();
+    let mut slides = 0;
+    for line in o.stdout.lines().filter(|l| l.starts_with("move ")) {
+        let (_, rest) = line.split_once(": blank ").unwrap();
+        let letter = rest.chars().next().unwrap();
+        let blank = cells.iter().position(|&t| t == 0).unwrap();
+        let (next, way) = match letter {
+            'U' => (blank - 3, "down"),
+            'D' => (blank + 3, "up"),
+            'L' => (blank - 1, "right"),
+            'R' => (blank + 1, "left"),
+            other => panic!("{other} in {line}"),
+        };
+        let said = format!("{letter} (slide {} {way}) -> ", cells[next]);
+        assert!(rest.starts_with(&said), "{line}: want {said}");
+        cells.swap(blank, next);
+        slides += 1;
+    }
+    assert_eq!(slides, 31);
+    assert_eq!(cells, [1, 2, 3, 4, 5, 6, 7, 8, 0]);
 }
 
 #[test]

@@ -424,13 +424,17 @@ fn render_steps(board: &Board, goal: &Goal, sol: &Solution) -> String {
     let mut b = *board;
     let n = sol.moves.len();
     for (i, m) in sol.moves.iter().enumerate() {
+        // The tile too, as a person holding the puzzle moves it (the blank's letter is
+        // the other way round).
+        let (tile, slide) = crate::game::tile_move(&b, *m).expect("solutions are legal");
         b = b.apply(*m).expect("solutions are legal");
         let h = solver.estimate(&b, goal);
         s.push_str(&format!(
-            "move {}/{}: blank {} -> g {}, h {}, f {}, remaining {}\n{}",
+            "move {}/{}: blank {} (slide {tile} {}) -> g {}, h {}, f {}, remaining {}\n{}",
             i + 1,
             n,
             m.letter(),
+            crate::game::dir_name(slide),
             i + 1,
             h,
             i + 1 + h as usize,
