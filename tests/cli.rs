@@ -325,7 +325,7 @@ fn empty_input_is_an_error() {
 #[test]
 fn a_usage_line_does_not_show_the_tables_the_environment_gives() {
     for (args, usage) in [
-        (&["bench"][..], "Usage: fifteen bench <FILE>"),
+        (&["bench"][..], "Usage: fifteen bench [OPTIONS] <FILE>"),
         (&["compare"][..], "Usage: fifteen compare <BOARD>..."),
     ] {
         let o = run(args, None);

@@ -590,3 +590,26 @@ fn fifteen_tables_with_a_tilde_is_in_the_home_directory() {
     assert!(home.join("t/3x3-b0-1.2.3.4.5.6.7.8.pdb").exists());
     assert!(!work.join("~").exists(), "a directory named ~ was made");
 }
+
+/// A symbolic link whose target cannot be opened is said to be one; deleting it is said
+/// to let the table be built only where the link bears a table's name.
+#[test]
+fn an_unreachable_link_offers_a_build_only_under_a_tables_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let partition = Partition::default_for(shape3(), 0);
+    let spec = partition.specs().remove(0);
+    let named = tmp.path().join(spec.file_name());
+    std::os::unix::fs::symlink(tmp.path().join("gone.pdb"), &named).unwrap();
+    let looped = tmp.path().join("loop.pdb");
+    std::os::unix::fs::symlink("loop.pdb", &looped).unwrap();
+    let msg = pdb::inspect(&named).err().unwrap().to_string();
+    assert!(msg.contains("a symbolic link to"), "{msg}");
+    assert!(msg.contains("built in its place"), "{msg}");
+    let msg = pdb::inspect(&looped).err().unwrap().to_string();
+    assert!(msg.contains("a symbolic link to loop.pdb"), "{msg}");
+    assert!(msg.contains("its name is no table's"), "{msg}");
+    assert!(!msg.contains("built in its place"), "{msg}");
+    // Both links are left as they were.
+    assert!(std::fs::symlink_metadata(&named).unwrap().is_symlink());
+    assert!(std::fs::symlink_metadata(&looped).unwrap().is_symlink());
+}

@@ -236,12 +236,23 @@ fn io_error(path: &Path) -> impl Fn(std::io::Error) -> TableError + '_ {
 fn through_link(path: &Path, e: std::io::Error) -> std::io::Error {
     let dangling =
         e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ELOOP);
+    // A link under a name no table has is never built over: deleting it builds nothing.
+    let tables_name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(PatternSpec::from_file_name)
+        .is_some();
+    let or_else = if tables_name {
+        "or delete the link to have the table built in its place"
+    } else {
+        "or delete the link (its name is no table's)"
+    };
     match std::fs::read_link(path) {
         Ok(target) if dangling => std::io::Error::new(
             e.kind(),
             format!(
                 "a symbolic link to {}, which cannot be opened ({e}); make its target \
-                 reachable, or delete the link to have the table built in its place",
+                 reachable, {or_else}",
                 target.display()
             ),
         ),
