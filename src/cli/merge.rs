@@ -73,12 +73,7 @@ pub fn run(a: MergeArgs) -> Result<i32> {
             let inputs = || a.parts.iter().map(PathBuf::as_path);
             not_an_input(path, inputs())?;
             not_an_input(&partial, inputs())?;
-            may_replace(
-                path,
-                a.force,
-                "the output of this merge (its records, as fifteen writes them, with the same ids and boards in the same order)",
-                |p| checked.is_output(p, false),
-            )?;
+            may_replace(path, a.force, OUTPUT, |p| checked.is_output(p, false))?;
             may_replace(&partial, a.force, "this merge's partial output", |p| {
                 checked.is_output(p, true)
             })?;
@@ -97,8 +92,9 @@ pub fn run(a: MergeArgs) -> Result<i32> {
                     Ok(r)
                 });
             match &r {
-                Ok(_) => std::fs::rename(&partial, path)
-                    .with_context(|| format!("cannot rename {} to its name", partial.display()))?,
+                Ok(_) => put_in_place(&partial, path, |p| {
+                    may_replace(p, a.force, OUTPUT, |p| checked.is_output(p, false))
+                })?,
                 Err(_) => {
                     let _ = std::fs::remove_file(&partial);
                 }
@@ -165,6 +161,58 @@ pub fn run(a: MergeArgs) -> Result<i32> {
     })
 }
 
+/// What `merge -o FILE` may replace unasked.
+const OUTPUT: &str = "the output of this merge (its records, as fifteen writes them, with the same ids and boards in the same order)";
+
+/// Renames the finished merge from `partial` to `path`, checking `path` again first with
+/// `may_replace`: the merge takes a while, and a file that appeared there meanwhile (a
+/// `solve -o` started on the same name, someone's notes) is not written over. Such a file
+/// is kept, and so is the merge, in `partial`.
+fn put_in_place(
+    partial: &Path,
+    path: &Path,
+    may_replace: impl FnOnce(&Path) -> Result<()>,
+) -> Result<()> {
+    let kept = || format!("the merge is kept in {}", partial.display());
+    may_replace(path).map_err(|e| anyhow::anyhow!("{e:#}; {}", kept()))?;
+    let regular = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file());
+    // A results file another fifteen writes holds its lock: refused even with --force, or
+    // its records would go to a file no name leads to. Held through the rename, so that
+    // one starting now is refused instead.
+    let _held = match regular.then(|| std::fs::File::open(path)) {
+        Some(Ok(f)) => match f.try_lock() {
+            Ok(()) => Some(f),
+            Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
+                "{} is being written by another fifteen (it holds the file's lock), started while this merge was writing; {}: rename it when that one is done, or merge again into another file",
+                path.display(),
+                kept()
+            ),
+            // A file system without locks: go on without one.
+            Err(std::fs::TryLockError::Error(_)) => Some(f),
+        },
+        _ => None,
+    };
+    if !regular {
+        // Nothing there: put the merge in place only if nothing appears meanwhile (a
+        // link fails where a name exists; a rename would replace it).
+        match std::fs::hard_link(partial, path) {
+            Ok(()) => {
+                let _ = std::fs::remove_file(partial);
+                return Ok(());
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => anyhow::bail!(
+                "{} appeared while this merge was writing it; {}: look at both, then rename the merge or merge again into another file",
+                path.display(),
+                kept()
+            ),
+            // No hard links on this file system: a rename, as before.
+            Err(_) => {}
+        }
+    }
+    std::fs::rename(partial, path)
+        .with_context(|| format!("cannot rename {} to its name", partial.display()))
+}
+
 /// Where the merge is written before it is renamed to `path`: a merge refused halfway never
 /// leaves a file that looks complete.
 fn partial_name(path: &Path) -> PathBuf {
@@ -195,4 +243,64 @@ fn open_partial(partial: &Path) -> Result<std::fs::File> {
     file.set_len(0)
         .with_context(|| format!("cannot write {}", partial.display()))?;
     Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A partial merge and the name it goes to, in a fresh directory.
+    fn files() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let tmp = tempfile::tempdir().unwrap();
+        let partial = tmp.path().join("X.partial");
+        std::fs::write(&partial, "merged\n").unwrap();
+        let path = tmp.path().join("X");
+        (tmp, partial, path)
+    }
+
+    #[test]
+    fn a_merge_goes_in_place_where_nothing_is() {
+        let (_tmp, partial, path) = files();
+        put_in_place(&partial, &path, |_| Ok(())).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "merged\n");
+        assert!(!partial.exists());
+    }
+
+    #[test]
+    fn a_file_that_appeared_meanwhile_is_kept_and_so_is_the_merge() {
+        let (_tmp, partial, path) = files();
+        std::fs::write(&path, "my notes\n").unwrap();
+        let e = put_in_place(&partial, &path, |p| {
+            may_replace(p, false, OUTPUT, |_| false)
+        });
+        let msg = format!("{:#}", e.unwrap_err());
+        assert!(
+            msg.contains("exists and is not the output of this merge"),
+            "{msg}"
+        );
+        assert!(msg.contains("the merge is kept in"), "{msg}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "my notes\n");
+        assert_eq!(std::fs::read_to_string(&partial).unwrap(), "merged\n");
+    }
+
+    #[test]
+    fn a_file_another_writer_holds_is_kept_even_when_forced() {
+        let (_tmp, partial, path) = files();
+        std::fs::write(&path, "results being written\n").unwrap();
+        // Another open file description holds the lock, as a `solve -o` does.
+        let writer = std::fs::File::open(&path).unwrap();
+        writer.try_lock().unwrap();
+        let e = put_in_place(&partial, &path, |_| Ok(()));
+        let msg = format!("{:#}", e.unwrap_err());
+        assert!(msg.contains("is being written by another fifteen"), "{msg}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "results being written\n"
+        );
+        assert!(partial.exists());
+        // Once it lets go, the forced merge goes in place.
+        drop(writer);
+        put_in_place(&partial, &path, |_| Ok(())).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "merged\n");
+    }
 }
