@@ -481,20 +481,38 @@ def solve_many(
     finally:
         close()
     out = np.frombuffer(lengths, dtype="<i4").astype(np.int32)
+    move_list: Optional[List[Optional[str]]] = None
     if paths is not None:
-        # A board a limit stopped has no moves, which "" (the goal's) would hide.
-        paths = [None if length < 0 else p for length, p in zip(out.tolist(), paths)]
+        too_many = False
+        try:
+            move_list = _split_moves(paths, out)
+        except MemoryError:
+            too_many = True  # raised below, once this one and what it holds are let go
+        if too_many:
+            raise MemoryError(
+                f"the moves of {n} boards do not fit in memory as strings: give the boards "
+                "in smaller batches, or leave out moves=True")
     if stats:
         return Batch(
             out,
             np.frombuffer(bounds, dtype="<u4").astype(np.int32),
             np.frombuffer(nodes, dtype="<u8").astype(np.uint64),
             time.perf_counter() - t0,
-            paths,
+            move_list,
         )
     if moves:
-        return out, paths
+        return out, move_list
     return out
+
+
+def _split_moves(letters: bytes, lengths: np.ndarray) -> List[Optional[str]]:
+    """Each board's moves, cut from ``letters`` (every solved board's, one after another)
+    by its length; ``None`` for a board a limit stopped (length -1), which ``""`` (the
+    goal's) would hide."""
+    text = letters.decode("ascii")
+    ends = np.cumsum(np.maximum(lengths, 0), dtype=np.int64).tolist()
+    return [None if length < 0 else text[end - length:end]
+            for length, end in zip(lengths.tolist(), ends)]
 
 
 class Batch(NamedTuple):

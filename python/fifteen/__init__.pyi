@@ -19,9 +19,16 @@ Board = Union[
     npt.NDArray[np.integer[Any]],
     npt.NDArray[np.floating[Any]],
 ]
-Goal = Union[None, str, Sequence[float], Sequence[Sequence[float]], npt.NDArray[np.integer[Any]]]
+Goal = Union[
+    None,
+    str,
+    Sequence[float],
+    Sequence[Sequence[float]],
+    npt.NDArray[np.integer[Any]],
+    npt.NDArray[np.floating[Any]],
+]
 Boards = Union[npt.NDArray[np.integer[Any]], Iterable[Board]]
-Size = Union[int, str, Tuple[int, int]]
+Size = Union[Int, str, Tuple[Int, Int]]
 Tables = Union[str, "os.PathLike[str]", None]
 Progress = Union[bool, Callable[[int, int], Any]]
 
@@ -85,7 +92,7 @@ def solve(
     timeout: Optional[float] = None,
     threads: Optional[Int] = None,
     tables: Tables = None,
-    max_nodes: Optional[int] = None,
+    max_nodes: Optional[Int] = None,
     heuristic: str = "pdb",
 ) -> Solution: ...
 @overload
@@ -96,7 +103,7 @@ def solve_many(
     moves: Literal[False] = False,
     weight: float = 1.0,
     timeout: Optional[float] = None,
-    max_nodes: Optional[int] = None,
+    max_nodes: Optional[Int] = None,
     threads: Optional[Int] = None,
     tables: Tables = None,
     progress: Progress = False,
@@ -111,7 +118,7 @@ def solve_many(
     moves: Literal[True],
     weight: float = 1.0,
     timeout: Optional[float] = None,
-    max_nodes: Optional[int] = None,
+    max_nodes: Optional[Int] = None,
     threads: Optional[Int] = None,
     tables: Tables = None,
     progress: Progress = False,
@@ -126,7 +133,7 @@ def solve_many(
     moves: bool = False,
     weight: float = 1.0,
     timeout: Optional[float] = None,
-    max_nodes: Optional[int] = None,
+    max_nodes: Optional[Int] = None,
     threads: Optional[Int] = None,
     tables: Tables = None,
     progress: Progress = False,
@@ -141,7 +148,7 @@ def solve_many(
     moves: bool = False,
     weight: float = 1.0,
     timeout: Optional[float] = None,
-    max_nodes: Optional[int] = None,
+    max_nodes: Optional[Int] = None,
     threads: Optional[Int] = None,
     tables: Tables = None,
     progress: Progress = False,
@@ -240,9 +247,9 @@ def search(
     algorithm: str = "astar",
     heuristic: Optional[str] = None,
     weight: float = 1.0,
-    max_nodes: Optional[int] = None,
-    max_memory: Optional[int] = None,
-    depth_limit: Optional[int] = None,
+    max_nodes: Optional[Int] = None,
+    max_memory: Optional[Int] = None,
+    depth_limit: Optional[Int] = None,
     timeout: Optional[float] = None,
     tables: Tables = None,
 ) -> SearchResult: ...
@@ -250,9 +257,9 @@ def compare(
     board: Board,
     goal: Goal = None,
     *,
-    max_nodes: Optional[int] = 1_000_000,
-    max_memory: Optional[int] = None,
-    depth_limit: Optional[int] = None,
+    max_nodes: Optional[Int] = 1_000_000,
+    max_memory: Optional[Int] = None,
+    depth_limit: Optional[Int] = None,
     timeout: Optional[float] = None,
     tables: Tables = None,
     as_frame: Optional[bool] = None,

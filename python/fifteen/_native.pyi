@@ -48,8 +48,9 @@ def solve_many(
     tables: _Path = None,
     heuristic: str = "pdb",
     progress: Optional[Callable[[int, int], Any]] = None,
-) -> Tuple[bytes, bytes, bytes, Optional[List[str]]]:
-    """``(lengths i32, lower_bounds u32, nodes u64, moves)``, little-endian."""
+) -> Tuple[bytes, bytes, bytes, Optional[bytes]]:
+    """``(lengths i32, lower_bounds u32, nodes u64, moves)``, little-endian; ``moves``: every
+    solved board's move letters one after another, as many as its length."""
 
 def heuristic(
     data: bytes, rows: int, cols: int, goal_tiles: bytes, which: str, tables: _Path = None

@@ -12,7 +12,7 @@ use fifteen::random::{board_rng, distance_budget, farthest, walk_to_distance};
 use fifteen::search::Weight;
 use fifteen::search::{Limits, Search, StopReason};
 use fifteen::{Board, Goal, Shape, SolveError, Solver};
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rayon::ThreadPool;
@@ -168,8 +168,9 @@ impl Plan {
 /// Solves `n` boards (`data`: `n * cells` bytes) in parallel, one board per thread at a
 /// time, in input order (as `fifteen solve -i FILE` and `fifteen bench` do). Returns
 /// `(lengths, lower_bounds, nodes, moves)`: lengths as little-endian `i32` (-1 where a
-/// limit stopped the search), lower bounds as `u32`, nodes as `u64`, and the move strings
-/// when `want_moves`. `progress(done, n)` is called from this thread as boards finish, at most every 50 ms.
+/// limit stopped the search), lower bounds as `u32`, nodes as `u64`, and, when
+/// `want_moves`, every solved board's moves as ASCII letters one after another (each
+/// board's as many as its length). `progress(done, n)` is called from this thread as boards finish, at most every 50 ms.
 #[pyfunction]
 #[pyo3(signature = (data, rows, cols, goal_tiles, want_moves=false, weight_factor=1.0,
     timeout_secs=None, max_nodes=None, n_threads=None, tables=None, heuristic="pdb",
@@ -190,7 +191,7 @@ pub fn solve_many(
     tables: Option<PathBuf>,
     heuristic: &str,
     progress: Option<PyObject>,
-) -> PyResult<(Py<PyBytes>, Py<PyBytes>, Py<PyBytes>, Option<Vec<String>>)> {
+) -> PyResult<(Py<PyBytes>, Py<PyBytes>, Py<PyBytes>, Option<Py<PyBytes>>)> {
     let s = shape(rows, cols)?;
     let g = goal(goal_tiles, rows, cols)?;
     // Every board is checked before any search: a bad one is named by its row. They are
@@ -206,7 +207,11 @@ pub fn solve_many(
     let mut lengths = crate::filled(total, -1i32)?;
     let mut bounds = crate::filled(total, 0u32)?;
     let mut nodes = crate::filled(total, 0u64)?;
-    let mut moves: Vec<String> = crate::filled(if want_moves { total } else { 0 }, String::new())?;
+    // Every board's moves, one after another, in board order (its length says where
+    // each ends): one growing buffer, each growth checked, rather than a string a board,
+    // whose millions of small allocations abort the process when one fails.
+    let mut moves: Vec<u8> = Vec::new();
+    let mut moves_too_large = false;
     let mut last_told = usize::MAX;
     // A table written to during the batch: the error raised, no value given.
     let mut changed: Option<String> = None;
@@ -226,7 +231,12 @@ pub fn solve_many(
                         bounds[i] = sol.lower_bound;
                         nodes[i] = sol.nodes;
                         if want_moves {
-                            moves[i] = moves_to_string(&sol.moves);
+                            if moves.try_reserve(sol.moves.len()).is_ok() {
+                                moves.extend(sol.moves.iter().map(|d| d.letter() as u8));
+                            } else {
+                                moves_too_large = true;
+                                stop.store(true, Ordering::Relaxed);
+                            }
                         }
                     }
                     Err(SolveError::Stopped(st)) => {
@@ -263,6 +273,12 @@ pub fn solve_many(
         crate::tables::forget_opened();
         return Err(PyOSError::new_err(m));
     }
+    if moves_too_large {
+        return Err(PyMemoryError::new_err(format!(
+            "the moves of {total} boards do not fit in memory: give the boards in smaller \
+             batches, or leave out moves=True"
+        )));
+    }
     if let Some(f) = &progress {
         f.call1(py, (done.load(Ordering::Relaxed), total))?;
     }
@@ -270,7 +286,9 @@ pub fn solve_many(
         crate::bytes_of(py, &lengths, i32::to_le_bytes)?,
         crate::bytes_of(py, &bounds, u32::to_le_bytes)?,
         crate::bytes_of(py, &nodes, u64::to_le_bytes)?,
-        want_moves.then_some(moves),
+        want_moves
+            .then(|| crate::bytes_of(py, &moves, |b: u8| [b]))
+            .transpose()?,
     ))
 }
 
