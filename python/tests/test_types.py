@@ -30,6 +30,12 @@ u = fifteen.solve_many(r, threads=np.int64(2))
 print(either, g, w, u)
 empty = fifteen.heuristic([])                        # no boards: an empty array
 print(empty.shape, fifteen.is_solvable([]).shape, fifteen.heuristic("1 2 3 0") + 1)
+fg = fifteen.solve("1 2 3 0 4 6 7 5 8", goal=np.array([1, 2, 3, 4, 5, 6, 7, 8, 0.0]))  # floats
+lim = fifteen.solve("1 2 3 0", max_nodes=np.int64(50))                         # NumPy limits
+sr = fifteen.search("1 2 3 0", max_memory=np.int64(2**20), max_nodes=np.int64(99))
+rb = fifteen.random_boards(2, size=(np.int64(2), 3))                          # NumPy sizes
+rc = fifteen.random_boards(2, size=np.int64(3))
+print(fg, lim, sr, rb, rc)
 '''
 
 
