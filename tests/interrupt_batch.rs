@@ -307,3 +307,33 @@ fn an_interrupted_bench_says_so_in_its_summary() {
     assert_eq!(s["interrupted"], true, "{lines:?}");
     assert!(s["solved"].as_u64().unwrap() < 103, "{lines:?}");
 }
+
+/// A huge `random --count` stopped by Ctrl-C says so, as every command does, and every
+/// line it printed is a whole board.
+#[test]
+fn an_interrupted_random_says_so_and_its_boards_are_whole() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args([
+            "random",
+            "--size",
+            "3",
+            "--count",
+            "100000000000",
+            "--seed",
+            "3",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run fifteen");
+    let rx = lines_of(&mut child);
+    let first = rx.recv_timeout(HANG).expect("a first line");
+    sigint(&child);
+    let (code, stderr) = finish(child, None);
+    assert_interrupted(code, &stderr);
+    assert!(stderr.contains("boards drawn"), "{stderr}");
+    for line in std::iter::once(first).chain(rx.iter()) {
+        Board::parse(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+}

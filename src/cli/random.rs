@@ -100,6 +100,11 @@ pub fn run(a: RandomArgs) -> Result<i32> {
         // A huge --count stops on Ctrl-C or SIGTERM with the lines so far printed whole.
         if super::INTERRUPTED.load(Ordering::Relaxed) {
             emit(&mut out, "")?;
+            super::output::note!(
+                "interrupted: {} of the {} boards drawn, the lines printed whole; the rest were not drawn",
+                i - 1,
+                a.count
+            );
             return Ok(130);
         }
         // Every board is drawn, the other shards' too: each draw takes a varying amount
