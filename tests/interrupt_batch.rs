@@ -337,3 +337,17 @@ fn an_interrupted_random_says_so_and_its_boards_are_whole() {
         Board::parse(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
     }
 }
+
+/// Stopped while waiting for its first board on stdin, `solve -` says that no board was
+/// read, not that a search was stopped.
+#[test]
+fn ctrl_c_before_any_board_says_none_was_read() {
+    // Its stdin, a pipe, stays open (held in `child`) until it has exited.
+    let child = spawn("solve", &["-"]);
+    std::thread::sleep(Duration::from_millis(300));
+    sigint(&child);
+    let (code, stderr) = finish(child, None);
+    assert_interrupted(code, &stderr);
+    assert!(stderr.contains("before any board was read"), "{stderr}");
+    assert!(!stderr.contains("search was stopped"), "{stderr}");
+}

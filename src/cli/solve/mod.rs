@@ -309,7 +309,7 @@ fn run(
 ) -> Result<i32> {
     // One board on the command line: a stop's advice names `--checkpoint FILE`, as its
     // limit hint does, not a batch's `--checkpoints DIR`.
-    let one_board = input.is_none() && boards.len() == 1;
+    let one_board = input.is_none() && boards.len() == 1 && boards[0] != "-";
     if steps && plan.output.is_some() {
         bail!("--steps prints boards for people; it does not go with --output (a JSON Lines file)");
     }
@@ -610,6 +610,9 @@ fn run(
                     "interrupted: the results above are complete; {} keeps each stopped search: rerun the same command to resume",
                     dir.display()
                 ),
+                (None, 0) if reader.instances_read() == 0 => {
+                    note!("interrupted: stopped before any board was read")
+                }
                 (None, 0) if one_board => note!("interrupted: the search was stopped (--checkpoint FILE keeps a long search's work for a rerun)"),
                 (None, 0) => note!("interrupted: no instance was done (--checkpoints DIR keeps a long search's work for a rerun)"),
                 (None, _) => note!("interrupted: the results above are complete; the rest were not solved"),
