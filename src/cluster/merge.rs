@@ -110,8 +110,9 @@ pub enum MergeError {
         /// The shard as written.
         shard: String,
     },
-    /// A file without its end line: its task stopped before the end of its slice.
-    #[error("{path} (shard {shard}) is incomplete: {results} results and no end line; rerun its task (it resumes where it stopped), then merge again")]
+    /// A file without its end line: its task stopped before the end of its slice, or is
+    /// still writing it.
+    #[error("{path} (shard {shard}) is incomplete: {results} results and no end line; {}", if *running { "its task is still writing it (it holds the file's lock): wait for it to end, then merge again" } else { "rerun its task (it resumes where it stopped), then merge again" })]
     Incomplete {
         /// The file.
         path: PathBuf,
@@ -119,6 +120,8 @@ pub enum MergeError {
         shard: Shard,
         /// Records it holds.
         results: u64,
+        /// Another process holds the file's lock, as a running `solve -o` does.
+        running: bool,
     },
     /// Shards of the batch for which no file was given.
     #[error("missing shard{} {list} of {count}: no file for {}; run {} task{} (it resumes if it started) and give all {count} files", if *missing_count == 1 { "" } else { "s" }, if *missing_count == 1 { "it" } else { "them" }, if *missing_count == 1 { "its" } else { "their" }, if *missing_count == 1 { "" } else { "s" })]
@@ -296,6 +299,7 @@ pub fn survey(path: &Path) -> Result<Part, MergeError> {
         path: path.to_path_buf(),
         shard,
         results,
+        running: matches!(file.try_lock(), Err(std::fs::TryLockError::WouldBlock)),
     })?;
     Ok(Part {
         path: path.to_path_buf(),

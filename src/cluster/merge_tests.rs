@@ -82,9 +82,39 @@ fn missing_incomplete_foreign_and_repeated_parts_are_refused() {
     std::fs::write(&paths[1], lines[..2].join("\n") + "\n").unwrap();
     let e = err(&paths);
     assert!(
-        matches!(e, MergeError::Incomplete { results: 1, .. }),
+        matches!(
+            e,
+            MergeError::Incomplete {
+                results: 1,
+                running: false,
+                ..
+            }
+        ),
         "{e}"
     );
+    assert!(e.to_string().contains("rerun its task"), "{e}");
+    // The same file while its task still writes it (holding its lock, as `solve -o`
+    // does): not to be rerun now, but waited for.
+    let writer = std::fs::File::open(&paths[1]).unwrap();
+    writer.try_lock().unwrap();
+    let e = err(&paths);
+    assert!(
+        matches!(
+            e,
+            MergeError::Incomplete {
+                results: 1,
+                running: true,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("its task is still writing it"),
+        "{e}"
+    );
+    assert!(!e.to_string().contains("rerun"), "{e}");
+    drop(writer);
 
     // Another batch's shard, and an input of another length.
     let other = tempfile::tempdir().unwrap();
