@@ -155,6 +155,29 @@ pub fn farthest(goal: &Goal) -> Option<u32> {
     }
 }
 
+/// Why no board `distance` moves from `goal` was found by a walk of `budget` moves, for
+/// people: where the radius is known and the distance within it, the boards exist and are
+/// only too rare for a walk to meet (on 3x3, 2 of 181,440 boards are 31 moves away).
+///
+/// ```
+/// use fifteen::random::walk_gave_up;
+/// use fifteen::{Goal, Shape};
+///
+/// let goal = Goal::standard(Shape::new(3, 3).unwrap());
+/// assert!(walk_gave_up(&goal, 31, 41000).contains("exist (the farthest are 31 moves away)"));
+/// ```
+pub fn walk_gave_up(goal: &Goal, distance: u32, budget: u64) -> String {
+    let shape = goal.shape();
+    match farthest(goal) {
+        Some(max) if distance <= max => format!(
+            "no walk from the goal stood {distance} moves away within {budget} moves: {shape} boards that far exist (the farthest are {max} moves away) but are too rare for a random walk to meet; ask for fewer moves, or try other seeds"
+        ),
+        _ => format!(
+            "no walk from the goal stood {distance} moves away within {budget} moves: boards that far are rare or do not exist on {shape} boards"
+        ),
+    }
+}
+
 /// A board exactly `distance` moves from the goal, for curricula and test sets: where a
 /// random walk from the goal (as [`random_walk`]'s) first stands that far; `None` when it
 /// has not within `budget` moves (boards that far are rare, or there are none).

@@ -497,6 +497,30 @@ fn random_boards_at_a_distance_are_that_far_by_bfs() {
         "{}",
         centre.stderr
     );
+    // With the blank in a corner, boards 31 moves away exist (two): a walk that did not
+    // meet one says so, rather than that there may be none.
+    let corner = run(
+        &[
+            "random",
+            "--size",
+            "3",
+            "--distance",
+            "31",
+            "--seed",
+            "2",
+            "--tables",
+            tables,
+        ],
+        None,
+    );
+    assert_eq!(corner.code, 2, "{}{}", corner.stdout, corner.stderr);
+    assert!(
+        corner
+            .stderr
+            .contains("3x3 boards that far exist (the farthest are 31 moves away)"),
+        "{}",
+        corner.stderr
+    );
 }
 
 /// The radii `random::farthest` knows are those of exhaustive searches: on the small shapes

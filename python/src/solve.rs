@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use fifteen::batch::run_ordered;
 use fifteen::board::moves_to_string;
-use fifteen::random::{board_rng, distance_budget, farthest, walk_to_distance};
+use fifteen::random::{board_rng, distance_budget, farthest, walk_gave_up, walk_to_distance};
 use fifteen::search::Weight;
 use fifteen::search::{Limits, Search, StopReason};
 use fifteen::{Board, Goal, Shape, SolveError, Solver};
@@ -316,7 +316,8 @@ pub fn boards_at_distance(
     if let Some(max) = farthest(&g).filter(|&max| distance > max) {
         return Err(PyValueError::new_err(format!(
             "distance: no {s} board is more than {max} moves from this goal (the puzzle's \
-             known radius with the blank in a corner): give {max} or less"
+             known radius with the blank in a corner): give {max} or less (the farthest \
+             boards are rare: a walk may not meet them)"
         )));
     }
     let cells = s.cells();
@@ -356,9 +357,8 @@ pub fn boards_at_distance(
                     Ok(Some(b)) => out[i * cells..(i + 1) * cells].copy_from_slice(b.tiles()),
                     Ok(None) => {
                         failed = Some(PyValueError::new_err(format!(
-                            "distance: a walk from the goal stood less than {distance} moves \
-                             away after {budget} moves: boards that far are rare or do not \
-                             exist on {s} boards"
+                            "distance: {}",
+                            walk_gave_up(&g, distance, budget)
                         )));
                         stop.store(true, Ordering::Relaxed);
                     }

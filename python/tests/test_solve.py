@@ -191,8 +191,11 @@ def test_random_boards_at_a_distance_are_that_far_by_bfs(bfs_3x3):
     with pytest.raises(ValueError, match="no 2x2 board is more than 6 moves"):
         fifteen.random_boards(2, size=2, seed=1, distance=7)
     # Where the farthest is not known (the blank in the middle; 30 by BFS), after a walk.
-    with pytest.raises(ValueError, match="less than 31 moves away .* rare or do not exist on 3x3"):
+    with pytest.raises(ValueError, match="stood 31 moves away .* rare or do not exist on 3x3"):
         fifteen.random_boards(1, size=3, seed=1, distance=31, goal="1 2 3 4 0 5 6 7 8")
+    # Within the known radius, the boards exist; a walk that did not meet one says so.
+    with pytest.raises(ValueError, match=r"that far exist \(the farthest are 31 moves away\)"):
+        fifteen.random_boards(1, size=3, seed=2, distance=31)
     assert fifteen.random_boards(0, size=3, distance=5).shape == (0, 9)
 
 

@@ -11,7 +11,8 @@ use super::output::emit;
 use super::solve::plan::{NoSolver, Solvers};
 use crate::cluster::shard::Shard;
 use crate::random::{
-    board_rng, distance_budget, farthest, random_board, random_walk, walk_to_distance, Rng,
+    board_rng, distance_budget, farthest, random_board, random_walk, walk_gave_up,
+    walk_to_distance, Rng,
 };
 use crate::search::{Limits, Search};
 use crate::{Board, Goal, GoalSpec, HeuristicKind, Instance, Shape, SolveError};
@@ -137,7 +138,7 @@ fn at_distance(
     out: &mut impl Write,
 ) -> Result<i32> {
     if let Some(max) = farthest(goal).filter(|&max| d > max) {
-        bail!("no {} board is more than {max} moves from this goal (the puzzle's known radius with the blank in a corner): give --distance {max} or less", goal.shape());
+        bail!("no {} board is more than {max} moves from this goal (the puzzle's known radius with the blank in a corner): give --distance {max} or less (the farthest boards are rare: a walk may not meet them)", goal.shape());
     }
     let mut solvers = Solvers::new(HeuristicKind::Pdb, &a.tables.tables, !a.no_build);
     let at_goal = Instance {
@@ -179,10 +180,7 @@ fn at_distance(
         match walk_to_distance(&mut rng, goal, d, budget, measure) {
             Ok(Some(b)) if a.ids => writeln!(out, "{i} ? {b}").map_err(lost)?,
             Ok(Some(b)) => writeln!(out, "{b}").map_err(lost)?,
-            Ok(None) => bail!(
-                "no walk from the goal stood {d} moves away within {budget} moves: boards that far are rare or do not exist on {} boards",
-                goal.shape()
-            ),
+            Ok(None) => bail!("{}", walk_gave_up(goal, d, budget)),
             Err(SolveError::Stopped(_)) if super::INTERRUPTED.load(Ordering::Relaxed) => {
                 emit(out, "")?;
                 super::output::note!("interrupted: the boards printed are whole, each {d} moves away; the rest were not drawn");
