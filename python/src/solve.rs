@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use fifteen::batch::run_ordered;
@@ -15,6 +16,7 @@ use fifteen::{Board, Goal, Shape, SolveError, Solver};
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use crate::pool::{pool, threads};
@@ -166,11 +168,14 @@ impl Plan {
 }
 
 /// Solves `n` boards (`data`: `n * cells` bytes) in parallel, one board per thread at a
-/// time, in input order (as `fifteen solve -i FILE` and `fifteen bench` do). Returns
+/// time (as `fifteen solve -i FILE` and `fifteen bench` do; each thread takes a run of
+/// the batch, and a thread done early splits another's, so the boards are not started in
+/// input order, which the command line's output needs and arrays do not). Returns
 /// `(lengths, lower_bounds, nodes, moves)`: lengths as little-endian `i32` (-1 where a
 /// limit stopped the search), lower bounds as `u32`, nodes as `u64`, and, when
 /// `want_moves`, every solved board's moves as ASCII letters one after another (each
-/// board's as many as its length). `progress(done, n)` is called from this thread as boards finish, at most every 50 ms.
+/// board's as many as its length). `progress(done, n)` is called from this thread as
+/// boards finish, at most every 50 ms.
 #[pyfunction]
 #[pyo3(signature = (data, rows, cols, goal_tiles, want_moves=false, weight_factor=1.0,
     timeout_secs=None, max_nodes=None, n_threads=None, tables=None, heuristic="pdb",
@@ -207,56 +212,78 @@ pub fn solve_many(
     let mut lengths = crate::filled(total, -1i32)?;
     let mut bounds = crate::filled(total, 0u32)?;
     let mut nodes = crate::filled(total, 0u64)?;
-    // Every board's moves, one after another, in board order (its length says where
-    // each ends): one growing buffer, each growth checked, rather than a string a board,
-    // whose millions of small allocations abort the process when one fails.
-    let mut moves: Vec<u8> = Vec::new();
-    let mut moves_too_large = false;
+    let moves_too_large = AtomicBool::new(false);
     let mut last_told = usize::MAX;
     // A table written to during the batch: the error raised, no value given.
-    let mut changed: Option<String> = None;
-    report::blocking(
+    let changed: Mutex<Option<String>> = Mutex::new(None);
+    // The boards go to the pool's threads as Rayon splits the batch, each thread taking
+    // the next board of its run when free: no channel or wake-up a board, which cost more
+    // than the search of a 3x3 board (10 us a board, where the search takes about 1).
+    // Each run of consecutive boards keeps its solved boards' moves one after another
+    // (its first board's index orders the runs): one buffer a run, each growth checked,
+    // rather than a string a board, whose millions of small allocations abort the
+    // process when one fails.
+    let runs: Vec<(usize, Vec<u8>)> = report::blocking(
         py,
         &stop,
         || {
-            let items = data
-                .chunks_exact(s.cells())
-                .take_while(|_| !stop.load(Ordering::Relaxed))
-                .map(|t| Board::new(s, t).expect("checked above"));
-            let work = |b: Board| plan.solver.solve(&b, &g, &plan.search(&stop, None));
-            run_ordered(&pool, items, plan.threads * 8, work, |i, r| {
-                match r {
+            let boards = lengths
+                .par_iter_mut()
+                .zip(bounds.par_iter_mut())
+                .zip(nodes.par_iter_mut())
+                .zip(data.par_chunks_exact(s.cells()))
+                .enumerate();
+            let solve_one = |(first, mut letters): (Option<usize>, Vec<u8>),
+                             (i, (((length, bound), node), tiles)): (
+                usize,
+                (((&mut i32, &mut u32), &mut u64), &[u8]),
+            )| {
+                let first = first.or(Some(i));
+                if stop.load(Ordering::Relaxed) {
+                    return (first, letters);
+                }
+                let b = Board::new(s, tiles).expect("checked above");
+                match plan.solver.solve(&b, &g, &plan.search(&stop, None)) {
                     Ok(sol) => {
-                        lengths[i] = sol.moves.len() as i32;
-                        bounds[i] = sol.lower_bound;
-                        nodes[i] = sol.nodes;
+                        *length = sol.moves.len() as i32;
+                        *bound = sol.lower_bound;
+                        *node = sol.nodes;
                         if want_moves {
-                            if moves.try_reserve(sol.moves.len()).is_ok() {
-                                moves.extend(sol.moves.iter().map(|d| d.letter() as u8));
+                            if letters.try_reserve(sol.moves.len()).is_ok() {
+                                letters.extend(sol.moves.iter().map(|d| d.letter() as u8));
                             } else {
-                                moves_too_large = true;
+                                moves_too_large.store(true, Ordering::Relaxed);
                                 stop.store(true, Ordering::Relaxed);
                             }
                         }
                     }
                     Err(SolveError::Stopped(st)) => {
-                        bounds[i] = st.lower_bound;
-                        nodes[i] = st.nodes;
+                        *bound = st.lower_bound;
+                        *node = st.nodes;
                     }
                     Err(SolveError::TableChanged(path)) => {
-                        changed = Some(changed_table(&path));
+                        *changed.lock().unwrap_or_else(|e| e.into_inner()) =
+                            Some(changed_table(&path));
                         stop.store(true, Ordering::Relaxed);
                     }
                     Err(e @ SolveError::Overestimate(_)) => {
-                        changed = Some(e.to_string());
+                        *changed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string());
                         stop.store(true, Ordering::Relaxed);
                     }
                     // Checked above: boards fit the goal; no books are kept.
                     Err(_) => {}
                 }
                 done.fetch_add(1, Ordering::Relaxed);
-                !stop.load(Ordering::Relaxed)
+                (first, letters)
+            };
+            let mut runs: Vec<(usize, Vec<u8>)> = pool.install(|| {
+                boards
+                    .fold(|| (None, Vec::new()), solve_one)
+                    .filter_map(|(first, letters)| first.map(|f| (f, letters)))
+                    .collect()
             });
+            runs.sort_unstable_by_key(|&(first, _)| first);
+            runs
         },
         |py| {
             let d = done.load(Ordering::Relaxed);
@@ -269,11 +296,12 @@ pub fn solve_many(
             }
         },
     )?;
+    let changed = changed.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some(m) = changed {
         crate::tables::forget_opened();
         return Err(PyOSError::new_err(m));
     }
-    if moves_too_large {
+    if moves_too_large.into_inner() {
         return Err(PyMemoryError::new_err(format!(
             "the moves of {total} boards do not fit in memory: give the boards in smaller \
              batches, or leave out moves=True"
@@ -286,9 +314,7 @@ pub fn solve_many(
         crate::bytes_of(py, &lengths, i32::to_le_bytes)?,
         crate::bytes_of(py, &bounds, u32::to_le_bytes)?,
         crate::bytes_of(py, &nodes, u64::to_le_bytes)?,
-        want_moves
-            .then(|| crate::bytes_of(py, &moves, |b: u8| [b]))
-            .transpose()?,
+        want_moves.then(|| letters_of(py, runs)).transpose()?,
     ))
 }
 
@@ -383,4 +409,29 @@ pub fn boards_at_distance(
         return Err(e);
     }
     crate::bytes_of(py, &out, |x| [x])
+}
+
+/// The moves of every run of boards, one after another in board order, as one `bytes`
+/// (made in place: the runs are not first joined into one more buffer).
+fn letters_of(py: Python<'_>, runs: Vec<(usize, Vec<u8>)>) -> PyResult<Py<PyBytes>> {
+    let len = runs.iter().map(|(_, l)| l.len()).sum();
+    let b = PyBytes::new_with(py, len, |buf| {
+        let mut at = 0;
+        for (_, letters) in &runs {
+            buf[at..at + letters.len()].copy_from_slice(letters);
+            at += letters.len();
+        }
+        Ok(())
+    })
+    .map_err(|e| {
+        if e.is_instance_of::<PyMemoryError>(py) {
+            PyMemoryError::new_err(format!(
+                "the moves of the boards ({len} letters) do not fit in memory: give the \
+                 boards in smaller batches, or leave out moves=True"
+            ))
+        } else {
+            e
+        }
+    })?;
+    Ok(b.unbind())
 }
