@@ -106,8 +106,11 @@ fn resumed(s: &Setup, signal: &str) {
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     match signal {
-        "TERM" => {
-            assert_eq!(out.status.code(), Some(143), "{stderr}");
+        "TERM" | "HUP" => {
+            // A hang-up (a terminal closed, an ssh session dropped) is a stop as SIGTERM
+            // is: 128 + 1.
+            let status = if signal == "TERM" { 143 } else { 129 };
+            assert_eq!(out.status.code(), Some(status), "{stderr}");
             assert!(
                 stderr.contains("run the same command to resume"),
                 "{stderr}"
@@ -118,12 +121,16 @@ fn resumed(s: &Setup, signal: &str) {
     assert!(out.stdout.is_empty());
     let saved = checkpoint(&cp);
     assert!(saved["moves"].is_null());
-    if signal == "TERM" {
-        // The subtree under way (one thread) is kept where its search was, to go on there.
+    if signal != "KILL" {
+        // The subtree under way (one thread) is kept where its search was, to go on there;
+        // none when the stop came at the top of the tree, between two subtrees (the
+        // iteration just begun, on a machine too quick for the test's look at the file).
         let partial = saved["partial"].as_array().expect("partial subtrees");
-        assert_eq!(partial.len(), 1, "{saved}");
-        assert!(partial[0]["at"].is_string() && partial[0]["nodes"].as_u64() > Some(0));
-        assert!(stderr.contains("1 more caught partway"), "{stderr}");
+        assert!(partial.len() <= 1, "{saved}");
+        if let Some(p) = partial.first() {
+            assert!(p["at"].is_string() && p["nodes"].as_u64() > Some(0));
+            assert!(stderr.contains("1 more caught partway"), "{stderr}");
+        }
     }
     let (rec, spent) = finish(command(s.tables.path(), &cp).spawn().unwrap(), &cp);
     assert_eq!(rec["length"], s.straight["length"]);
@@ -136,7 +143,7 @@ fn resumed(s: &Setup, signal: &str) {
     // The work of both runs (after a kill, what the checkpoint recorded): a stop loses
     // next to nothing (the top of the iteration searched again, the path retraced), a kill
     // the subtree under way.
-    let most = if signal == "TERM" { 1.02 } else { 1.1 };
+    let most = if signal == "KILL" { 1.1 } else { 1.02 };
     assert!(
         spent as f64 <= most * s.straight_spent as f64,
         "{spent} nodes against {} straight",
@@ -150,10 +157,40 @@ fn resumed(s: &Setup, signal: &str) {
 }
 
 #[test]
-fn a_solve_stopped_by_sigterm_or_killed_resumes_to_the_same_answer() {
+fn a_solve_stopped_by_sigterm_or_sighup_or_killed_resumes_to_the_same_answer() {
     let s = setup();
     resumed(&s, "TERM");
+    resumed(&s, "HUP");
     resumed(&s, "KILL");
+}
+
+/// Started by `nohup`, which leaves SIGHUP ignored for the command: a hang-up then leaves
+/// the search running to its answer, as the user asked.
+#[test]
+fn a_hang_up_leaves_a_search_started_by_nohup_running() {
+    let s = setup();
+    let cp = s.dir.path().join("nohup.json");
+    let c = command(s.tables.path(), &cp);
+    let mut nohup = Command::new("nohup");
+    nohup
+        .arg(c.get_program())
+        .args(c.get_args())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = nohup.spawn().expect("nohup (coreutils) runs");
+    wait_for(&cp, s.iterations - 1, &mut child);
+    let status = Command::new("kill")
+        .args(["-HUP", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let (rec, _) = finish(child, &cp);
+    assert_eq!(rec["moves"], s.straight["moves"]);
+    assert_eq!(
+        checkpoint(&cp)["runs"].as_u64(),
+        Some(1),
+        "one run, not stopped"
+    );
 }
 
 /// A stop on a loaded machine: the save made on SIGTERM takes 2 s (the test knob

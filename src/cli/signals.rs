@@ -1,9 +1,12 @@
-//! Ctrl-C and SIGTERM for every long command: the command is told at once (the shared
+//! Ctrl-C, SIGTERM and SIGHUP for every long command: the command is told at once (the shared
 //! [`INTERRUPTED`] flag, which searches, builds and readers poll) and gets a short grace to
 //! stop on its own, saving what it has; a command still running after it (blocked in a
 //! read of a pipe that stays open, say, or inside a step that does not poll) is ended
-//! there, with the same exit status: 130 after SIGINT, 143 after SIGTERM (128 + the
-//! signal, the shell's convention). A search that saves its work when it stops (a
+//! there, with the same exit status: 130 after SIGINT, 143 after SIGTERM, 129 after
+//! SIGHUP (128 + the signal, the shell's convention). SIGHUP, a terminal closed or an ssh
+//! session dropped under a long search, is the commonest way such a search ends; it is
+//! taken as SIGTERM is (the checkpoint saved), unless it is ignored when the command
+//! starts (`nohup`), which is then left as it is. A search that saves its work when it stops (a
 //! checkpoint, [`hold`]) is waited for longer, up to [`HOLD_LIMIT`]. A second signal ends
 //! the command at once. Either way, a file that a stop must not leave behind (a merge's
 //! partial output, [`remove_if_ended`]) is removed first.
@@ -20,7 +23,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 #[cfg(unix)]
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 #[cfg(unix)]
 use signal_hook::iterator::Signals;
 
@@ -96,7 +99,7 @@ fn remove_unfinished() {
 static RECEIVED: AtomicI32 = AtomicI32::new(0);
 
 /// The exit status that tells the first signal received apart, if one was: 130 after
-/// SIGINT, 143 after SIGTERM.
+/// SIGINT, 143 after SIGTERM, 129 after SIGHUP.
 pub fn status() -> Option<i32> {
     match RECEIVED.load(Ordering::SeqCst) {
         0 => None,
@@ -135,12 +138,43 @@ pub fn install() {
     });
 }
 
-/// Starts watching for SIGINT and SIGTERM (see the module's documentation). Without a
-/// thread for it (a process limit, say) the signals keep their default action, which
-/// also ends the command at once.
+/// Whether `signal` is ignored (as `nohup` leaves SIGHUP for the command it starts).
+#[cfg(unix)]
+fn ignored(signal: i32) -> bool {
+    // SAFETY: a query (no new action given) into a zeroed struct of our own.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
+    }
+}
+
+/// Whether SIGHUP stops commands (it was not ignored when [`install`] ran).
+static HANG_UP_WATCHED: AtomicBool = AtomicBool::new(false);
+
+/// The signals that stop a command, for a search that registers its own stop flag on them
+/// ([`install`] watches the same): SIGINT, SIGTERM, and SIGHUP unless the command was
+/// started with it ignored (`nohup`).
+#[cfg(unix)]
+pub fn stopping() -> Vec<i32> {
+    let mut s = vec![SIGINT, SIGTERM];
+    if HANG_UP_WATCHED.load(Ordering::SeqCst) {
+        s.push(SIGHUP);
+    }
+    s
+}
+
+/// Starts watching for SIGINT, SIGTERM and SIGHUP (see the module's documentation).
+/// Without a thread for it (a process limit, say) the signals keep their default action,
+/// which also ends the command at once.
 #[cfg(unix)]
 pub fn install() {
-    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {
+    let watched: Vec<i32> = [SIGINT, SIGTERM, SIGHUP]
+        .into_iter()
+        .filter(|&s| s != SIGHUP || !ignored(s))
+        .collect();
+    HANG_UP_WATCHED.store(watched.contains(&SIGHUP), Ordering::SeqCst);
+    let Ok(mut signals) = Signals::new(&watched) else {
         return;
     };
     let handle = signals.handle();
@@ -184,7 +218,7 @@ pub fn install() {
         // `handle.close()`: it writes to the pipe whose reading end went with the thread's
         // closure, and would raise SIGPIPE.)
         drop(handle);
-        for s in [SIGINT, SIGTERM] {
+        for s in watched {
             // SAFETY: restoring the default disposition; no handler of ours is left.
             unsafe { libc::signal(s, libc::SIG_DFL) };
         }

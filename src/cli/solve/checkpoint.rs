@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGTERM};
 
 use super::plan::{NoSolver, Plan};
 use super::progress::{BatchBar, Iterations};
@@ -32,6 +32,9 @@ use crate::{Instance, Solution, SolveError, Solver};
 
 /// Exit status after SIGTERM: 128 + 15, the shell's convention.
 const EXIT_TERMINATED: i32 = 143;
+
+/// The exit status after SIGHUP (128 + 1), as the shell reports it.
+const EXIT_HUNG_UP: i32 = 129;
 
 /// How often finished subtrees are saved, at most: a kill loses at most this much work
 /// besides the subtrees under way.
@@ -348,12 +351,17 @@ pub fn run(
         Err(NoSolver::Interrupted) => return Ok(130),
         Err(NoSolver::Tables(why)) => bail!("{why}"),
     };
-    // SIGTERM (a batch system's preemption) stops the search as Ctrl-C does, and is told
-    // apart by the exit status.
+    // SIGTERM (a batch system's preemption) and SIGHUP (a terminal closed) stop the search
+    // as Ctrl-C does, and are told apart by the exit status.
     let stop = Arc::new(AtomicBool::new(false));
     let terminated = Arc::new(AtomicBool::new(false));
-    for (signal, flag) in [(SIGINT, &stop), (SIGTERM, &stop), (SIGTERM, &terminated)] {
-        signal_hook::flag::register(signal, Arc::clone(flag))?;
+    let hung_up = Arc::new(AtomicBool::new(false));
+    for signal in super::super::signals::stopping() {
+        signal_hook::flag::register(signal, Arc::clone(&stop))?;
+    }
+    signal_hook::flag::register(SIGTERM, Arc::clone(&terminated))?;
+    if super::super::signals::stopping().contains(&SIGHUP) {
+        signal_hook::flag::register(SIGHUP, Arc::clone(&hung_up))?;
     }
     let pool = workers::pool(plan.threads)?;
     let search = plan.search(Some(&pool));
@@ -444,6 +452,8 @@ pub fn run(
             // script that requeues on 143 would only start over.
             Ok(unsaved(if terminated.load(Ordering::SeqCst) {
                 EXIT_TERMINATED
+            } else if hung_up.load(Ordering::SeqCst) {
+                EXIT_HUNG_UP
             } else {
                 130
             }))
