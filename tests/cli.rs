@@ -487,6 +487,29 @@ fn a_search_stopped_by_a_limit_hints_at_keeping_it() {
         "{}",
         o.stderr
     );
+    // Its other advice, --checkpoints DIR, is to be given without an output file, and
+    // so runs (beside -o it is refused).
+    assert!(
+        o.stderr
+            .contains("--checkpoints DIR without an output file"),
+        "{}",
+        o.stderr
+    );
+    let ck = dir.path().join("ck");
+    let o = run(
+        &[
+            "bench",
+            "--heuristic",
+            "linear-conflict",
+            "--max-nodes",
+            "1000",
+            "--checkpoints",
+            ck.to_str().unwrap(),
+            &file,
+        ],
+        None,
+    );
+    assert_eq!(o.code, 1, "a search stopped, not a usage error: {}", o.stderr);
     let o = bench(&out, "1000");
     assert!(o.stderr.contains("0 of them from this run"), "{}", o.stderr);
     // Another file searches it again (here to the same limit, on the hardest board).
@@ -1568,5 +1591,26 @@ fn bench_takes_its_file_after_i_as_solve_does() {
         both.stderr.contains("cannot be used with"),
         "{}",
         both.stderr
+    );
+}
+
+/// `--help` names the 5x5 default partition by its label groups, the library's own, and
+/// says that the size form `6-6-6-6` is another partition (rows), so that no one types it
+/// for the default and builds other tables.
+#[test]
+fn help_names_the_5x5_default_partition_by_its_groups() {
+    let groups = fifteen::pdb::Partition::default_for(fifteen::Shape::new(5, 5).unwrap(), 0)
+        .groups();
+    let o = run(&["solve", "--help"], None);
+    let help: String = o.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    // The groups may be broken over lines at a slash.
+    let compact = help.replace("/ ", "/");
+    assert!(compact.contains(&groups), "{groups} not in:\n{}", o.stdout);
+    assert!(help.contains("so 6-6-6-6 is rows, not the blocks"), "{}", o.stdout);
+    assert_ne!(
+        fifteen::pdb::Partition::parse(fifteen::Shape::new(5, 5).unwrap(), 0, "6-6-6-6")
+            .unwrap()
+            .groups(),
+        groups
     );
 }

@@ -342,7 +342,9 @@ pub fn run(
                 note!("error: reading input: {e}");
                 return Ok(2);
             }
-            None => bail!("--checkpoint solves one board: give exactly one"),
+            None => bail!(
+                "--checkpoint solves one board: give exactly one (for a batch, --checkpoints DIR keeps each instance's search in DIR)"
+            ),
         },
     };
     // The same solver as the batch's: its tables and the extras they get.

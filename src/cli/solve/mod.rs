@@ -121,8 +121,10 @@ pub struct SearchOpts {
     #[arg(long, value_name = "SECONDS", value_parser = args::timeout, allow_hyphen_values = true)]
     timeout: Option<Duration>,
     /// Pattern-database partition (default: 7-8 for 4x4, one exact table up to 8 tiles,
-    /// 6-6-6-6 blocks for 5x5), as pattern sizes (8-7, 6-6-3) or label groups
-    /// (1,2,3/4,5,...), at most 8 patterns, tables of at most 2^31 entries. It replaces
+    /// for 5x5 Korf and Felner's four 6-tile blocks, 1,2,5,6,7,12/3,4,8,9,13,14/
+    /// 10,11,15,16,20,21/17,18,19,22,23,24), as pattern sizes (8-7, 6-6-3: tiles in label
+    /// order, so 6-6-6-6 is rows, not the blocks) or label groups (1,2,3/4,5,...), at most
+    /// 8 patterns, tables of at most 2^31 entries. It replaces
     /// the default's second 4x4 partition too; on 5x5 its dual lookups are read from the
     /// tables `build-pdb --partition P --dual` builds.
     #[arg(long)]

@@ -224,7 +224,7 @@ impl Report {
                 n => (format!("{n} searches stopped at their limit"), "them"),
             };
             return Some(format!(
-                "hint: {what}; {} keeps {them} as failures, which a rerun to it skips: to search {them} again (with a larger limit, or --checkpoints DIR to keep each stopped search), give another output file",
+                "hint: {what}; {} keeps {them} as failures, which a rerun to it skips: to search {them} again with a larger limit, give another output file (or, to keep each stopped search to resume, --checkpoints DIR without an output file: its results print on stdout)",
                 file.display()
             ));
         }
