@@ -509,7 +509,11 @@ fn a_search_stopped_by_a_limit_hints_at_keeping_it() {
         ],
         None,
     );
-    assert_eq!(o.code, 1, "a search stopped, not a usage error: {}", o.stderr);
+    assert_eq!(
+        o.code, 1,
+        "a search stopped, not a usage error: {}",
+        o.stderr
+    );
     let o = bench(&out, "1000");
     assert!(o.stderr.contains("0 of them from this run"), "{}", o.stderr);
     // Another file searches it again (here to the same limit, on the hardest board).
@@ -1599,14 +1603,18 @@ fn bench_takes_its_file_after_i_as_solve_does() {
 /// for the default and builds other tables.
 #[test]
 fn help_names_the_5x5_default_partition_by_its_groups() {
-    let groups = fifteen::pdb::Partition::default_for(fifteen::Shape::new(5, 5).unwrap(), 0)
-        .groups();
+    let groups =
+        fifteen::pdb::Partition::default_for(fifteen::Shape::new(5, 5).unwrap(), 0).groups();
     let o = run(&["solve", "--help"], None);
     let help: String = o.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
     // The groups may be broken over lines at a slash.
     let compact = help.replace("/ ", "/");
     assert!(compact.contains(&groups), "{groups} not in:\n{}", o.stdout);
-    assert!(help.contains("so 6-6-6-6 is rows, not the blocks"), "{}", o.stdout);
+    assert!(
+        help.contains("so 6-6-6-6 is rows, not the blocks"),
+        "{}",
+        o.stdout
+    );
     assert_ne!(
         fifteen::pdb::Partition::parse(fifteen::Shape::new(5, 5).unwrap(), 0, "6-6-6-6")
             .unwrap()

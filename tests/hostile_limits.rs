@@ -618,6 +618,53 @@ fn force_killed_midway_leaves_a_usable_set() {
     }
 }
 
+/// A disk that fills during a checkpointed search: the first save that fails is said at
+/// once, while the search goes on (a kill before its end would lose the work since the
+/// last save that worked, with no word), not only when the search ends.
+#[test]
+fn a_checkpoint_save_that_fails_mid_search_is_said_at_once() {
+    let Some(fs) = Tmpfs::mount("64k") else {
+        return;
+    };
+    let ck = fs.path().join("ck.json");
+    // Korf 100 instance 88 (65 moves) with linear conflict alone: minutes of search,
+    // saved at each iteration's end and every half second.
+    let mut child = fifteen()
+        .args(["solve", "--heuristic", "linear-conflict", "--threads", "1"])
+        .args(["--goal", "blank-first", "--checkpoint"])
+        .arg(&ck)
+        .arg("15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let errors = lines(child.stderr.take().unwrap());
+    let t0 = std::time::Instant::now();
+    while !ck.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "ended before a save");
+        assert!(t0.elapsed() < Duration::from_secs(60), "no first save");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    fs.fill();
+    let seen = await_line(&errors, "the checkpoint could not be saved");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "said only at the end: {seen:?}"
+    );
+    let said = seen.last().unwrap();
+    assert!(
+        said.starts_with("warning: ")
+            && said.contains("No space left on device")
+            && said.contains("holds the last save that worked")
+            && said.contains("the search goes on"),
+        "{said}"
+    );
+    signal(&child, libc::SIGTERM);
+    let status = wait(&mut child, Duration::from_secs(60));
+    // The stop's own save failed too: a failed write, 2, not 143.
+    assert_eq!(status.code(), Some(2));
+}
+
 /// A merge onto a full disk fails with the reason and leaves neither the output nor its
 /// partial file.
 #[test]

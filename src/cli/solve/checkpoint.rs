@@ -247,8 +247,16 @@ pub(super) fn solve_kept(
         let mut c = Checkpoint::new(identity.clone());
         c.books = b.clone();
         if let Err(e) = c.save(path) {
-            // The search goes on; the error is a warning at the end.
+            // The search goes on, trying again at each save; the error is said at the end
+            // too. Said now as well, once: a kill before the end (hours later, perhaps)
+            // would lose the work since the last save that worked, with no word.
             let mut slot = save_error.lock().unwrap_or_else(|e| e.into_inner());
+            if slot.is_none() && !stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                note!(
+                    "warning: {}; the search goes on and tries again at each save",
+                    save_failed(&e.to_string(), path)
+                );
+            }
             slot.get_or_insert(e.to_string());
         }
     };
