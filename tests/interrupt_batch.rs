@@ -351,3 +351,59 @@ fn ctrl_c_before_any_board_says_none_was_read() {
     assert!(stderr.contains("before any board was read"), "{stderr}");
     assert!(!stderr.contains("search was stopped"), "{stderr}");
 }
+
+/// An instance that finished after one the stop caught is not printed (results keep input
+/// order), and the stop says so: never "no instance was done" when one was; with
+/// `--checkpoints` its answer is kept (in its file) for the rerun.
+#[test]
+fn a_stop_says_which_finished_instances_it_did_not_print() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    // A hard board first (minutes under linear conflict), an easy one second.
+    let text = batch(1, 1);
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.swap(1, 2);
+    std::fs::write(&input, lines.join("\n") + "\n").unwrap();
+    let ck = dir.path().join("ck");
+    let args = [
+        "--checkpoints",
+        ck.to_str().unwrap(),
+        "-i",
+        input.to_str().unwrap(),
+    ];
+    let mut child = spawn("solve", &args);
+    let out = lines_of(&mut child);
+    // The easy one's checkpoint holds its answer: it is done, behind the hard one.
+    let t0 = Instant::now();
+    let solved = |p: &std::path::Path| {
+        std::fs::read_to_string(p)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .is_some_and(|v| v["moves"].is_string())
+    };
+    loop {
+        let done = std::fs::read_dir(&ck)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("2-") && solved(&e.path()));
+        if done {
+            break;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "ended before the stop");
+        assert!(t0.elapsed() < HANG, "the easy instance was not solved");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    sigint(&child);
+    let (code, stderr) = finish(child, None);
+    assert_interrupted(code, &stderr);
+    assert!(out.try_iter().next().is_none(), "nothing printed: {stderr}");
+    assert!(
+        stderr.contains("no instance was printed")
+            && stderr.contains(
+                "1 more instance finished after the first one the stop caught, and was not printed"
+            )
+            && stderr.contains("keeps their answers"),
+        "{stderr}"
+    );
+}

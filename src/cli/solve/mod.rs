@@ -464,6 +464,9 @@ fn run(
     // Set at the first instance stopped by Ctrl-C: nothing after it is printed, so the
     // printed results are always the first ones of the input, without gaps.
     let mut cut = false;
+    // Instances that finished after the first one a stop caught: not printed (the output
+    // keeps input order), and said, so that no one reads "none was done".
+    let mut unprinted = 0usize;
     // A file that stops the batch, said once below, exit status 2: a `--checkpoints` file
     // that cannot be used, or a table written to during a search (tables that cannot be
     // opened are said by the producer, in `fatal`).
@@ -481,6 +484,7 @@ fn run(
         unsaved += usize::from(o.unsaved);
         if cut || o.interrupted {
             // Stopped by Ctrl-C: neither solved nor failed; nothing to print.
+            unprinted += usize::from(cut && !o.interrupted);
             cut = true;
             return false;
         }
@@ -605,7 +609,8 @@ fn run(
             ),
             None => match (&plan.checkpoints, report.solved + report.failed) {
                 (Some(dir), 0) => note!(
-                    "interrupted: no instance was done; {} keeps each stopped search: rerun the same command to resume",
+                    "interrupted: no instance was {}; {} keeps each stopped search: rerun the same command to resume",
+                    if unprinted > 0 { "printed" } else { "done" },
                     dir.display()
                 ),
                 (Some(dir), _) => note!(
@@ -616,9 +621,28 @@ fn run(
                     note!("interrupted: stopped before any board was read")
                 }
                 (None, 0) if one_board => note!("interrupted: the search was stopped (--checkpoint FILE keeps a long search's work for a rerun)"),
-                (None, 0) => note!("interrupted: no instance was done (--checkpoints DIR keeps a long search's work for a rerun)"),
+                (None, 0) => note!(
+                    "interrupted: no instance was {} (--checkpoints DIR keeps a long search's work for a rerun)",
+                    if unprinted > 0 { "printed" } else { "done" }
+                ),
                 (None, _) => note!("interrupted: the results above are complete; the rest were not solved"),
             },
+        }
+        if unprinted > 0 {
+            let what = counted(unprinted as u64, "more instance");
+            let kept = match (&plan.output, &plan.checkpoints) {
+                (None, Some(dir)) => format!(
+                    "{} keeps their answers: the rerun prints them without searching",
+                    dir.display()
+                ),
+                (Some(_), _) => "the rerun searches them again".to_string(),
+                (None, None) => "they are lost".to_string(),
+            };
+            note!(
+                "interrupted: {what} finished after the first one the stop caught, and {} not {} (results stay in input order); {kept}",
+                if unprinted == 1 { "was" } else { "were" },
+                if plan.output.is_some() { "written" } else { "printed" },
+            );
         }
         if unsaved > 0 {
             note!("error: {}", checkpoint::unsaved_error(unsaved));
