@@ -410,6 +410,35 @@ fn an_unwritable_tables_directory_fails_at_once_with_its_path_and_a_hint() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a directory");
 }
 
+/// `--no-build` where the directory lacks the tables a board needs says which ones are
+/// missing: a goal whose blank no symmetry takes to a corner, or a partition given, has
+/// tables of its own, which the directory may lack while it holds the default's.
+#[test]
+fn no_build_names_the_tables_it_lacks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().to_str().unwrap();
+    // The blank in the centre of 3x3 (cell 4).
+    let centre = "1 2 3 4 0 5 6 7 8";
+    for (extra, want) in [
+        (
+            vec!["--goal", centre, "1 2 3 4 5 0 6 7 8"],
+            "note: no 3x3 tables for a goal with the blank in cell 4 in ",
+        ),
+        (
+            vec!["--partition", "4-4", "8 6 7 2 5 4 3 0 1"],
+            "note: no 3x3 tables of the partition 4-4 in ",
+        ),
+    ] {
+        let mut args = vec!["solve", "--no-build", "--tables", d, "--format", "json"];
+        args.extend(extra);
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let out = command("fifteen", &args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(err.starts_with(want), "{args:?}: {err}");
+    }
+}
+
 #[test]
 fn no_build_solves_without_tables_and_writes_nothing() {
     let tmp = tempfile::tempdir().unwrap();

@@ -177,7 +177,14 @@ impl TableCache {
                     blank,
                     second,
                     format!(
-                        "no {shape} tables in {}; build them with `{command}`",
+                        "no {shape} tables{} in {}; build them with `{command}`",
+                        // Which ones: the directory may hold others (the default's, for
+                        // the goal with the blank in a corner).
+                        match (text.as_deref(), blank) {
+                            (Some(p), _) => format!(" of the partition {p}"),
+                            (None, 0) => String::new(),
+                            (None, b) => format!(" for a goal with the blank in cell {b}"),
+                        },
                         self.dir.dir.display()
                     ),
                 );
