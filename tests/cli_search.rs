@@ -351,6 +351,32 @@ fn the_bench_rate_counts_stopped_searches() {
         "{rate} nodes/s over {wall} s, {stopped} nodes: {}",
         o.stdout
     );
+    // The nodes the rate is of are given beside it, apart from the solved ones' (none).
+    assert_eq!(
+        summary["searched_nodes"].as_u64(),
+        Some(stopped),
+        "{}",
+        o.stdout
+    );
+    assert_eq!(summary["nodes"].as_u64(), Some(0), "{}", o.stdout);
+    let o = run(
+        &[
+            "bench",
+            "--heuristic",
+            "linear-conflict",
+            "--max-nodes",
+            "5000",
+            "-",
+        ],
+        Some("a 31 8 6 7 2 5 4 3 0 1\n"),
+    );
+    assert!(
+        o.stdout.contains(&format!(
+            "M nodes/s (of the {stopped} nodes this run searched)"
+        )),
+        "{}",
+        o.stdout
+    );
 }
 
 /// `bench`'s summary names its thread count in words a reader expects: "1 thread", "2

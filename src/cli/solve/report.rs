@@ -347,7 +347,8 @@ impl Report {
                 "total_length": total_len, "nodes": total_nodes,
                 "nodes_per_instance": per, "wall_seconds": wall,
                 "table_build_seconds": build_secs,
-                "nodes_per_second": nps, "threads": threads,
+                "nodes_per_second": nps, "searched_nodes": self.searched,
+                "threads": threads,
                 "heuristic": kind.name(),
                 "optimal": weight.is_one(),
                 "bound": weight.factor(),
@@ -373,9 +374,17 @@ impl Report {
             1 => "1 thread".to_string(),
             n => format!("{n} threads"),
         };
+        // The rate is of this run's search, which the solved instances' nodes are not
+        // when some failed (their work counted only there) or were resumed: then it says
+        // of which nodes.
+        let of = if self.searched == total_nodes {
+            String::new()
+        } else {
+            format!(" (of the {} nodes this run searched)", self.searched)
+        };
         let mut s = format!(
             "\n{solved} solved, {failed} failed, {mismatched} wrong lengths; total length {total_len}\n\
-             wall {wall:.3} s{built}, {total_nodes} nodes ({per} per instance), {:.1} M nodes/s, {threads}, heuristic {}\n",
+             wall {wall:.3} s{built}, {total_nodes} nodes ({per} per instance), {:.1} M nodes/s{of}, {threads}, heuristic {}\n",
             nps / 1e6,
             kind.name(),
         );
