@@ -952,3 +952,48 @@ fn a_re_encoded_checkpoint_is_read_or_said_to_be_utf16() {
         );
     }
 }
+
+/// A `--checkpoints DIR` rerun with other settings (another estimate here; on a cluster,
+/// tables copied in part, without the dual lookups') keeps the first run's file and starts
+/// a file of its own: it says so, naming what differs, instead of starting over unsaid.
+#[test]
+fn a_batch_with_other_settings_says_which_checkpoint_it_does_not_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let bench = |heuristic: &str| {
+        Command::new(env!("CARGO_BIN_EXE_fifteen"))
+            .args(["bench", "--heuristic", heuristic, "--max-nodes", "200"])
+            .arg("--checkpoints")
+            .arg(&ck)
+            .arg("-")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let run = |heuristic: &str| {
+        let mut c = bench(heuristic);
+        use std::io::Write;
+        c.stdin
+            .take()
+            .unwrap()
+            .write_all(b"a 31 8 6 7 2 5 4 3 0 1\n")
+            .unwrap();
+        let out = c.wait_with_output().unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let first = run("linear-conflict");
+    assert!(!first.contains("not resumed"), "{first}");
+    let files = || std::fs::read_dir(&ck).unwrap().count();
+    assert_eq!(files(), 1, "{first}");
+    let second = run("manhattan");
+    assert!(
+        second.contains("holds this board's search with other settings (its heuristic linear-conflict, this run's manhattan), so it is not resumed"),
+        "{second}"
+    );
+    assert_eq!(files(), 2, "the first file is kept");
+    // The same settings again resume their own file, and say nothing of the other.
+    let third = run("manhattan");
+    assert!(!third.contains("not resumed"), "{third}");
+}

@@ -537,8 +537,8 @@ pub(super) fn prepare_dir(dir: &Path) -> Result<()> {
 /// The file name of an instance's checkpoint in `--checkpoints DIR`: its id (made safe for
 /// a file name) and a hash of the search it is for (board, goal, estimate, tables,
 /// weight), so that an edited input or other settings start a file of their own instead
-/// of meeting one of another search.
-pub(super) fn file_name(inst: &Instance, solver: &crate::Solver, weight: Weight) -> Result<String> {
+/// of meeting one of another search; with the identity it is made from.
+fn named(inst: &Instance, solver: &crate::Solver, weight: Weight) -> Result<(String, Identity)> {
     let frame = solver.frame(&inst.board, &inst.goal)?;
     let identity = Identity::new(
         &inst.board,
@@ -560,10 +560,68 @@ pub(super) fn file_name(inst: &Instance, solver: &crate::Solver, weight: Weight)
         })
         .take(40)
         .collect();
-    Ok(format!(
+    let name = format!(
         "{id}-{:08x}.checkpoint",
         xxhash_rust::xxh3::xxh3_64(&json) as u32
-    ))
+    );
+    Ok((name, identity))
+}
+
+/// The other checkpoints in `dir` of the search `ours` (named `name`) would make: files
+/// of the same instance id and board, for other settings (an estimate, a partition or a
+/// weight of their own: tables copied in part to another node, the dual lookups' left
+/// out, say). Each with what differs, for a warning: this search starts over beside them,
+/// which would otherwise go unsaid.
+fn others_of_this_board(dir: &Path, name: &str, ours: &Identity) -> Vec<(PathBuf, String)> {
+    let Some((id, _)) = name.rsplit_once('-') else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for e in entries.flatten() {
+        let other = e.file_name().to_string_lossy().into_owned();
+        let same_id = other
+            .strip_suffix(".checkpoint")
+            .and_then(|o| o.rsplit_once('-'))
+            .is_some_and(|(i, _)| i == id);
+        if !same_id || other == name {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(e.path()) else {
+            continue;
+        };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let same_board = v["tiles"] == serde_json::json!(ours.tiles)
+            && v["goal"] == serde_json::json!(ours.goal)
+            && v["size"] == serde_json::json!(ours.size);
+        if !same_board {
+            continue;
+        }
+        let mut differs = Vec::new();
+        for (field, mine) in [
+            ("heuristic", Some(ours.heuristic.as_str())),
+            ("partition", ours.partition.as_deref()),
+            ("weight", Some(ours.weight.as_str())),
+        ] {
+            let theirs = v[field].as_str();
+            if theirs != mine {
+                differs.push(format!(
+                    "its {field} {}, this run's {}",
+                    theirs.unwrap_or("none"),
+                    mine.unwrap_or("none")
+                ));
+            }
+        }
+        if !differs.is_empty() {
+            found.push((e.path(), differs.join("; ")));
+        }
+    }
+    found.sort();
+    found
 }
 
 /// The answer a checkpoint holds, as `solve` reports it, its lower bound rounded up to the
@@ -621,8 +679,23 @@ pub(super) fn solve_kept_one(
     alone: bool,
     bar: &BatchBar,
 ) -> Outcome {
-    let kept = file_name(&inst, solver, search.weight)
-        .map(|name| dir.join(name))
+    let kept = named(&inst, solver, search.weight)
+        .map(|(name, identity)| {
+            let path = dir.join(&name);
+            if !path.exists() {
+                for (other, why) in others_of_this_board(dir, &name, &identity) {
+                    bar.suspend(|| {
+                        note!(
+                            "warning: instance {}: {} holds this board's search with other settings ({why}), so it is not resumed: this run starts over in {} (run with the settings it was written with to resume it)",
+                            inst.id,
+                            other.display(),
+                            path.display()
+                        )
+                    });
+                }
+            }
+            path
+        })
         .and_then(|path| {
             let resuming = |r: Resumed| {
                 bar.suspend(|| {
