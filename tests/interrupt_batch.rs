@@ -406,4 +406,18 @@ fn a_stop_says_which_finished_instances_it_did_not_print() {
             && stderr.contains("keeps their answers"),
         "{stderr}"
     );
+    // What the caught search had proven is said, as a time limit's failure says it: a
+    // bound no more than the hard board's known length (its line's second field).
+    let known: u32 = lines[1].split_whitespace().nth(1).unwrap().parse().unwrap();
+    let said = stderr
+        .lines()
+        .find(|l| l.contains("search stopped (interrupted) after"))
+        .unwrap_or_else(|| panic!("no bound said: {stderr}"));
+    let bound: u32 = said
+        .split("no solution is shorter than ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|b| b.parse().ok())
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(bound > 0 && bound <= known, "{said} (known {known})");
 }

@@ -467,6 +467,10 @@ fn run(
     // Instances that finished after the first one a stop caught: not printed (the output
     // keeps input order), and said, so that no one reads "none was done".
     let mut unprinted = 0usize;
+    // What the searches a stop caught had proven ("instance 1: search stopped
+    // (interrupted) after N nodes; no solution is shorter than B moves"), said with the
+    // stop as a time limit's failure says it.
+    let mut caught: Vec<String> = Vec::new();
     // A file that stops the batch, said once below, exit status 2: a `--checkpoints` file
     // that cannot be used, or a table written to during a search (tables that cannot be
     // opened are said by the producer, in `fatal`).
@@ -485,6 +489,11 @@ fn run(
         if cut || o.interrupted {
             // Stopped by Ctrl-C: neither solved nor failed; nothing to print.
             unprinted += usize::from(cut && !o.interrupted);
+            if let (true, Err(f)) = (o.interrupted, &o.result) {
+                if f.stopped.as_ref().is_some_and(|s| s.nodes > 0) {
+                    caught.push(f.message.clone());
+                }
+            }
             cut = true;
             return false;
         }
@@ -602,6 +611,12 @@ fn run(
         emit(&mut out, &summary)?;
     }
     if interrupted {
+        for line in caught.iter().take(8) {
+            note!("{line}");
+        }
+        if caught.len() > 8 {
+            note!("and {} more searches stopped", caught.len() - 8);
+        }
         match &plan.output {
             Some(path) => note!(
                 "interrupted: {} holds every result up to here; rerun the same command to resume",
