@@ -2,6 +2,7 @@
 //! a thread pool, printed in input order as each is done ([`report`] says how).
 
 mod checkpoint;
+mod checkpoints_dir;
 pub(crate) mod classic;
 pub(crate) mod plan;
 mod progress;
@@ -319,7 +320,7 @@ fn run(
         if plan.output.is_some() {
             bail!("--checkpoints resumes stopped instances and --output skips every instance already in its file, stopped ones too: give one of them");
         }
-        checkpoint::prepare_dir(dir)?;
+        checkpoints_dir::prepare_dir(dir)?;
     }
     let threads = plan.threads;
     let pool = workers::pool(threads)?;
@@ -438,9 +439,14 @@ fn run(
             Item::Solve(inst, solver) => {
                 let search = plan.search(split.then_some(&pool));
                 match &plan.checkpoints {
-                    Some(dir) => {
-                        checkpoint::solve_kept_one(inst, &solver, search, dir, one_at_a_time, &bar)
-                    }
+                    Some(dir) => checkpoints_dir::solve_kept_one(
+                        inst,
+                        &solver,
+                        search,
+                        dir,
+                        one_at_a_time,
+                        &bar,
+                    ),
                     None => solve_one(inst, &solver, search, one_at_a_time, &bar),
                 }
             }
