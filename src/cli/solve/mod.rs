@@ -9,6 +9,7 @@ mod progress;
 mod report;
 mod slice;
 mod sources;
+mod stopped;
 mod study;
 
 use std::io::IsTerminal;
@@ -617,54 +618,14 @@ fn run(
         emit(&mut out, &summary)?;
     }
     if interrupted {
-        for line in caught.iter().take(8) {
-            note!("{line}");
+        stopped::Stop {
+            caught: &caught,
+            unprinted,
+            done: report.solved + report.failed,
+            read: reader.instances_read(),
+            one_board,
         }
-        if caught.len() > 8 {
-            note!("and {} more searches stopped", caught.len() - 8);
-        }
-        match &plan.output {
-            Some(path) => note!(
-                "interrupted: {} holds every result up to here; rerun the same command to resume",
-                path.display()
-            ),
-            None => match (&plan.checkpoints, report.solved + report.failed) {
-                (Some(dir), 0) => note!(
-                    "interrupted: no instance was {}; {} keeps each stopped search: rerun the same command to resume",
-                    if unprinted > 0 { "printed" } else { "done" },
-                    dir.display()
-                ),
-                (Some(dir), _) => note!(
-                    "interrupted: the results above are complete; {} keeps each stopped search: rerun the same command to resume",
-                    dir.display()
-                ),
-                (None, 0) if reader.instances_read() == 0 => {
-                    note!("interrupted: stopped before any board was read")
-                }
-                (None, 0) if one_board => note!("interrupted: the search was stopped (--checkpoint FILE keeps a long search's work for a rerun)"),
-                (None, 0) => note!(
-                    "interrupted: no instance was {} (--checkpoints DIR keeps a long search's work for a rerun)",
-                    if unprinted > 0 { "printed" } else { "done" }
-                ),
-                (None, _) => note!("interrupted: the results above are complete; the rest were not solved"),
-            },
-        }
-        if unprinted > 0 {
-            let what = counted(unprinted as u64, "more instance");
-            let kept = match (&plan.output, &plan.checkpoints) {
-                (None, Some(dir)) => format!(
-                    "{} keeps their answers: the rerun prints them without searching",
-                    dir.display()
-                ),
-                (Some(_), _) => "the rerun searches them again".to_string(),
-                (None, None) => "they are lost".to_string(),
-            };
-            note!(
-                "interrupted: {what} finished after the first one the stop caught, and {} not {} (results stay in input order); {kept}",
-                if unprinted == 1 { "was" } else { "were" },
-                if plan.output.is_some() { "written" } else { "printed" },
-            );
-        }
+        .say(plan.output.as_deref(), plan.checkpoints.as_deref());
         if unsaved > 0 {
             note!("error: {}", checkpoint::unsaved_error(unsaved));
             super::signals::write_failed();
