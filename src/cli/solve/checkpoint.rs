@@ -131,6 +131,7 @@ pub(super) fn solve_kept(
     search: Search,
     path: &Path,
     on_resume: &dyn Fn(Resumed),
+    shown: &super::progress::Iterations,
 ) -> Result<Kept> {
     let weight = search.weight;
     let frame = solver.frame(&inst.board, &inst.goal)?;
@@ -242,6 +243,7 @@ pub(super) fn solve_kept(
                 std::thread::sleep(Duration::from_millis(ms));
             }
         }
+        shown.subtrees(b);
         let mut c = Checkpoint::new(identity.clone());
         c.books = b.clone();
         if let Err(e) = c.save(path) {
@@ -396,10 +398,10 @@ pub fn run(
     let shown = super::progress::Iterations::new(&inst.id, &search, true, None);
     let hook = |it: crate::search::Iteration| shown.note(it);
     let search = Search {
-        on_iteration: shown.show.then_some(&hook as _),
+        on_iteration: shown.wanted().then_some(&hook as _),
         ..search
     };
-    let kept = solve_kept(&inst, &solver, search, &path, &resuming);
+    let kept = solve_kept(&inst, &solver, search, &path, &resuming, &shown);
     shown.clear();
     let kept = kept?;
     if kept.from_file {

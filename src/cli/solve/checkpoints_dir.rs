@@ -173,10 +173,10 @@ pub(super) fn solve_kept_one(
             let shown = Iterations::new(&inst.id, &search, alone, Some(bar));
             let hook = |it: Iteration| shown.note(it);
             let search = Search {
-                on_iteration: shown.show.then_some(&hook as _),
+                on_iteration: shown.wanted().then_some(&hook as _),
                 ..search
             };
-            let kept = solve_kept(&inst, solver, search, &path, &resuming);
+            let kept = solve_kept(&inst, solver, search, &path, &resuming, &shown);
             shown.clear();
             Ok((path, kept?))
         });

@@ -670,7 +670,7 @@ fn solve_one(
     let shown = Iterations::new(&inst.id, &search, alone, Some(bar));
     let hook = |it: Iteration| shown.note(it);
     let search = Search {
-        on_iteration: shown.show.then_some(&hook as _),
+        on_iteration: shown.wanted().then_some(&hook as _),
         ..search
     };
     let result = solver.solve(&inst.board, &inst.goal, &search);

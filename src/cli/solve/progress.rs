@@ -1,6 +1,8 @@
-//! A batch's progress on stderr, for a person watching a terminal: instances done out of
-//! the total, the rate, the time so far and the time left. Nothing at all when stderr is not a terminal or
-//! with `--quiet`, so pipes and logs see only results and errors.
+//! A batch's progress on stderr: for a person watching a terminal, a line redrawn in place
+//! (instances done out of the total, the rate, the time so far and the time left, a long
+//! search's iterations and subtrees); for a log (stderr not a terminal: Slurm, `nohup`),
+//! whole lines now and then ([`LogPace`]), so that a day-long search does not leave an
+//! empty log. Nothing with `--quiet`.
 
 use std::io::{BufReader, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -10,15 +12,63 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
-use super::super::output;
+use super::super::output::{self, inform};
 use super::super::progress::build_under_way;
 use crate::cluster::shard::Shard;
 use crate::instances::Reader;
-use crate::search::{Iteration, Search, Weight};
+use crate::search::{Books, Iteration, Search, Weight};
 use crate::{GoalSpec, Shape};
 
 /// Not counted yet (or not countable: stdin).
 const UNKNOWN: u64 = u64::MAX;
+
+/// Whether progress goes to a log: stderr is not a terminal, and `--quiet` was not given.
+fn to_log() -> bool {
+    !output::quiet() && !std::io::stderr().is_terminal()
+}
+
+/// How often a log hears of a long run: at most once every tenth of the time so far, and
+/// between one and ten minutes apart (a day-long search writes about 150 lines), shared by
+/// every progress line of the process, so that a batch's line and its instance's do not
+/// come in pairs. `FIFTEEN_TEST_LOG_EVERY_MS` gives a fixed gap instead, for tests.
+pub struct LogPace {
+    started: Instant,
+    last: Mutex<Instant>,
+}
+
+impl LogPace {
+    /// The process's pace, its clock started at the first use.
+    fn get() -> &'static LogPace {
+        static PACE: std::sync::OnceLock<LogPace> = std::sync::OnceLock::new();
+        PACE.get_or_init(|| LogPace {
+            started: Instant::now(),
+            last: Mutex::new(Instant::now()),
+        })
+    }
+
+    /// Whether a line is due; if it is, it counts as said.
+    fn due(&self) -> bool {
+        let gap = std::env::var("FIFTEEN_TEST_LOG_EVERY_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map(Duration::from_millis)
+            .unwrap_or_else(|| {
+                (self.started.elapsed() / 10)
+                    .clamp(Duration::from_secs(60), Duration::from_secs(600))
+            });
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        let due = last.elapsed() >= gap;
+        if due {
+            *last = Instant::now();
+        }
+        due
+    }
+
+    /// A line said anyway (an iteration's end): the next paced one waits a whole gap.
+    fn said(&self) {
+        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+}
 
 /// The progress line of a batch, redrawn every second (its clock keeps moving through a
 /// long instance) by a thread of its own, except while a table build owns the line.
@@ -36,6 +86,8 @@ struct Shown {
     total: Arc<AtomicU64>,
     /// Whether the bar already shows the total.
     with_total: AtomicBool,
+    /// How many of the instances done failed (for a log's line).
+    failed: AtomicU64,
 }
 
 impl Shown {
@@ -52,12 +104,35 @@ impl Shown {
             }
         }
     }
+
+    /// A log's line: "progress: 37 of 100 instances done (2 failed), 0:05:00 so far, about
+    /// 0:08:31 left".
+    fn log_line(&self) -> String {
+        let done = self.bar.position();
+        let total = self.total.load(Ordering::Relaxed);
+        let elapsed = self.bar.elapsed();
+        let mut line = match total {
+            UNKNOWN => format!("progress: {done} instances done"),
+            _ => format!("progress: {done} of {} instances done", total.max(done)),
+        };
+        let failed = self.failed.load(Ordering::Relaxed);
+        if failed > 0 {
+            line += &format!(" ({failed} failed)");
+        }
+        line += &format!(", {} so far", clock(elapsed));
+        if total != UNKNOWN && done > 0 && total > done {
+            let left = elapsed.mul_f64((total - done) as f64 / done as f64);
+            line += &format!(", about {} left", clock(left));
+        }
+        line
+    }
 }
 
 impl BatchBar {
     /// A bar for a batch read from `file` (counted on a thread of its own so that solving
     /// starts at once; `None` for stdin, whose total cannot be known), shown when `show`
-    /// and stderr is a terminal and `--quiet` was not given.
+    /// and stderr is a terminal and `--quiet` was not given; when stderr is not a
+    /// terminal, a line now and then instead ([`LogPace`]).
     /// With a `shard`, the total is that shard's part of the file.
     pub fn new(
         show: bool,
@@ -67,12 +142,14 @@ impl BatchBar {
         shard: Option<Shard>,
     ) -> BatchBar {
         let visible = show && !output::quiet() && std::io::stderr().is_terminal();
+        let logged = show && to_log();
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         let total = Arc::new(AtomicU64::new(UNKNOWN));
         let shown = Arc::new(Shown {
             bar,
             total: total.clone(),
             with_total: AtomicBool::new(false),
+            failed: AtomicU64::new(0),
         });
         let stop = Arc::new(AtomicBool::new(false));
         let mut ticker = None;
@@ -81,6 +158,8 @@ impl BatchBar {
             shown
                 .bar
                 .set_style(style("{pos} done, {rate}, {elapsed_clock}{msg}"));
+        }
+        if visible || logged {
             if let Some(path) = file.filter(|p| *p != "-") {
                 let (path, goal) = (path.to_string(), goal.clone());
                 // Parsing is far cheaper than solving; the count is exact, as the batch's
@@ -109,8 +188,14 @@ impl BatchBar {
                     }
                     if waited >= TICK && !build_under_way() {
                         waited = Duration::ZERO;
-                        shown.take_total(shown.bar.position());
-                        shown.bar.tick();
+                        if logged {
+                            if LogPace::get().due() {
+                                inform!("{}", shown.log_line());
+                            }
+                        } else {
+                            shown.take_total(shown.bar.position());
+                            shown.bar.tick();
+                        }
                     }
                 }
             }));
@@ -127,6 +212,7 @@ impl BatchBar {
         let s = &self.shown;
         s.take_total(done);
         s.bar.set_position(done);
+        s.failed.store(failed, Ordering::Relaxed);
         s.bar.set_message(if failed > 0 {
             format!(", {failed} failed")
         } else {
@@ -168,15 +254,32 @@ impl Drop for BatchBar {
 /// How often the bar is redrawn when nothing else moves it.
 const TICK: Duration = Duration::from_secs(1);
 
-/// A long search's finished iterations, as a line on a terminal's stderr: in the batch's
-/// progress line when it is drawn, else a line of its own, redrawn in place.
+/// A log hears of the iterations that end from 10 seconds into the search (a long search
+/// has a handful, each several times as long as the one before), or from half a second
+/// with `FIFTEEN_TEST_LOG_EVERY_MS` (tests).
+fn log_from() -> f64 {
+    match std::env::var_os("FIFTEEN_TEST_LOG_EVERY_MS") {
+        Some(_) => 0.5,
+        None => 10.0,
+    }
+}
+
+/// A long search's finished iterations (and a checkpointed one's finished subtrees), as a
+/// line on a terminal's stderr: in the batch's progress line when it is drawn, else a line
+/// of its own, redrawn in place. In a log, whole lines: each iteration that ends from
+/// [`log_from`] on, the subtrees at the log's pace.
 pub struct Iterations<'a> {
     id: &'a str,
     weight: Weight,
     started: Instant,
     bar: Option<&'a BatchBar>,
     /// Whether anything is shown: one instance searched `alone`, on a terminal, not quiet.
-    pub show: bool,
+    show: bool,
+    /// Whether lines go to a log: one instance searched `alone`, stderr not a terminal,
+    /// not quiet.
+    log: bool,
+    /// When the subtrees were last drawn on a terminal (at most once a second).
+    drawn: Mutex<Option<Instant>>,
     /// When each iteration of this run ended (seconds in) and the nodes by then: the last
     /// three, from which the next iteration's time is guessed ([`next_iteration`]).
     ends: Mutex<Vec<(f64, u64)>>,
@@ -195,8 +298,15 @@ impl<'a> Iterations<'a> {
             started: Instant::now(),
             bar,
             show: alone && !output::quiet() && std::io::stderr().is_terminal(),
+            log: alone && to_log(),
+            drawn: Mutex::new(None),
             ends: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Whether the search should report its iterations here.
+    pub fn wanted(&self) -> bool {
+        self.show || self.log
     }
 
     /// Shows a finished iteration (from half a second in: quick searches say nothing).
@@ -209,20 +319,30 @@ impl<'a> Iterations<'a> {
             ends.push((secs, it.nodes));
             next_iteration(&ends)
         });
-        if secs <= 0.5 {
+        if secs <= 0.5 || (self.log && secs < log_from()) {
             return;
         }
-        let next = match next {
-            Some(t) if t >= 2.0 => format!(
-                " (about {} if it grows as the last did)",
-                indicatif::HumanDuration(Duration::from_secs_f64(t.min(1e9)))
-            ),
-            _ => String::new(),
-        };
+        let guess = next
+            .filter(|&t| t >= 2.0)
+            .map(|t| indicatif::HumanDuration(Duration::from_secs_f64(t.min(1e9))));
         // The time is the iteration's end: the next one, several times as long, is under
-        // way (the batch's bar, when there is one, keeps its own clock moving).
+        // way (the batch's bar, when there is one, keeps its own clock moving). The hook
+        // also hears of the iteration that found the answer: a line redrawn in place is
+        // cleared at once, a log's stays, so it does not claim a next one.
+        let (done, next) = match (self.log, guess) {
+            (false, Some(t)) => (
+                "done",
+                format!("; searching the next (about {t} if it grows as the last did)"),
+            ),
+            (false, None) => ("done", "; searching the next".to_string()),
+            (true, Some(t)) => (
+                "searched",
+                format!("; the next, if needed, takes about {t} if it grows as the last did"),
+            ),
+            (true, None) => ("searched", String::new()),
+        };
         let text = format!(
-            "instance {}: threshold {} done after {:.1} s, {} nodes, {:.1} M nodes/s; searching the next{next}",
+            "instance {}: threshold {} {done} after {:.1} s, {} nodes, {:.1} M nodes/s{next}",
             self.id,
             // In moves (a weighted search's thresholds are scaled).
             self.weight.moves_at_least(it.threshold),
@@ -230,6 +350,43 @@ impl<'a> Iterations<'a> {
             it.nodes,
             it.nodes as f64 / secs / 1e6,
         );
+        self.say(text);
+    }
+
+    /// Shows how far a checkpointed search is through its iteration under way, from the
+    /// books it is about to save: on a terminal at most once a second, in a log at its
+    /// pace. (A resumed search says so from its first save, before any iteration ends.)
+    pub fn subtrees(&self, books: &Books) {
+        let Some(of) = books.subtrees.filter(|_| self.show || self.log) else {
+            return;
+        };
+        if self.show {
+            let mut drawn = self.drawn.lock().unwrap_or_else(|e| e.into_inner());
+            if drawn.is_some_and(|t| t.elapsed() < TICK) {
+                return;
+            }
+            *drawn = Some(Instant::now());
+        } else if !LogPace::get().due() {
+            return;
+        }
+        let text = format!(
+            "instance {}: threshold {}: {} of {of} subtrees done, {} nodes over {} so far",
+            self.id,
+            self.weight.moves_at_least(books.threshold),
+            books.done.len(),
+            books.spent,
+            super::super::output::counted(books.runs as u64, "run"),
+        );
+        self.say(text);
+    }
+
+    /// A line: in a log whole, on a terminal in the batch's line or redrawn in place.
+    fn say(&self, text: String) {
+        if self.log {
+            LogPace::get().said();
+            inform!("{text}");
+            return;
+        }
         match self.bar.filter(|b| b.visible()) {
             Some(bar) => bar.note(text),
             None => {

@@ -1,0 +1,126 @@
+//! Progress in a log: with stderr not a terminal (a Slurm job, `nohup`), a long search and
+//! a long batch write whole lines now and then (`FIFTEEN_TEST_LOG_EVERY_MS` shortens the
+//! gap, and lets the iterations through from half a second), and nothing with `--quiet`.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use fifteen::pdb::Partition;
+use fifteen::Shape;
+
+/// Korf 100 instance 88 (65 moves): 43 M nodes with the 5-5-5 tables on one thread
+/// (seconds), most of them in the last iteration.
+const BOARD: &str = "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4";
+
+fn fifteen(tables: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(args)
+        .args(["--goal", "blank-first", "--partition", "5-5-5"])
+        .arg("--tables")
+        .arg(tables)
+        .env("FIFTEEN_TEST_LOG_EVERY_MS", "100")
+        .output()
+        .unwrap()
+}
+
+fn tables() -> tempfile::TempDir {
+    let shape = Shape::new(4, 4).unwrap();
+    common::tables(&Partition::parse(shape, 0, "5-5-5").unwrap()).0
+}
+
+/// The numbers in `line`, in order (a decimal point parts two).
+fn numbers(line: &str) -> Vec<u64> {
+    line.split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect()
+}
+
+#[test]
+fn a_checkpointed_search_logs_its_subtrees_and_iterations() {
+    let tables = tables();
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("cp.json");
+    let cp = cp.to_str().unwrap();
+    let args = ["solve", "--threads", "1", "--checkpoint", cp, BOARD];
+    let out = fifteen(tables.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // No terminal codes in a log: whole lines.
+    assert!(
+        !stderr.contains('\r') && !stderr.contains('\x1b'),
+        "{stderr:?}"
+    );
+    // "instance 1: threshold 65: 12 of 80 subtrees done, 1234 nodes over 1 run so far"
+    let subtrees: Vec<Vec<u64>> = (stderr.lines())
+        .filter(|l| l.starts_with("instance 1: threshold ") && l.contains(" subtrees done, "))
+        .map(numbers)
+        .collect();
+    assert!(!subtrees.is_empty(), "no subtree lines: {stderr}");
+    for n in &subtrees {
+        let [_, threshold, done, of, _, 1] = n[..] else {
+            panic!("{n:?} in {stderr}")
+        };
+        assert!(threshold <= 65 && threshold % 2 == 1 && done <= of, "{n:?}");
+    }
+    // Ordered: the thresholds rise, and within one the subtrees done do not fall.
+    for w in subtrees.windows(2) {
+        assert!(
+            w[0][1] < w[1][1] || (w[0][1] == w[1][1] && w[0][2] <= w[1][2]),
+            "{w:?}"
+        );
+    }
+    // The iterations that ended, each with its node count, which rises; no claim that a
+    // next one is searched (the hook also hears of the one that found the answer).
+    let iterations: Vec<Vec<u64>> = (stderr.lines())
+        .filter(|l| l.contains(" searched after "))
+        .map(numbers)
+        .collect();
+    assert!(!iterations.is_empty(), "no iteration lines: {stderr}");
+    assert!(iterations
+        .windows(2)
+        .all(|w| w[0][1] < w[1][1] && w[0][4] < w[1][4]));
+    assert!(!stderr.contains("searching the next"), "{stderr}");
+
+    // With --quiet, none of it.
+    std::fs::remove_file(cp).unwrap();
+    let quiet = [
+        "solve",
+        "--quiet",
+        "--threads",
+        "1",
+        "--checkpoint",
+        cp,
+        BOARD,
+    ];
+    let out = fifteen(tables.path(), &quiet);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn a_long_batch_logs_how_many_instances_are_done() {
+    let tables = tables();
+    let dir = tempfile::tempdir().unwrap();
+    // The board four times, one at a time on one thread: seconds each.
+    let file = common::write(dir.path(), "b.txt", &format!("{BOARD}\n").repeat(4));
+    let out = fifteen(tables.path(), &["bench", "--threads", "1", "-q", &file]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let out = fifteen(tables.path(), &["bench", "--threads", "1", &file]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // "progress: 2 of 4 instances done, 0:07 so far, about 0:07 left"
+    let done: Vec<u64> = (stderr.lines())
+        .filter(|l| l.starts_with("progress: "))
+        .map(|l| {
+            let n = numbers(l);
+            assert!(l.contains(" of 4 instances done, "), "{l}");
+            assert!(n[0] <= 4, "{l}");
+            n[0]
+        })
+        .collect();
+    assert!(!done.is_empty(), "no progress lines: {stderr}");
+    assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
+}
