@@ -169,7 +169,7 @@ pub fn fifteen_main() -> ! {
         Command::Completions(a) => docs::run_completions::<Cli>(a),
         Command::Man(a) => docs::run_man::<Cli>(a),
     };
-    std::process::exit(match result {
+    signals::exit(match result {
         Ok(code) => signals::exit_status(code),
         Err(e) => {
             note!("error: {e:#}");

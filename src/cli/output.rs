@@ -5,7 +5,9 @@
 //! turns every later write into an error, or a panic in `println!`). Any other failed write
 //! to stdout (a full disk, `> /dev/full`) is an error with a message and a non-zero exit:
 //! output lost is never reported as success; so is a stdout closed at start (`>&-`), which
-//! Rust's runtime silently replaces by /dev/null. Messages to stderr never fail the program:
+//! Rust's runtime silently replaces by /dev/null. A long search does not wait for its next
+//! write to learn that its reader has gone ([`end_when_stdout_loses_its_reader`]).
+//! Messages to stderr never fail the program:
 //! when stderr cannot be written there is nobody left to tell.
 
 use std::io::Write;
@@ -97,6 +99,63 @@ pub fn end_quietly_on_closed_pipes() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
+
+/// Ends the command as soon as its results' reader goes away (stdout a pipe or a socket:
+/// `fifteen solve -i FILE | head -3` once `head` has its lines), not at the next write,
+/// which can be a long search away. As at a write, quietly, by SIGPIPE; a search that
+/// saves its work ([`super::signals::hold`]: a checkpoint) is first stopped as by SIGTERM,
+/// so that its checkpoint is saved, and says so. For commands whose
+/// results go to stdout: one whose stdout is unused (`-o FILE`, a table build) runs on.
+#[cfg(unix)]
+pub fn end_when_stdout_loses_its_reader() {
+    // SAFETY: fstat into a zeroed struct of our own.
+    let piped = unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        libc::fstat(1, &mut st) == 0
+            && matches!(st.st_mode & libc::S_IFMT, libc::S_IFIFO | libc::S_IFSOCK)
+    };
+    if !piped {
+        return;
+    }
+    let watch = move || loop {
+        // No events asked: poll still reports an error (a pipe's reader closed) or a
+        // hang-up (a socket's peer gone), and waits for nothing else.
+        let mut fd = libc::pollfd {
+            fd: 1,
+            events: 0,
+            revents: 0,
+        };
+        // SAFETY: one pollfd of our own, no timeout.
+        if unsafe { libc::poll(&mut fd, 1, -1) } < 0 {
+            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return;
+        }
+        if fd.revents & libc::POLLNVAL != 0 {
+            return;
+        }
+        if fd.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+            if super::signals::holding() {
+                note!("stopping: the output's reader has gone (a closed pipe); the checkpoint is saved first");
+                super::signals::stop_for_a_closed_pipe();
+            } else {
+                // SAFETY: a signal to this process, whose default action ends it.
+                unsafe { libc::kill(libc::getpid(), libc::SIGPIPE) };
+            }
+            return;
+        }
+    };
+    // Without a thread for it, the closed pipe is met at the next write, as before.
+    let _ = std::thread::Builder::new()
+        .name("stdout-watch".into())
+        .stack_size(64 * 1024)
+        .spawn(watch);
+}
+
+/// Elsewhere than Unix: a closed pipe is met at the next write.
+#[cfg(not(unix))]
+pub fn end_when_stdout_loses_its_reader() {}
 
 /// Writes `text` to stdout and flushes it, so that each result is out as soon as it is
 /// known; a failed write is an error naming what was lost.

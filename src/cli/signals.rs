@@ -55,6 +55,39 @@ pub fn hold() -> Guard {
     HOLDS.enter()
 }
 
+/// Whether a search that saves its work when it stops is running ([`hold`]).
+pub fn holding() -> bool {
+    HOLDS.any()
+}
+
+/// Set when stdout's reader went away under a search that saves its work
+/// ([`super::output::end_when_stdout_loses_its_reader`]).
+static READER_GONE: AtomicBool = AtomicBool::new(false);
+
+/// Stops the command as SIGTERM does, its checkpoint saved, and has it end as a closed
+/// pipe ends it, by SIGPIPE ([`exit`]), not with SIGTERM's status.
+#[cfg(unix)]
+pub fn stop_for_a_closed_pipe() {
+    READER_GONE.store(true, Ordering::SeqCst);
+    // SAFETY: a signal to this process, which the watcher thread takes up.
+    unsafe { libc::kill(libc::getpid(), libc::SIGTERM) };
+}
+
+/// Ends the process with `code`, or by SIGPIPE (a shell's 141) when it stopped because
+/// its reader went away ([`stop_for_a_closed_pipe`]).
+pub fn exit(code: i32) -> ! {
+    #[cfg(unix)]
+    if READER_GONE.load(Ordering::SeqCst) {
+        // SAFETY: the default action of SIGPIPE (set at start) ends the process; a signal
+        // a process sends itself is delivered before `kill` returns.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+            libc::kill(libc::getpid(), libc::SIGPIPE);
+        }
+    }
+    std::process::exit(code)
+}
+
 /// Files that a stop must not leave behind (a merge's `FILE.partial`, the start of a merge
 /// that looks like one): the command removes them itself when it stops, and this module's
 /// thread removes those still listed when the grace runs out first (a write or a sync
@@ -211,7 +244,7 @@ pub fn install() {
                 note!("interrupted: stopped before the end; what was printed above stays");
             }
             remove_unfinished();
-            std::process::exit(128 + first);
+            exit(128 + first);
         });
     if watcher.is_err() {
         // Back to the default actions: a signal still ends the command. (Not

@@ -261,6 +261,7 @@ pub fn solve(a: SolveArgs) -> Result<i32> {
         if plan.output.is_some() || plan.shard.is_some() {
             bail!("--checkpoint FILE keeps one board's search and prints its answer; --output and --shard are for batches: give --checkpoints DIR with --shard, or leave them out");
         }
+        super::output::end_when_stdout_loses_its_reader();
         return checkpoint::run(a.boards, a.input, a.steps, &plan, file);
     }
     run(a.boards, a.input, a.steps, &plan, false)
@@ -316,6 +317,9 @@ fn run(
     let one_board = input.is_none() && boards.len() == 1 && boards[0] != "-";
     if steps && plan.output.is_some() {
         bail!("--steps prints boards for people; it does not go with --output (a JSON Lines file)");
+    }
+    if plan.output.is_none() {
+        super::output::end_when_stdout_loses_its_reader();
     }
     if let Some(dir) = &plan.checkpoints {
         if plan.output.is_some() {
