@@ -114,43 +114,25 @@ pub fn end_when_stdout_loses_its_reader() {
         libc::fstat(1, &mut st) == 0
             && matches!(st.st_mode & libc::S_IFMT, libc::S_IFIFO | libc::S_IFSOCK)
     };
-    if !piped {
-        return;
+    if piped {
+        // Watched by the signals thread, not one of its own (which, under a thread limit,
+        // would take the one the command needs).
+        super::signals::watch_stdout(reader_gone);
     }
-    let watch = move || loop {
-        // No events asked: poll still reports an error (a pipe's reader closed) or a
-        // hang-up (a socket's peer gone), and waits for nothing else.
-        let mut fd = libc::pollfd {
-            fd: 1,
-            events: 0,
-            revents: 0,
-        };
-        // SAFETY: one pollfd of our own, no timeout.
-        if unsafe { libc::poll(&mut fd, 1, -1) } < 0 {
-            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                continue;
-            }
-            return;
-        }
-        if fd.revents & libc::POLLNVAL != 0 {
-            return;
-        }
-        if fd.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
-            if super::signals::holding() {
-                note!("stopping: the output's reader has gone (a closed pipe); the checkpoint is saved first");
-                super::signals::stop_for_a_closed_pipe();
-            } else {
-                // SAFETY: a signal to this process, whose default action ends it.
-                unsafe { libc::kill(libc::getpid(), libc::SIGPIPE) };
-            }
-            return;
-        }
-    };
-    // Without a thread for it, the closed pipe is met at the next write, as before.
-    let _ = std::thread::Builder::new()
-        .name("stdout-watch".into())
-        .stack_size(64 * 1024)
-        .spawn(watch);
+}
+
+/// Ends the command, its reader gone (see [`end_when_stdout_loses_its_reader`]).
+#[cfg(unix)]
+fn reader_gone() {
+    if super::signals::holding() {
+        note!(
+            "stopping: the output's reader has gone (a closed pipe); the checkpoint is saved first"
+        );
+        super::signals::stop_for_a_closed_pipe();
+    } else {
+        // SAFETY: a signal to this process, whose default action ends it.
+        unsafe { libc::kill(libc::getpid(), libc::SIGPIPE) };
+    }
 }
 
 /// Elsewhere than Unix: a closed pipe is met at the next write.

@@ -25,7 +25,15 @@ use std::time::{Duration, Instant};
 #[cfg(unix)]
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 #[cfg(unix)]
-use signal_hook::iterator::Signals;
+use signal_hook::iterator::backend::SignalDelivery;
+#[cfg(unix)]
+use signal_hook::iterator::exfiltrator::SignalOnly;
+#[cfg(unix)]
+use std::io::Write as _;
+#[cfg(unix)]
+use std::os::unix::io::AsRawFd;
+#[cfg(unix)]
+use std::os::unix::net::UnixStream;
 
 #[cfg(unix)]
 use super::output::note;
@@ -197,6 +205,77 @@ pub fn stopping() -> Vec<i32> {
     s
 }
 
+/// Set by [`watch_stdout`]: the signals thread also watches stdout for a reader gone.
+#[cfg(unix)]
+static STDOUT_WATCHED: AtomicBool = AtomicBool::new(false);
+
+/// What [`watch_stdout`] calls when the reader goes.
+#[cfg(unix)]
+static STDOUT_GONE: Mutex<Option<fn()>> = Mutex::new(None);
+
+/// Wakes the signals thread (a byte on its self-pipe), so that it takes up a new request.
+#[cfg(unix)]
+static WAKE: Mutex<Option<UnixStream>> = Mutex::new(None);
+
+/// Has the signals thread also watch stdout, and call `gone` once when its reader goes away
+/// (stdout a pipe whose reading end closed, or a socket whose peer hung up). The same
+/// thread as the signals': a command under a thread limit has no thread to spare (see
+/// [`super::output::end_when_stdout_loses_its_reader`]). Nothing happens without the
+/// signals thread ([`install`] not run, or no thread for it).
+#[cfg(unix)]
+pub fn watch_stdout(gone: fn()) {
+    if let Ok(mut g) = STDOUT_GONE.lock() {
+        *g = Some(gone);
+    }
+    STDOUT_WATCHED.store(true, Ordering::SeqCst);
+    if let Ok(w) = WAKE.lock() {
+        if let Some(w) = w.as_ref() {
+            let _ = (&*w).write(&[0]);
+        }
+    }
+}
+
+/// Waits for the first signal, meanwhile watching stdout when asked ([`watch_stdout`]).
+#[cfg(unix)]
+fn first_signal(signals: &mut SignalDelivery<UnixStream, SignalOnly>) -> i32 {
+    let mut watching = true;
+    loop {
+        if let Some(s) = signals.pending().next() {
+            return s;
+        }
+        let stdout = watching && STDOUT_WATCHED.load(Ordering::SeqCst);
+        // Stdout with no events asked: poll still reports an error (a pipe's reader
+        // closed) or a hang-up (a socket's peer gone), and waits for nothing else.
+        let mut fds = [
+            libc::pollfd {
+                fd: signals.get_read().as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: 1,
+                events: 0,
+                revents: 0,
+            },
+        ];
+        // SAFETY: pollfds of our own; no timeout.
+        let n = unsafe { libc::poll(fds.as_mut_ptr(), if stdout { 2 } else { 1 }, -1) };
+        if n < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            // Not expected; the signals are then waited for alone.
+            watching = false;
+        }
+        if stdout && fds[1].revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
+            // Once: the condition stays.
+            watching = false;
+            if fds[1].revents & libc::POLLNVAL == 0 {
+                if let Some(gone) = STDOUT_GONE.lock().ok().and_then(|g| *g) {
+                    gone();
+                }
+            }
+        }
+    }
+}
+
 /// Starts watching for SIGINT, SIGTERM and SIGHUP (see the module's documentation).
 /// Without a thread for it (a process limit, say) the signals keep their default action,
 /// which also ends the command at once.
@@ -207,17 +286,25 @@ pub fn install() {
         .filter(|&s| s != SIGHUP || !ignored(s))
         .collect();
     HANG_UP_WATCHED.store(watched.contains(&SIGHUP), Ordering::SeqCst);
-    let Ok(mut signals) = Signals::new(&watched) else {
+    // The self-pipe that the handlers write to, read here by poll beside stdout; a
+    // second handle on its writing end wakes the thread for [`watch_stdout`].
+    let Ok((read, write)) = UnixStream::pair() else {
         return;
     };
+    let wake = write.try_clone().ok();
+    let Ok(mut signals) = SignalDelivery::with_pipe(read, write, SignalOnly, &watched) else {
+        return;
+    };
+    if let (Ok(mut w), Some(wake)) = (WAKE.lock(), wake) {
+        let _ = wake.set_nonblocking(true);
+        *w = Some(wake);
+    }
     let handle = signals.handle();
     let watcher = std::thread::Builder::new()
         .name("signals".into())
         .stack_size(64 * 1024)
         .spawn(move || {
-            let Some(first) = signals.forever().next() else {
-                return;
-            };
+            let first = first_signal(&mut signals);
             RECEIVED.store(first, Ordering::SeqCst);
             INTERRUPTED.store(true, Ordering::SeqCst);
             let start = Instant::now();
