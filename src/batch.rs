@@ -1,12 +1,11 @@
 //! Many instances on a thread pool, handed back in input order as soon as each one and all
 //! before it are done.
 //!
-//! At most `window` items are read but not yet handed back, so a batch of any length runs
-//! in constant memory, and a slow item holds back output but not work. Items are taken
-//! from the iterator on a thread of their own: a result is handed back as soon as it is
-//! ready even while the input is waiting for its next line (a pipe fed slowly, a person
-//! typing boards).
-
+//! Two limits keep a batch of any length in constant memory ([`Window`]): how many items
+//! are under way (read and not finished), and how many are held (read and not yet handed
+//! back, finished ones waiting for an earlier one included). The second is the larger, so
+//! that a slow item holds back output but not work: the other threads go on past it for as
+//! long as the held results fit. Items are taken
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -19,6 +18,24 @@ enum Msg<T, R> {
     End,
     Done(usize, R),
     Panicked(Box<dyn std::any::Any + Send>),
+}
+
+/// How many items a batch may have read ahead of its output.
+#[derive(Clone, Copy, Debug)]
+pub struct Window {
+    /// Items read and not finished: the work queued for the pool.
+    pub under_way: usize,
+    /// Items read and not handed back, finished or not: the results kept in memory
+    /// behind an item that takes long (at least `under_way`).
+    pub held: usize,
+}
+
+impl Window {
+    /// One item at a time (each on every thread, say).
+    pub const ONE: Window = Window {
+        under_way: 1,
+        held: 1,
+    };
 }
 
 /// Runs `work` on every item on `pool`, calling `emit` on the calling thread in input order.
@@ -35,7 +52,7 @@ enum Msg<T, R> {
 pub fn run_ordered<T, R, I, W, E>(
     pool: &rayon::ThreadPool,
     items: I,
-    window: usize,
+    window: Window,
     work: W,
     mut emit: E,
 ) where
@@ -45,13 +62,21 @@ pub fn run_ordered<T, R, I, W, E>(
     W: Fn(T) -> R + Sync,
     E: FnMut(usize, R) -> bool,
 {
-    let window = window.max(1);
+    let under_way = window.under_way.max(1);
+    let held = window.held.max(under_way);
     let (tx, rx) = mpsc::channel::<Msg<T, R>>();
-    // One token per item that may be read and not yet emitted: the reader takes one before
-    // each item, the caller gives it back when the item is emitted.
-    let (slot_tx, slot_rx) = mpsc::sync_channel::<()>(window);
-    for _ in 0..window {
-        slot_tx.send(()).expect("the channel holds `window` tokens");
+    // Tokens: one per item that may be under way, given back when it finishes, and one
+    // per item that may be held, given back when it is emitted. The reader takes one of
+    // each before each item.
+    let (run_tx, run_rx) = mpsc::sync_channel::<()>(under_way);
+    for _ in 0..under_way {
+        run_tx
+            .send(())
+            .expect("the channel holds `under_way` tokens");
+    }
+    let (slot_tx, slot_rx) = mpsc::sync_channel::<()>(held);
+    for _ in 0..held {
+        slot_tx.send(()).expect("the channel holds `held` tokens");
     }
     let stop = AtomicBool::new(false);
     let work = &work;
@@ -60,7 +85,7 @@ pub fn run_ordered<T, R, I, W, E>(
         let stop = &stop;
         threads.spawn(move || {
             let mut items = items;
-            while slot_rx.recv().is_ok() && !stop.load(Ordering::Relaxed) {
+            while run_rx.recv().is_ok() && slot_rx.recv().is_ok() && !stop.load(Ordering::Relaxed) {
                 match items.next() {
                     Some(item) => {
                         if to_caller.send(Msg::Item(item)).is_err() {
@@ -76,7 +101,7 @@ pub fn run_ordered<T, R, I, W, E>(
             // Owned by this closure, so that a panic of `emit` drops them as it unwinds:
             // the reader, waiting for a token or sending an item, then ends instead of
             // holding up the scope's join for ever.
-            let (rx, slot_tx) = (rx, slot_tx);
+            let (rx, slot_tx, run_tx) = (rx, slot_tx, run_tx);
             let mut pending: HashMap<usize, R> = HashMap::new();
             let mut started = 0usize;
             let mut next_out = 0usize;
@@ -104,6 +129,8 @@ pub fn run_ordered<T, R, I, W, E>(
                     Msg::End => input_open = false,
                     Msg::Panicked(panic) => std::panic::resume_unwind(panic),
                     Msg::Done(i, r) => {
+                        // The reader may have stopped already; then nobody needs it.
+                        let _ = run_tx.send(());
                         pending.insert(i, r);
                         while let Some(r) = pending.remove(&next_out) {
                             next_out += 1;
@@ -124,6 +151,7 @@ pub fn run_ordered<T, R, I, W, E>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicUsize;
     use std::sync::Mutex;
 
     fn pool() -> rayon::ThreadPool {
@@ -140,7 +168,10 @@ mod tests {
         run_ordered(
             &pool(),
             0..40u64,
-            5,
+            Window {
+                under_way: 5,
+                held: 5,
+            },
             |i| {
                 std::thread::sleep(std::time::Duration::from_micros(40 * (40 - i)));
                 i * i
@@ -166,7 +197,10 @@ mod tests {
         run_ordered(
             &pool(),
             items,
-            7,
+            Window {
+                under_way: 3,
+                held: 7,
+            },
             |i| i,
             |_, _| {
                 *emitted.lock().unwrap() += 1;
@@ -174,6 +208,46 @@ mod tests {
             },
         );
         assert_eq!(*emitted.lock().unwrap(), 200);
+    }
+
+    #[test]
+    fn a_slow_item_holds_back_output_but_not_the_work_after_it() {
+        // Item 0 waits until 30 items after it are done: with 3 under way and 40 held,
+        // the other threads get there; at most 3 under way at any moment.
+        let (done, running, most) = (
+            AtomicUsize::new(0),
+            AtomicUsize::new(0),
+            AtomicUsize::new(0),
+        );
+        let mut seen = Vec::new();
+        run_ordered(
+            &pool(),
+            0..60usize,
+            Window {
+                under_way: 3,
+                held: 40,
+            },
+            |i| {
+                let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                if i == 0 {
+                    let t0 = std::time::Instant::now();
+                    while done.load(Ordering::SeqCst) < 30 {
+                        assert!(t0.elapsed().as_secs() < 10, "the work after it waited");
+                        std::thread::sleep(std::time::Duration::from_millis(1));
+                    }
+                }
+                done.fetch_add(1, Ordering::SeqCst);
+                running.fetch_sub(1, Ordering::SeqCst);
+                i
+            },
+            |i, r| {
+                seen.push((i, r));
+                true
+            },
+        );
+        assert_eq!(seen, (0..60).map(|i| (i, i)).collect::<Vec<_>>());
+        assert!(most.load(Ordering::SeqCst) <= 3);
     }
 
     /// Runs `f` on a thread of its own and returns its panic message; fails if it does
@@ -202,7 +276,10 @@ mod tests {
             run_ordered(
                 &pool(),
                 0u64..,
-                4,
+                Window {
+                    under_way: 4,
+                    held: 4,
+                },
                 |i| i,
                 |i, _| {
                     if i == 5 {
@@ -221,7 +298,10 @@ mod tests {
             run_ordered(
                 &pool(),
                 0u64..100,
-                4,
+                Window {
+                    under_way: 4,
+                    held: 4,
+                },
                 |i| {
                     if i == 7 {
                         panic!("boom in work");
@@ -240,7 +320,10 @@ mod tests {
         run_ordered(
             &pool(),
             0..1_000_000u64,
-            4,
+            Window {
+                under_way: 4,
+                held: 4,
+            },
             |i| i,
             |i, _| {
                 seen.push(i);

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use fifteen::batch::run_ordered;
+use fifteen::batch::{run_ordered, Window};
 use fifteen::board::moves_to_string;
 use fifteen::random::{board_rng, distance_budget, farthest, walk_gave_up, walk_to_distance};
 use fifteen::search::Weight;
@@ -378,7 +378,11 @@ pub fn boards_at_distance(
                 };
                 walk_to_distance(&mut board_rng(seed, i), &g, distance, budget, measure)
             };
-            run_ordered(&pool, items, plan.threads * 8, work, |i, r| {
+            let window = Window {
+                under_way: plan.threads * 8,
+                held: plan.threads * 64,
+            };
+            run_ordered(&pool, items, window, work, |i, r| {
                 match r {
                     Ok(Some(b)) => out[i * cells..(i + 1) * cells].copy_from_slice(b.tiles()),
                     Ok(None) => {

@@ -30,7 +30,7 @@ use super::args::{self, TablesArg};
 use super::output::{counted, emit, inform, note};
 use super::workers;
 use super::{input, INTERRUPTED};
-use crate::batch::run_ordered;
+use crate::batch::{run_ordered, Window};
 use crate::cluster::shard::Shard;
 use crate::instances::{BadInstance, Reader};
 use crate::record::FailureKind;
@@ -471,7 +471,16 @@ fn run(
     // with nothing on stdout.
     let mut header = report.header().filter(|_| results.is_none());
     let mut lost: Option<anyhow::Error> = None;
-    let window = if one_at_a_time { 1 } else { threads * 8 };
+    // Up to 8 instances a thread under way, and up to 64 a thread held: an instance that
+    // takes long holds back the output, and the other threads go on past it.
+    let window = if one_at_a_time {
+        Window::ONE
+    } else {
+        Window {
+            under_way: threads * 8,
+            held: threads * 64,
+        }
+    };
     // Set at the first instance stopped by Ctrl-C: nothing after it is printed, so the
     // printed results are always the first ones of the input, without gaps.
     let mut cut = false;
