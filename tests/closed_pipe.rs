@@ -3,6 +3,7 @@
 //! search stopped and saved first.
 
 use std::io::{BufRead, BufReader};
+use std::os::unix::fs::MetadataExt;
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -108,4 +109,60 @@ fn a_run_whose_results_go_to_a_file_goes_on_without_a_reader() {
     assert!(out.status.success(), "{out:?}");
     let text = std::fs::read_to_string(&results).unwrap();
     assert_eq!(text.lines().filter(|l| l.contains("\"length\"")).count(), 2);
+}
+
+#[test]
+fn a_checkpointed_search_saves_when_stderr_is_the_closed_pipe_too() {
+    // `2>&1 | head`: the stop's message cannot be written, and must not end the search
+    // before its save.
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("cp.json");
+    let (reader, writer) = std::io::pipe().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["solve", "--heuristic", "linear-conflict", "--threads", "1"])
+        .arg("--checkpoint")
+        .arg(&cp)
+        .arg(endless())
+        .stdout(writer.try_clone().unwrap())
+        .stderr(writer)
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while !cp.exists() {
+        assert!(t0.elapsed() < Duration::from_secs(60), "no save");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Saves come at most every half second: the file at the moment the reader goes is
+    // replaced (a new inode) only by a save made after it, the stop's.
+    let before = std::fs::metadata(&cp).unwrap().ino();
+    drop(reader);
+    let out = ended(child);
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{out:?}");
+    assert_ne!(
+        std::fs::metadata(&cp).unwrap().ino(),
+        before,
+        "no save after the stop"
+    );
+}
+
+#[test]
+fn a_search_goes_on_when_only_stderr_loses_its_reader() {
+    // Progress lines to a log whose reader has gone: the answer still reaches stdout.
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("out.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["solve", "--heuristic", "linear-conflict", "--threads", "2"])
+        .args(["--format", "json", "--goal", "blank-first"])
+        // Korf 100 instance 60 (66 moves): about a second.
+        .arg("11 14 13 1 2 3 12 4 15 7 9 5 10 6 8 0")
+        .env("FIFTEEN_TEST_LOG_EVERY_MS", "50")
+        .stdout(std::fs::File::create(&out_file).unwrap())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let out = ended(child);
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&out_file).unwrap();
+    assert!(text.contains("\"length\":66"), "{text}");
 }

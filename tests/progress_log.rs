@@ -100,6 +100,33 @@ fn a_checkpointed_search_logs_its_subtrees_and_iterations() {
 }
 
 #[test]
+fn a_batch_of_one_at_a_time_logs_its_subtrees_beside_its_own_lines() {
+    // The batch's line and the instance's keep a pace each: the batch's ticker, asking
+    // every second, must not take every turn from the subtrees, said only at saves.
+    let tables = tables();
+    let dir = tempfile::tempdir().unwrap();
+    // Three times the board: seconds, one at a time.
+    let file = common::write(dir.path(), "three.txt", &format!("{BOARD}\n").repeat(3));
+    let ck = dir.path().join("ck");
+    let args = [
+        "solve",
+        "--split",
+        "--threads",
+        "1",
+        "--checkpoints",
+        ck.to_str().unwrap(),
+        "-i",
+        &file,
+    ];
+    let out = fifteen(tables.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let count = |what: &str| stderr.lines().filter(|l| l.contains(what)).count();
+    assert!(count(" subtrees done, ") > 0, "{stderr}");
+    assert!(count(" of 3 instances done") > 0, "{stderr}");
+}
+
+#[test]
 fn a_long_batch_logs_how_many_instances_are_done() {
     let tables = tables();
     let dir = tempfile::tempdir().unwrap();

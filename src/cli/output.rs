@@ -7,7 +7,8 @@
 //! output lost is never reported as success; so is a stdout closed at start (`>&-`), which
 //! Rust's runtime silently replaces by /dev/null. A long search does not wait for its next
 //! write to learn that its reader has gone ([`end_when_stdout_loses_its_reader`]).
-//! Messages to stderr never fail the program:
+//! Messages to stderr never fail or end the program (a stderr whose reader has gone is
+//! not written to: [`stderr_has_a_reader`]):
 //! when stderr cannot be written there is nobody left to tell.
 
 use std::io::Write;
@@ -125,13 +126,16 @@ pub fn end_when_stdout_loses_its_reader() {
 #[cfg(unix)]
 fn reader_gone() {
     if super::signals::holding() {
+        super::signals::stop_for_a_closed_pipe();
         note!(
             "stopping: the output's reader has gone (a closed pipe); the checkpoint is saved first"
         );
+    } else if super::progress::build_under_way() {
+        // The build stops as SIGTERM stops it: the tables it finished kept, the one under
+        // way not left half written.
         super::signals::stop_for_a_closed_pipe();
     } else {
-        // SAFETY: a signal to this process, whose default action ends it.
-        unsafe { libc::kill(libc::getpid(), libc::SIGPIPE) };
+        super::signals::end_for_a_closed_pipe();
     }
 }
 
@@ -163,8 +167,31 @@ macro_rules! note {
             $crate::cli::output::start_of_line(),
             format_args!($($arg)*)
         ));
-        let _ = std::io::stderr().lock().write_all(line.as_bytes());
+        // Not to a pipe whose reader has gone: SIGPIPE, at its default action for stdout's
+        // sake, would end the command (a search, before its checkpoint's save).
+        if $crate::cli::output::stderr_has_a_reader() {
+            let _ = std::io::stderr().lock().write_all(line.as_bytes());
+        }
     }};
+}
+
+/// Whether stderr can still be written without SIGPIPE: false when it is a pipe or socket
+/// whose reader has gone (a `2>&1 | tee log` whose `tee` ended). A message then goes
+/// nowhere, and the command goes on: nobody is left to read it.
+pub fn stderr_has_a_reader() -> bool {
+    #[cfg(unix)]
+    {
+        let mut fd = libc::pollfd {
+            fd: 2,
+            events: 0,
+            revents: 0,
+        };
+        // SAFETY: one pollfd of our own; no wait.
+        let n = unsafe { libc::poll(&mut fd, 1, 0) };
+        !(n > 0 && fd.revents & (libc::POLLERR | libc::POLLHUP) != 0)
+    }
+    #[cfg(not(unix))]
+    true
 }
 
 /// `line` without the " (os error 2)" that Rust's I/O errors end with: the words before it

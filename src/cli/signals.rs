@@ -81,11 +81,21 @@ pub fn stop_for_a_closed_pipe() {
     unsafe { libc::kill(libc::getpid(), libc::SIGTERM) };
 }
 
+/// Ends the process at once, as a write to the closed pipe would, the files a stop must not
+/// leave behind removed first ([`remove_if_ended`]).
+#[cfg(unix)]
+pub fn end_for_a_closed_pipe() {
+    remove_unfinished();
+    // SAFETY: a signal to this process, whose default action (set at start) ends it.
+    unsafe { libc::kill(libc::getpid(), libc::SIGPIPE) };
+}
+
 /// Ends the process with `code`, or by SIGPIPE (a shell's 141) when it stopped because
-/// its reader went away ([`stop_for_a_closed_pipe`]).
+/// its reader went away ([`stop_for_a_closed_pipe`]), unless work could not be written
+/// ([`write_failed`]: status 2, which a job script must not read as saved).
 pub fn exit(code: i32) -> ! {
     #[cfg(unix)]
-    if READER_GONE.load(Ordering::SeqCst) {
+    if READER_GONE.load(Ordering::SeqCst) && !WRITE_FAILED.load(Ordering::SeqCst) {
         // SAFETY: the default action of SIGPIPE (set at start) ends the process; a signal
         // a process sends itself is delivered before `kill` returns.
         unsafe {

@@ -221,6 +221,13 @@ pub(super) fn solve_kept(
         on_resume(r);
     }
     let spent_before = books.spent;
+    // The nodes the search starts from (its finished iterations', and the iteration under
+    // way's subtrees'), which this run's rate leaves out.
+    shown.resumed_after(
+        books.iterations.last().map_or(0, |it| it.nodes)
+            + books.done.iter().map(|s| s.nodes).sum::<u64>()
+            + books.partial.iter().map(|p| p.nodes).sum::<u64>(),
+    );
     // Said now, not only when the search ends (hours later, perhaps): the search runs all
     // the same, and its answer is kept, but a stop would lose its work.
     let warned = probe_beside(path).map_err(|e| note!("warning: {e}"));

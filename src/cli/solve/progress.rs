@@ -28,22 +28,28 @@ fn to_log() -> bool {
 }
 
 /// How often a log hears of a long run: at most once every tenth of the time so far, and
-/// between one and ten minutes apart (a day-long search writes about 150 lines), shared by
-/// every progress line of the process, so that a batch's line and its instance's do not
-/// come in pairs. `FIFTEEN_TEST_LOG_EVERY_MS` gives a fixed gap instead, for tests.
+/// between one and ten minutes apart (a day-long search writes about 150 lines). The batch
+/// and the instances under way keep a pace each: the batch's ticker, asking every second,
+/// would otherwise take every turn from the subtrees, said only when a save is made.
+/// `FIFTEEN_TEST_LOG_EVERY_MS` gives a fixed gap instead, for tests.
 pub struct LogPace {
     started: Instant,
     last: Mutex<Instant>,
 }
 
 impl LogPace {
-    /// The process's pace, its clock started at the first use.
+    /// The pace of the lines about instances, its clock started at the first use.
     fn get() -> &'static LogPace {
         static PACE: std::sync::OnceLock<LogPace> = std::sync::OnceLock::new();
-        PACE.get_or_init(|| LogPace {
+        PACE.get_or_init(LogPace::new)
+    }
+
+    /// A pace of its own (a batch's, beside its instances').
+    fn new() -> LogPace {
+        LogPace {
             started: Instant::now(),
             last: Mutex::new(Instant::now()),
-        })
+        }
     }
 
     /// Whether a line is due; if it is, it counts as said.
@@ -88,6 +94,8 @@ struct Shown {
     with_total: AtomicBool,
     /// How many of the instances done failed (for a log's line).
     failed: AtomicU64,
+    /// The pace of the batch's lines in a log.
+    pace: LogPace,
 }
 
 impl Shown {
@@ -150,6 +158,7 @@ impl BatchBar {
             total: total.clone(),
             with_total: AtomicBool::new(false),
             failed: AtomicU64::new(0),
+            pace: LogPace::new(),
         });
         let stop = Arc::new(AtomicBool::new(false));
         let mut ticker = None;
@@ -189,7 +198,7 @@ impl BatchBar {
                     if waited >= TICK && !build_under_way() {
                         waited = Duration::ZERO;
                         if logged {
-                            if LogPace::get().due() {
+                            if shown.pace.due() {
                                 inform!("{}", shown.log_line());
                             }
                         } else {
@@ -280,6 +289,8 @@ pub struct Iterations<'a> {
     log: bool,
     /// When the subtrees were last drawn on a terminal (at most once a second).
     drawn: Mutex<Option<Instant>>,
+    /// The nodes of a resumed search's earlier runs, left out of this run's rate.
+    before: AtomicU64,
     /// When each iteration of this run ended (seconds in) and the nodes by then: the last
     /// three, from which the next iteration's time is guessed ([`next_iteration`]).
     ends: Mutex<Vec<(f64, u64)>>,
@@ -300,8 +311,14 @@ impl<'a> Iterations<'a> {
             show: alone && !output::quiet() && std::io::stderr().is_terminal(),
             log: alone && to_log(),
             drawn: Mutex::new(None),
+            before: AtomicU64::new(0),
             ends: Mutex::new(Vec::new()),
         }
+    }
+
+    /// A resumed search: `nodes` were counted by earlier runs (the rate is this run's).
+    pub fn resumed_after(&self, nodes: u64) {
+        self.before.store(nodes, Ordering::Relaxed);
     }
 
     /// Whether the search should report its iterations here.
@@ -348,7 +365,7 @@ impl<'a> Iterations<'a> {
             self.weight.moves_at_least(it.threshold),
             secs,
             it.nodes,
-            it.nodes as f64 / secs / 1e6,
+            it.nodes.saturating_sub(self.before.load(Ordering::Relaxed)) as f64 / secs / 1e6,
         );
         self.say(text);
     }
@@ -357,7 +374,8 @@ impl<'a> Iterations<'a> {
     /// books it is about to save: on a terminal at most once a second, in a log at its
     /// pace. (A resumed search says so from its first save, before any iteration ends.)
     pub fn subtrees(&self, books: &Books) {
-        let Some(of) = books.subtrees.filter(|_| self.show || self.log) else {
+        // (None counted yet at the top of an iteration: nothing to say.)
+        let Some(of) = books.subtrees.filter(|&n| n > 0 && (self.show || self.log)) else {
             return;
         };
         if self.show {
