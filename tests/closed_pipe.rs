@@ -118,7 +118,7 @@ fn a_checkpointed_search_saves_when_stderr_is_the_closed_pipe_too() {
     let dir = tempfile::tempdir().unwrap();
     let cp = dir.path().join("cp.json");
     let (reader, writer) = std::io::pipe().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+    let child = Command::new(env!("CARGO_BIN_EXE_fifteen"))
         .args(["solve", "--heuristic", "linear-conflict", "--threads", "1"])
         .arg("--checkpoint")
         .arg(&cp)
