@@ -606,3 +606,33 @@ fn the_known_radii_are_the_breadth_first_ones() {
         far.stderr
     );
 }
+
+#[test]
+fn the_bench_summary_names_the_estimates_the_instances_were_searched_with() {
+    // A 3x3 board (its table built on first use) and a 6x6 one, which no table serves:
+    // linear conflict. The summary said "pdb", the estimate asked for.
+    let tables = tempfile::tempdir().unwrap();
+    let six = run(
+        &["random", "--size", "6", "--walk", "12", "--seed", "3"],
+        None,
+    );
+    let text = format!("a ? 8 6 7 2 5 4 3 0 1\nb ? {}", six.stdout.trim());
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "mixed.txt", &text);
+    let t = tables.path().to_str().unwrap();
+    let o = run(&["bench", "--format", "json", "--tables", t, &file], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = json_lines(&o.stdout);
+    assert_eq!(v[0]["heuristic"], "pdb");
+    assert_eq!(v[1]["heuristic"], "linear-conflict");
+    assert_eq!(v[2]["summary"]["heuristic"], "pdb, linear-conflict");
+    // The 6x6 board alone: linear conflict, in the text summary too.
+    let file = write(dir.path(), "six.txt", &format!("b ? {}", six.stdout.trim()));
+    let o = run(&["bench", "--tables", t, &file], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout.contains("heuristic linear-conflict\n"),
+        "{}",
+        o.stdout
+    );
+}

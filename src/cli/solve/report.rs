@@ -119,6 +119,10 @@ pub struct Report {
     /// Nodes searched in this run (see [`Outcome::searched`]).
     pub searched: u64,
     pub total_len: u64,
+    /// The estimates the solved instances were searched with, in order of first use: the
+    /// one asked for, or another where it cannot serve (linear conflict for 6x6 boards,
+    /// which no table covers).
+    pub used: Vec<&'static str>,
 }
 
 impl Report {
@@ -193,6 +197,9 @@ impl Report {
     /// Counts a solved outcome; returns whether its length agrees with the known one.
     fn count_solved(&mut self, o: &Outcome, sol: &Solution) -> bool {
         self.solved += 1;
+        if !self.used.contains(&sol.heuristic.name()) {
+            self.used.push(sol.heuristic.name());
+        }
         self.nodes += sol.nodes;
         self.searched += o.searched.unwrap_or(sol.nodes);
         self.total_len += sol.moves.len() as u64;
@@ -341,6 +348,12 @@ impl Report {
         // read back took none of this run's time.
         let nps = self.searched as f64 / wall.max(1e-9);
         let per = total_nodes.checked_div(solved).unwrap_or(0);
+        // What the solved instances were searched with ("pdb, linear-conflict" for a batch
+        // of 4x4 and 6x6 boards); the estimate asked for when none was solved.
+        let heuristic = match self.used.is_empty() {
+            true => kind.name().to_string(),
+            false => self.used.join(", "),
+        };
         if self.json {
             let mut v = serde_json::json!({"summary": {
                 "solved": solved, "failed": failed, "mismatched": mismatched,
@@ -349,7 +362,7 @@ impl Report {
                 "table_build_seconds": build_secs,
                 "nodes_per_second": nps, "searched_nodes": self.searched,
                 "threads": threads,
-                "heuristic": kind.name(),
+                "heuristic": heuristic,
                 "optimal": weight.is_one(),
                 "bound": weight.factor(),
             }});
@@ -386,7 +399,7 @@ impl Report {
             "\n{solved} solved, {failed} failed, {mismatched} wrong lengths; total length {total_len}\n\
              wall {wall:.3} s{built}, {total_nodes} nodes ({per} per instance), {:.1} M nodes/s{of}, {threads}, heuristic {}\n",
             nps / 1e6,
-            kind.name(),
+            heuristic,
         );
         if interrupted {
             s.push_str("interrupted: these counts are of the instances done before the stop, not of the whole file\n");
