@@ -30,6 +30,20 @@ fn tables() -> tempfile::TempDir {
     common::tables(&Partition::parse(shape, 0, "5-5-5").unwrap()).0
 }
 
+/// The lines of a log, each without its time stamp (`2026-11-29T10:37:14Z `, checked).
+fn logged(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .map(|l| match l.split_once(' ') {
+            Some((stamp, rest)) if stamp.len() == 20 && stamp.ends_with('Z') => {
+                assert!(stamp.as_bytes()[10] == b'T', "{l}");
+                rest
+            }
+            _ => l,
+        })
+        .collect()
+}
+
 /// The numbers in `line`, in order (a decimal point parts two).
 fn numbers(line: &str) -> Vec<u64> {
     line.split(|c: char| !c.is_ascii_digit())
@@ -53,9 +67,10 @@ fn a_checkpointed_search_logs_its_subtrees_and_iterations() {
         "{stderr:?}"
     );
     // "instance 1: threshold 65: 12 of 80 subtrees done, 1234 nodes over 1 run so far"
-    let subtrees: Vec<Vec<u64>> = (stderr.lines())
+    let lines = logged(&stderr);
+    let subtrees: Vec<Vec<u64>> = (lines.iter())
         .filter(|l| l.starts_with("instance 1: threshold ") && l.contains(" subtrees done, "))
-        .map(numbers)
+        .map(|l| numbers(l))
         .collect();
     assert!(!subtrees.is_empty(), "no subtree lines: {stderr}");
     for n in &subtrees {
@@ -73,9 +88,9 @@ fn a_checkpointed_search_logs_its_subtrees_and_iterations() {
     }
     // The iterations that ended, each with its node count, which rises; no claim that a
     // next one is searched (the hook also hears of the one that found the answer).
-    let iterations: Vec<Vec<u64>> = (stderr.lines())
-        .filter(|l| l.contains(" searched after "))
-        .map(numbers)
+    let iterations: Vec<Vec<u64>> = (lines.iter())
+        .filter(|l| l.starts_with("instance 1: threshold ") && l.contains(" searched after "))
+        .map(|l| numbers(l))
         .collect();
     assert!(!iterations.is_empty(), "no iteration lines: {stderr}");
     assert!(iterations
@@ -121,7 +136,8 @@ fn a_batch_of_one_at_a_time_logs_its_subtrees_beside_its_own_lines() {
     let out = fifteen(tables.path(), &args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    let count = |what: &str| stderr.lines().filter(|l| l.contains(what)).count();
+    let lines = logged(&stderr);
+    let count = |what: &str| lines.iter().filter(|l| l.contains(what)).count();
     assert!(count(" subtrees done, ") > 0, "{stderr}");
     assert!(count(" of 3 instances done") > 0, "{stderr}");
 }
@@ -139,7 +155,7 @@ fn a_long_batch_logs_how_many_instances_are_done() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     // "progress: 2 of 4 instances done, 0:07 so far, about 0:07 left"
-    let done: Vec<u64> = (stderr.lines())
+    let done: Vec<u64> = (logged(&stderr).into_iter())
         .filter(|l| l.starts_with("progress: "))
         .map(|l| {
             let n = numbers(l);

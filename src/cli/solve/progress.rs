@@ -22,6 +22,11 @@ use crate::{GoalSpec, Shape};
 /// Not counted yet (or not countable: stdin).
 const UNKNOWN: u64 = u64::MAX;
 
+/// The time now, for a line in a log, in UTC to the second: `2026-11-29T10:37:14Z`.
+fn stamp() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
 /// Whether progress goes to a log: stderr is not a terminal, and `--quiet` was not given.
 fn to_log() -> bool {
     !output::quiet() && !std::io::stderr().is_terminal()
@@ -199,7 +204,7 @@ impl BatchBar {
                         waited = Duration::ZERO;
                         if logged {
                             if shown.pace.due() {
-                                inform!("{}", shown.log_line());
+                                inform!("{} {}", stamp(), shown.log_line());
                             }
                         } else {
                             shown.take_total(shown.bar.position());
@@ -402,7 +407,7 @@ impl<'a> Iterations<'a> {
     fn say(&self, text: String) {
         if self.log {
             LogPace::get().said();
-            inform!("{text}");
+            inform!("{} {text}", stamp());
             return;
         }
         match self.bar.filter(|b| b.visible()) {
