@@ -31,6 +31,15 @@ fn ended(mut child: Child) -> std::process::Output {
     child.wait_with_output().unwrap()
 }
 
+/// Waits (at most a minute) for the search's first save.
+fn first_save(cp: &std::path::Path) {
+    let t0 = Instant::now();
+    while !cp.exists() {
+        assert!(t0.elapsed() < Duration::from_secs(60), "no save");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn a_batch_ends_when_its_reader_goes_away_mid_search() {
     let dir = tempfile::tempdir().unwrap();
@@ -68,11 +77,7 @@ fn a_checkpointed_search_saves_before_it_ends_for_a_closed_pipe() {
         .spawn()
         .unwrap();
     // Its first save made, the reader goes.
-    let t0 = Instant::now();
-    while !cp.exists() {
-        assert!(t0.elapsed() < Duration::from_secs(60), "no save");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    first_save(&cp);
     drop(child.stdout.take());
     let out = ended(child);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -127,11 +132,7 @@ fn a_checkpointed_search_saves_when_stderr_is_the_closed_pipe_too() {
         .stderr(writer)
         .spawn()
         .unwrap();
-    let t0 = Instant::now();
-    while !cp.exists() {
-        assert!(t0.elapsed() < Duration::from_secs(60), "no save");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    first_save(&cp);
     // Saves come at most every half second: the file at the moment the reader goes is
     // replaced (a new inode) only by a save made after it, the stop's.
     let before = std::fs::metadata(&cp).unwrap().ino();
