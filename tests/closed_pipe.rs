@@ -3,7 +3,6 @@
 //! search stopped and saved first.
 
 use std::io::{BufRead, BufReader};
-use std::os::unix::fs::MetadataExt;
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -128,22 +127,27 @@ fn a_checkpointed_search_saves_when_stderr_is_the_closed_pipe_too() {
         .arg("--checkpoint")
         .arg(&cp)
         .arg(endless())
+        .env("FIFTEEN_TEST_STOP_SAVE_MS", "1500")
         .stdout(writer.try_clone().unwrap())
         .stderr(writer)
         .spawn()
         .unwrap();
     first_save(&cp);
-    // Saves come at most every half second: the file at the moment the reader goes is
-    // replaced (a new inode) only by a save made after it, the stop's.
-    let before = std::fs::metadata(&cp).unwrap().ino();
+    // The save a stop makes is slowed by 1.5 s (a test knob): a command that waited for it
+    // ends no sooner; one killed at its message (the bug) ends at once. (The file's inode
+    // tells nothing: the stop's save may be given the inode an earlier save freed.)
+    let closed = Instant::now();
     drop(reader);
     let out = ended(child);
     assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{out:?}");
-    assert_ne!(
-        std::fs::metadata(&cp).unwrap().ino(),
-        before,
-        "no save after the stop"
+    assert!(
+        closed.elapsed() >= Duration::from_millis(1500),
+        "ended {:?} after the close, before the stop's save",
+        closed.elapsed()
     );
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cp).unwrap()).unwrap();
+    assert!(saved["moves"].is_null() && saved["runs"] == 1, "{saved}");
 }
 
 #[test]
