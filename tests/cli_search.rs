@@ -640,3 +640,50 @@ fn the_bench_summary_names_the_estimates_the_instances_were_searched_with() {
         o.stdout
     );
 }
+
+/// `bench`'s table has a row for every instance, solved or not: a stopped search shows the
+/// bound it proved and its nodes, a line that is not a solvable board is marked `FAIL`.
+#[test]
+fn the_bench_table_has_a_row_for_each_failed_instance() {
+    let o = run(
+        &[
+            "bench",
+            "--heuristic",
+            "linear-conflict",
+            "--threads",
+            "1",
+            "--max-nodes",
+            "20",
+            "-",
+        ],
+        Some("a 31 8 6 7 2 5 4 3 0 1\nb 2 1 2 3 4 5 6 0 7 9\nc 2 1 2 3 4 5 6 0 7 8\n"),
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let rows: Vec<Vec<&str>> = o
+        .stdout
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 3, "{}", o.stdout);
+    // a: stopped after its 20 nodes, proving no solution shorter than some bound at most 31.
+    assert_eq!(
+        &rows[0][..4],
+        ["a", rows[0][1], "31", "stop"],
+        "{}",
+        o.stdout
+    );
+    let bound: u32 = rows[0][1].strip_prefix(">=").unwrap().parse().unwrap();
+    assert!(bound <= 31, "{}", o.stdout);
+    assert!(rows[0][4].parse::<u64>().unwrap() >= 20, "{}", o.stdout);
+    assert_eq!(rows[1], ["b", "-", "2", "FAIL", "-", "-"], "{}", o.stdout);
+    assert_eq!(&rows[2][..4], ["c", "2", "2", "ok"], "{}", o.stdout);
+    assert!(
+        o.stderr.contains("instance a: search stopped"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.contains("instance b (line 2)"), "{}", o.stderr);
+    assert!(o.stdout.contains("1 solved, 2 failed"), "{}", o.stdout);
+}

@@ -125,6 +125,22 @@ pub struct Report {
     pub used: Vec<&'static str>,
 }
 
+/// `bench`'s row for an instance it did not solve, so that the table has a row for every
+/// instance: a search stopped by a limit shows what it proved (`>=63`: no solution is
+/// shorter) and its nodes, tagged `stop`; any other failure (a board that cannot be read
+/// or solved) is tagged `FAIL`. Why is said on stderr, as for `solve`.
+fn failure_row(o: &Outcome, f: &Failure) -> String {
+    let known = o.known.map_or("?".to_string(), |k| k.to_string());
+    let (length, tag, nodes) = match &f.stopped {
+        Some(s) => (format!(">={}", s.lower_bound), "stop", s.nodes.to_string()),
+        None => ("-".to_string(), "FAIL", "-".to_string()),
+    };
+    format!(
+        "{:>6} {:>6} {:>6} {:>4} {:>14} {:>10}\n",
+        o.id, length, known, tag, nodes, "-"
+    )
+}
+
 impl Report {
     /// `bench`'s column heads (text only).
     pub fn header(&self) -> Option<String> {
@@ -269,7 +285,11 @@ impl Report {
             Err(f) => {
                 self.count_failed(o, f);
                 note!("error: {}", f.message);
-                return String::new();
+                return if self.bench {
+                    failure_row(o, f)
+                } else {
+                    String::new()
+                };
             }
         };
         let ok = self.count_solved(o, sol);
