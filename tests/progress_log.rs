@@ -167,3 +167,25 @@ fn a_long_batch_logs_how_many_instances_are_done() {
     assert!(!done.is_empty(), "no progress lines: {stderr}");
     assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
 }
+
+#[test]
+fn a_batch_of_one_logs_its_instance_not_its_count() {
+    let tables = tables();
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::write(dir.path(), "one.txt", &format!("{BOARD}\n"));
+    let out = fifteen(
+        tables.path(),
+        &["bench", "--threads", "1", "--split", &file],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let lines = logged(&stderr);
+    assert!(
+        lines.iter().any(|l| l.contains(" searched after ")),
+        "no iteration lines: {stderr}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("progress: ")),
+        "{stderr}"
+    );
+}

@@ -203,7 +203,9 @@ impl BatchBar {
                     if waited >= TICK && !build_under_way() {
                         waited = Duration::ZERO;
                         if logged {
-                            if shown.pace.due() {
+                            // A batch of one says nothing of its own: its instance's
+                            // lines say more.
+                            if shown.total.load(Ordering::Relaxed) != 1 && shown.pace.due() {
                                 inform!("{} {}", stamp(), shown.log_line());
                             }
                         } else {
@@ -364,11 +366,15 @@ impl<'a> Iterations<'a> {
             (true, None) => ("searched", String::new()),
         };
         let text = format!(
-            "instance {}: threshold {} {done} after {:.1} s, {} nodes, {:.1} M nodes/s{next}",
+            "instance {}: threshold {} {done} after {}, {} nodes, {:.1} M nodes/s{next}",
             self.id,
             // In moves (a weighted search's thresholds are scaled).
             self.weight.moves_at_least(it.threshold),
-            secs,
+            // As the batch's line gives its times, from a minute on.
+            match secs < 60.0 {
+                true => format!("{secs:.1} s"),
+                false => clock(Duration::from_secs_f64(secs)),
+            },
             it.nodes,
             it.nodes.saturating_sub(self.before.load(Ordering::Relaxed)) as f64 / secs / 1e6,
         );
