@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -96,8 +95,10 @@ fn setup() -> Setup {
 fn resumed(s: &Setup, signal: &str) {
     let cp: PathBuf = s.dir.path().join(format!("{signal}.json"));
     let mut child = command(s.tables.path(), &cp).spawn().unwrap();
-    // About half way: the last iteration (most of the work) under way.
-    wait_for(&cp, s.iterations - 1, &mut child);
+    // The iteration before the last under way: the signal lands with the whole last
+    // iteration (most of the work) still ahead, also on a loaded machine, where the last
+    // iteration alone (it stops at its first solution) was once over before `kill` ran.
+    wait_for(&cp, s.iterations - 2, &mut child);
     let status = Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
@@ -204,9 +205,9 @@ fn a_stop_waits_for_a_slow_checkpoint_save() {
         .env("FIFTEEN_TEST_STOP_SAVE_MS", "2000")
         .spawn()
         .unwrap();
-    wait_for(&cp, s.iterations - 1, &mut child);
-    // Every save replaces the file by a new one (written beside it, then renamed over it).
-    let (before, inode) = (checkpoint(&cp), std::fs::metadata(&cp).unwrap().ino());
+    wait_for(&cp, s.iterations - 2, &mut child);
+    let before = checkpoint(&cp);
+    let (sent, clock) = (std::time::SystemTime::now(), Instant::now());
     let status = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
@@ -219,12 +220,19 @@ fn a_stop_waits_for_a_slow_checkpoint_save() {
         stderr.contains("run the same command to resume"),
         "{stderr}"
     );
-    // The stop's save was made: a new file, counting at least the nodes of the last. (Not
-    // more nodes: on a loaded machine the stop can come between a save and the next node.)
+    // The command waited for the stop's slow save (the bug ended it at the grace's end)
+    // and the save was made: the file was written after the signal (every save replaces
+    // the file by a new one; its inode proves nothing, as a save may be given the one an
+    // earlier save freed), counting at least the nodes of the last. (Not more nodes: on a
+    // loaded machine the stop can come between a save and the next node.)
+    assert!(
+        clock.elapsed() >= Duration::from_millis(1900),
+        "ended {:?} after the signal, before its 2 s save: {stderr}",
+        clock.elapsed()
+    );
     let after = checkpoint(&cp);
-    assert_ne!(
-        std::fs::metadata(&cp).unwrap().ino(),
-        inode,
+    assert!(
+        std::fs::metadata(&cp).unwrap().modified().unwrap() >= sent,
         "no save after the stop"
     );
     assert!(after["moves"].is_null());
