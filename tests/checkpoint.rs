@@ -4,6 +4,7 @@
 
 mod common;
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -869,18 +870,54 @@ fn a_checkpoint_replaced_by_another_runs_search_is_not_saved_over() {
         assert!(t0.elapsed() < Duration::from_secs(120), "no first save");
         std::thread::sleep(Duration::from_millis(20));
     }
-    // The other run's save: a whole file renamed into place, as every save is.
+    // stderr read as it comes: the search says at once that its file was replaced.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let pipe = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut said = Vec::new();
+    // The other run's save: a whole file renamed into place, as every save is. A save of
+    // this search already between its look at the file and its rename puts its own file
+    // back (a window of microseconds, but the first saves come in bursts): then the other
+    // run's is put there again, until a save finds it and warns.
     let staged = dir.path().join("staged.json");
-    std::fs::write(&staged, &theirs).unwrap();
-    std::fs::rename(&staged, &mine).unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    let t0 = Instant::now();
+    'replace: loop {
+        std::fs::write(&staged, &theirs).unwrap();
+        std::fs::rename(&staged, &mine).unwrap();
+        loop {
+            assert!(
+                t0.elapsed() < Duration::from_secs(120),
+                "no warning: {said:?}"
+            );
+            match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(line) => {
+                    let warned = line.contains("was replaced by another run");
+                    said.push(line);
+                    if warned {
+                        break 'replace;
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                Err(e) => panic!("{e}: {said:?}"),
+            }
+            if std::fs::read(&mine).unwrap() != theirs {
+                continue 'replace;
+            }
+        }
+    }
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    reader.join().unwrap();
+    said.extend(rx.try_iter());
+    let stderr = said.join("\n");
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains("was replaced by another run while this search ran")

@@ -1582,8 +1582,25 @@ fn bench_takes_its_file_after_i_as_solve_does() {
             .map(|v| (v["length"].as_u64().unwrap(), v["nodes"].as_u64().unwrap()))
             .collect()
     };
-    let plain = run(&["bench", LC, "--format", "json", file], None);
-    let with_i = run(&["bench", LC, "--format", "json", "-i", file], None);
+    // One thread: node counts are the serial search's, equal run to run on any machine
+    // (with fewer instances than threads, one is split between threads).
+    let plain = run(
+        &["bench", LC, "--threads", "1", "--format", "json", file],
+        None,
+    );
+    let with_i = run(
+        &[
+            "bench",
+            LC,
+            "--threads",
+            "1",
+            "--format",
+            "json",
+            "-i",
+            file,
+        ],
+        None,
+    );
     assert_eq!(plain.code, 0, "{}", plain.stderr);
     assert_eq!(with_i.code, 0, "{}", with_i.stderr);
     let lengths: Vec<u64> = answers(&plain).iter().map(|a| a.0).collect();

@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -91,8 +92,12 @@ def test_many_thread_counts_keep_one_pool():
     for n in range(3, 43):
         fifteen.solve(board, heuristic="manhattan", threads=n)
         assert fifteen.solve_many([board], heuristic="manhattan", threads=n).tolist() == [3]
-    # One pool of 42 (and the ends of replaced ones), not the 900 of 40 kept pools.
-    assert threads() - before <= 42 + 100
+    # One pool of 42, not the 900 of 40 kept pools. A replaced pool's threads end on
+    # their own time (on a loaded machine, some while later): wait for them to go.
+    deadline = time.monotonic() + 30
+    while threads() - before > 42 + 10 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert threads() - before <= 42 + 10
 
 
 class _Holder:
