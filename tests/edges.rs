@@ -372,7 +372,11 @@ fn an_unwritable_tables_directory_fails_at_once_with_its_path_and_a_hint() {
         );
         assert!(err.contains(hint), "{what}: {err}");
         assert!(!err.contains("building"), "{what}: nothing is built: {err}");
-        assert!(t0.elapsed() < Duration::from_secs(5), "{what}: not at once");
+        // (A build would take tens of seconds: the bound leaves room for a loaded machine.)
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "{what}: not at once"
+        );
     }
     // The file itself named as the directory: said as such (it was "File exists"), and
     // left as it was.
@@ -608,7 +612,7 @@ fn ctrl_c_stops_a_build_at_once_and_leaves_no_partial_table() {
             .unwrap();
         assert_eq!(status.code(), Some(130), "{what}: {err}");
         assert!(
-            stopped_in < Duration::from_secs(2),
+            stopped_in < Duration::from_secs(5),
             "{what}: took {stopped_in:?}"
         );
         assert!(

@@ -353,7 +353,7 @@ def test_limits_raise_search_stopped():
     t = time.monotonic()
     with pytest.raises(fifteen.SearchStopped, match="time limit reached"):
         fifteen.solve(hard, heuristic="manhattan", timeout=0.2)
-    assert time.monotonic() - t < 1.5
+    assert time.monotonic() - t < 5  # (uninterrupted: hours; room for a loaded machine)
     lengths = fifteen.solve_many([hard, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"],
                                  heuristic="manhattan", max_nodes=1000)
     assert lengths.tolist() == [-1, 1]
