@@ -1201,7 +1201,7 @@ fn quiet_says_it_keeps_errors_and_the_interrupted_line() {
         .spawn()
         .unwrap();
     let stdin = child.stdin.take().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    common::await_signal_handlers(&child);
     // SAFETY: kill(2) on our own child's pid.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let out = child.wait_with_output().unwrap();
@@ -1227,7 +1227,9 @@ fn a_stop_advises_the_checkpoint_of_one_board_or_of_a_batch() {
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(700));
+        // The search under way (its boards read), not only the handlers installed.
+        common::await_signal_handlers(&child);
+        common::await_cpu_time(&child, std::time::Duration::from_millis(100));
         // SAFETY: kill(2) on our own child's pid.
         unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
         let out = child.wait_with_output().unwrap();

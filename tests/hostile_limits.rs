@@ -227,21 +227,27 @@ fn a_results_file_in_use_is_refused_untouched() {
     );
     assert_eq!(std::fs::metadata(&out).unwrap().len(), 0);
     drop(held);
-    // (Another test's child, forked but not yet exec'd, may hold a copy of the descriptor
-    // and so the lock for a moment: the lock is gone once every copy is.)
-    let t0 = std::time::Instant::now();
-    loop {
-        let o = run(fifteen()
+    let o = once_the_lock_is_gone("being written by another fifteen", || {
+        run(fifteen()
             .args(["solve", "--heuristic", "manhattan", "--output"])
             .arg(&out)
-            .arg("8 6 7 2 5 4 3 0 1"));
+            .arg("8 6 7 2 5 4 3 0 1"))
+    });
+    assert_eq!(o.code, Some(0), "{o:?}");
+}
+
+/// Runs `command` until it succeeds, each failure refused for `refusal`, for up to 20 s:
+/// for a command run once a test has dropped a lock it held. Another test's child, forked
+/// but not yet exec'd, may hold a copy of the lock's descriptor, and so the lock, for a
+/// moment: the lock is gone once every copy is.
+fn once_the_lock_is_gone(refusal: &str, mut command: impl FnMut() -> Out) -> Out {
+    let t0 = std::time::Instant::now();
+    loop {
+        let o = command();
         if o.code == Some(0) {
-            break;
+            return o;
         }
-        assert!(
-            o.stderr.contains("being written by another fifteen"),
-            "{o:?}"
-        );
+        assert!(o.stderr.contains(refusal), "{o:?}");
         assert!(t0.elapsed() < Duration::from_secs(20), "{o:?}");
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -284,21 +290,9 @@ fn a_second_merge_into_one_output_is_refused() {
     );
     assert!(!out.exists());
     drop(held);
-    // (As above: a copy of the descriptor in another test's child, forked but not yet
-    // exec'd, holds the lock for a moment.)
-    let t0 = std::time::Instant::now();
-    loop {
-        let o = run(fifteen().arg("merge").arg(&p1).arg(&p2).arg("-o").arg(&out));
-        if o.code == Some(0) {
-            break;
-        }
-        assert!(
-            o.stderr.contains("another fifteen merge is writing"),
-            "{o:?}"
-        );
-        assert!(t0.elapsed() < Duration::from_secs(20), "{o:?}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    once_the_lock_is_gone("another fifteen merge is writing", || {
+        run(fifteen().arg("merge").arg(&p1).arg(&p2).arg("-o").arg(&out))
+    });
     let o = run(fifteen().arg("check").arg(&out));
     assert_eq!(o.code, Some(0), "{o:?}");
 }

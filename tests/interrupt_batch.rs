@@ -10,6 +10,8 @@
 //! so the batch is surely mid-way when the signal comes. A test that hangs is a failure: the
 //! waits below give up after a minute (a deadline for a hang, not a timing measurement).
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
@@ -344,7 +346,7 @@ fn an_interrupted_random_says_so_and_its_boards_are_whole() {
 fn ctrl_c_before_any_board_says_none_was_read() {
     // Its stdin, a pipe, stays open (held in `child`) until it has exited.
     let child = spawn("solve", &["-"]);
-    std::thread::sleep(Duration::from_millis(300));
+    common::await_signal_handlers(&child);
     sigint(&child);
     let (code, stderr) = finish(child, None);
     assert_interrupted(code, &stderr);

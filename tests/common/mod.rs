@@ -169,3 +169,55 @@ pub fn write(dir: &Path, name: &str, text: &str) -> String {
     std::fs::write(&p, text).unwrap();
     p.to_str().unwrap().to_string()
 }
+
+/// Waits until the child has its own handlers for SIGINT and SIGTERM (the `SigCgt` mask
+/// of `/proc/PID/status`), so that a test's signal meets the command's stop and not the
+/// default action that kills it. Exact where a sleep only guesses how long a start takes;
+/// fails the test after a minute. Linux only, as the tests that send signals are.
+pub fn await_signal_handlers(child: &std::process::Child) {
+    let status = format!("/proc/{}/status", child.id());
+    let wanted = (1u64 << (libc::SIGINT - 1)) | (1u64 << (libc::SIGTERM - 1));
+    let caught = || {
+        let text = std::fs::read_to_string(&status).ok()?;
+        let mask = text.lines().find_map(|l| l.strip_prefix("SigCgt:"))?;
+        u64::from_str_radix(mask.trim(), 16).ok()
+    };
+    let t0 = std::time::Instant::now();
+    while caught().is_none_or(|m| m & wanted != wanted) {
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(60),
+            "{status}: no handlers for SIGINT and SIGTERM after a minute"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// Waits until the child has used `cpu` of processor time (user and system, from
+/// `/proc/PID/stat`): a sign that it is past its start and at work (a search under way)
+/// that does not depend on how loaded the machine is, as a sleep's wall time does. Fails
+/// the test after a minute.
+pub fn await_cpu_time(child: &std::process::Child, cpu: std::time::Duration) {
+    let stat = format!("/proc/{}/stat", child.id());
+    // SAFETY: sysconf has no preconditions.
+    let ticks_a_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    let used = || {
+        let text = std::fs::read_to_string(&stat).ok()?;
+        // The fields after the command's name, which is in parentheses and may hold spaces:
+        // utime and stime are the 14th and 15th of the line, the 12th and 13th after it.
+        let rest = &text[text.rfind(')')? + 2..];
+        let mut fields = rest.split(' ').skip(11);
+        let utime: u64 = fields.next()?.parse().ok()?;
+        let stime: u64 = fields.next()?.parse().ok()?;
+        Some(std::time::Duration::from_millis(
+            (utime + stime) * 1000 / ticks_a_second,
+        ))
+    };
+    let t0 = std::time::Instant::now();
+    while used().is_none_or(|u| u < cpu) {
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(60),
+            "{stat}: less than {cpu:?} of processor time after a minute"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
