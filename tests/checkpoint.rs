@@ -27,6 +27,7 @@ fn command(tables: &Path, cp: &Path) -> Command {
         .arg(BOARD)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    common::with_default_signals(&mut c);
     c
 }
 

@@ -10,6 +10,8 @@
 //! generous timeout. No test reads or writes ~/.local/share/fifteen: 3x3 boards, or
 //! `--heuristic manhattan`, and XDG_DATA_HOME in the test's directory.
 
+mod common;
+
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -158,7 +160,8 @@ fn none_left(needle: &str) {
 fn stop_local_split(name: &str, signal: &str, target: &str) -> Output {
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path().join(name);
-    let mut child = script("slurm/solve-split.sh", tmp.path(), None)
+    let mut command = script("slurm/solve-split.sh", tmp.path(), None);
+    let mut child = common::with_default_signals(&mut command)
         .args(["--local", "--parts", "2", "--depth", "6"])
         .args(["--heuristic", "manhattan", "--goal", "blank-first", "--dir"])
         .arg(&work)

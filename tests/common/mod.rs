@@ -221,3 +221,23 @@ pub fn await_cpu_time(child: &std::process::Child, cpu: std::time::Duration) {
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
 }
+
+/// Starts the command with SIGINT, SIGHUP and SIGTERM at their default actions, whatever
+/// the test process inherited: a suite started under `nohup`, or in the background by a
+/// non-interactive shell, has SIGHUP or SIGINT ignored, and an ignored signal stays ignored
+/// across `exec` (a shell script cannot even trap it, and `fifteen` rightly leaves a
+/// SIGHUP ignored by `nohup` alone). Tests that send those signals want them heard.
+pub fn with_default_signals(command: &mut Command) -> &mut Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: signal(2) is async-signal-safe, as code between fork and exec must be.
+    unsafe {
+        command.pre_exec(|| {
+            for s in [libc::SIGINT, libc::SIGHUP, libc::SIGTERM] {
+                if libc::signal(s, libc::SIG_DFL) == libc::SIG_ERR {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        })
+    }
+}
