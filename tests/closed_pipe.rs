@@ -92,6 +92,43 @@ fn a_checkpointed_search_saves_before_it_ends_for_a_closed_pipe() {
     assert!(saved["moves"].is_null() && saved["runs"] == 1, "{saved}");
 }
 
+/// `bench --checkpoints DIR` stopped by a closed pipe says what it kept, as `solve` does:
+/// its summary, for the gone reader, would have ended it before the words.
+#[test]
+fn a_checkpointed_bench_says_what_it_kept_when_its_reader_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let file = dir.path().join("b.txt");
+    std::fs::write(&file, format!("{}\n", endless())).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["bench", "--heuristic", "linear-conflict", "--threads", "1"])
+        .arg("--checkpoints")
+        .arg(&ck)
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while std::fs::read_dir(&ck).map_or(0, |d| d.count()) == 0 {
+        assert!(t0.elapsed() < Duration::from_secs(60), "no save");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(child.stdout.take());
+    let out = ended(child);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{stderr}");
+    assert!(stderr.contains("closed pipe"), "{stderr}");
+    assert!(
+        stderr.contains("instance 1: search stopped (interrupted)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("keeps each stopped search: rerun the same command to resume"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_run_whose_results_go_to_a_file_goes_on_without_a_reader() {
     let dir = tempfile::tempdir().unwrap();

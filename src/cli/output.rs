@@ -179,10 +179,21 @@ macro_rules! note {
 /// whose reader has gone (a `2>&1 | tee log` whose `tee` ended). A message then goes
 /// nowhere, and the command goes on: nobody is left to read it.
 pub fn stderr_has_a_reader() -> bool {
+    has_a_reader(2)
+}
+
+/// Whether stdout still has a reader ([`stderr_has_a_reader`]): a stop's last words come
+/// before anything more for stdout, which would end the command at once by SIGPIPE.
+pub fn stdout_has_a_reader() -> bool {
+    has_a_reader(1)
+}
+
+/// Whether file descriptor `fd` is not a pipe or socket whose reader has gone.
+fn has_a_reader(fd: i32) -> bool {
     #[cfg(unix)]
     {
         let mut fd = libc::pollfd {
-            fd: 2,
+            fd,
             events: 0,
             revents: 0,
         };
