@@ -620,7 +620,7 @@ fn run(
     }
     // A stop caught by a closed output pipe says what it kept (below) instead of writing
     // the summary, which would end the command by SIGPIPE before it could.
-    if bench && !(interrupted && !super::output::stdout_has_a_reader()) {
+    if bench && (!interrupted || super::output::stdout_has_a_reader()) {
         let summary = report.summary(
             wall,
             build_secs,
