@@ -98,20 +98,29 @@ impl Slurm {
                 "slurmd must run as root to start jobs (this is uid {user})"
             ));
         }
-        let dir = tempfile::Builder::new()
-            .prefix("fifteen-slurm-")
-            .tempdir()
-            .map_err(|e| format!("no temporary directory: {e}"))?;
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let mut slurm = Slurm {
-            conf: dir.path().join("slurm.conf"),
-            dir,
-            daemons: Vec::new(),
-            cpus,
-        };
-        slurm.configure(cpus)?;
-        slurm.start_daemons(&paths[0], &paths[1], &paths[2])?;
-        Ok(slurm)
+        // A daemon that does not come up is given two more tries, each in a new directory
+        // with new ports: a port found free may be taken by another process before the
+        // daemon binds it.
+        let mut failed = String::new();
+        for attempt in 1..=3 {
+            let dir = tempfile::Builder::new()
+                .prefix("fifteen-slurm-")
+                .tempdir()
+                .map_err(|e| format!("no temporary directory: {e}"))?;
+            let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let mut slurm = Slurm {
+                conf: dir.path().join("slurm.conf"),
+                dir,
+                daemons: Vec::new(),
+                cpus,
+            };
+            slurm.configure(cpus)?;
+            match slurm.start_daemons(&paths[0], &paths[1], &paths[2]) {
+                Ok(()) => return Ok(slurm),
+                Err(why) => failed = format!("{failed}attempt {attempt} of 3: {why}\n"),
+            }
+        }
+        Err(failed)
     }
 
     /// [`Slurm::start`], or `None` after printing `skipped: {test}: {why}` on stderr;
