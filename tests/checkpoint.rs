@@ -880,10 +880,11 @@ fn a_checkpoint_replaced_by_another_runs_search_is_not_saved_over() {
         }
     });
     let mut said = Vec::new();
-    // The other run's save: a whole file renamed into place, as every save is. A save of
-    // this search already between its look at the file and its rename puts its own file
-    // back (a window of microseconds, but the first saves come in bursts): then the other
-    // run's is put there again, until a save finds it and warns.
+    // The other run's save: a whole file renamed into place, as every save is. Where a
+    // save looks at the file and then renames over it (no `renameat2` exchange: not Linux,
+    // or a file system without it), a save already between the two puts its own file back
+    // (a window of microseconds, but the first saves come in bursts): then the other run's
+    // is put there again, until a save finds it and warns.
     let staged = dir.path().join("staged.json");
     let t0 = Instant::now();
     'replace: loop {
@@ -935,6 +936,104 @@ fn a_checkpoint_replaced_by_another_runs_search_is_not_saved_over() {
         theirs,
         "the other run's file kept"
     );
+}
+
+/// Another run's file renamed into place while a save of this search is under way, at the
+/// moment where a look at the file followed by a rename over it would destroy it (each
+/// save held there by `FIFTEEN_TEST_SAVE_PAUSE_MS`): it is kept, and the search says its
+/// own progress was not saved (exit status 2).
+#[test]
+fn a_file_put_in_place_during_a_save_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let mine = dir.path().join("a.json");
+    let other = dir.path().join("other.json");
+    let solve = |cp: &Path, board: &str, extra: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_fifteen"));
+        c.args(["solve", "--heuristic", "linear-conflict", "--threads", "1"])
+            .args(extra)
+            .arg("--checkpoint")
+            .arg(cp)
+            .arg(board)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        common::with_default_signals(&mut c);
+        c
+    };
+    // Two 80-move boards: billions of nodes with linear conflict.
+    let a = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
+    let b = "0 12 10 13 15 11 14 9 3 7 2 5 4 8 6 1";
+    let out = solve(&other, b, &["--max-nodes", "100000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let theirs = std::fs::read(&other).unwrap();
+
+    let mut command = solve(&mine, a, &[]);
+    let mut child = command
+        .env("FIFTEEN_TEST_SAVE_PAUSE_MS", "300")
+        .spawn()
+        .unwrap();
+    // A save under way: its temporary file is there (most of that time, held).
+    let saving = || {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with(".a.json.tmp"))
+    };
+    let t0 = Instant::now();
+    while !(mine.exists() && saving()) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ended before a second save"
+        );
+        assert!(t0.elapsed() < Duration::from_secs(120), "no second save");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let staged = dir.path().join("staged.json");
+    std::fs::write(&staged, &theirs).unwrap();
+    std::fs::rename(&staged, &mine).unwrap();
+    // The save under way may hold the other file aside for its pause (an exchange of
+    // names, then a look at the file it moved aside); it gives it back, and warns.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let pipe = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut said: Vec<String> = Vec::new();
+    let t0 = Instant::now();
+    while !said
+        .iter()
+        .any(|l| l.contains("was replaced by another run"))
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "no warning: {said:?}"
+        );
+        match rx.recv_timeout(Duration::from_millis(20)) {
+            Ok(line) => said.push(line),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(e) => panic!("{e}: {said:?}"),
+        }
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    reader.join().unwrap();
+    said.extend(rx.try_iter());
+    let stderr = said.join("\n");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let kept = std::fs::read_to_string(&mine).unwrap();
+    assert!(
+        kept.as_bytes() == theirs,
+        "the other run's file was saved over: {:.100}...; {stderr}",
+        kept
+    );
+    assert!(!saving(), "a temporary file left: {stderr}");
 }
 
 /// A checkpoint an editor gave a byte order mark or CRLF line end is read as written (the

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{read_json, to_json, write_atomic_unless, ClusterError, Identity};
+use super::{read_json, read_json_as, to_json, write_atomic_unless, ClusterError, Identity};
 use crate::search::Books;
 
 /// The `format` of a checkpoint file. Its books number an iteration's subtrees in the
@@ -71,18 +71,18 @@ impl Checkpoint {
     /// # Errors
     /// [`ClusterError::Replaced`], [`ClusterError::Io`].
     pub fn save(&self, path: &Path) -> Result<(), ClusterError> {
-        write_atomic_unless(path, &to_json(self), || self.still_ours(path))
+        write_atomic_unless(path, &to_json(self), |at| self.still_ours(path, at))
     }
 
-    /// Whether the file at `path` is absent or this search's checkpoint
-    /// ([`Checkpoint::save`]).
-    fn still_ours(&self, path: &Path) -> Result<(), ClusterError> {
-        if std::fs::symlink_metadata(path).is_ok() {
+    /// Whether the file at `at` (the one that was at `path`, [`Checkpoint::save`]) is
+    /// absent or this search's checkpoint.
+    fn still_ours(&self, path: &Path, at: &Path) -> Result<(), ClusterError> {
+        if std::fs::symlink_metadata(at).is_ok() {
             let replaced = |reason: String| ClusterError::Replaced {
                 path: path.to_path_buf(),
                 reason,
             };
-            match read_json::<Checkpoint>(path, CHECKPOINT_FORMAT) {
+            match read_json_as::<Checkpoint>(at, path, CHECKPOINT_FORMAT) {
                 Ok(on_disk) => match on_disk.instance.must_match(path, &self.instance) {
                     Ok(()) => {}
                     Err(ClusterError::Mismatch {

@@ -233,16 +233,24 @@ pub enum ClusterError {
 /// # Errors
 /// [`ClusterError::Io`] when any step fails (the temporary file is removed).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ClusterError> {
-    write_atomic_unless(path, bytes, || Ok(()))
+    write_atomic_unless(path, bytes, |_| Ok(()))
 }
 
-/// [`write_atomic`], calling `check` after the new bytes are on the disk and just before
-/// the rename, and writing nothing when it fails: the slow part (the sync) is behind, so
-/// the file `check` looks at is the one the rename replaces, but for microseconds.
+/// [`write_atomic`], unless the file at `path` fails `check` (given where that file is to
+/// be read: `path`, or the temporary name it was moved to), and then writing nothing.
+///
+/// On Linux the new file and the old one trade names in one step (`renameat2` with
+/// `RENAME_EXCHANGE`), the old one is checked under the temporary name, and one that fails
+/// is given its name back: a file put at `path` by another process at any moment is never
+/// lost, only moved aside for microseconds (a second replacement within those
+/// microseconds is put back by its predecessor, which the next save finds as foreign as
+/// the first). Elsewhere, or on a file system without the exchange, `check` looks at
+/// `path` just before the rename, the slow part (the sync) behind it, which leaves those
+/// microseconds open to a replacement that the rename then destroys.
 pub(crate) fn write_atomic_unless(
     path: &Path,
     bytes: &[u8],
-    check: impl FnOnce() -> Result<(), ClusterError>,
+    check: impl Fn(&Path) -> Result<(), ClusterError>,
 ) -> Result<(), ClusterError> {
     let io = |error| ClusterError::Io {
         path: path.to_path_buf(),
@@ -262,22 +270,151 @@ pub(crate) fn write_atomic_unless(
     let written = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
-        f.sync_all()
+        f.sync_all()?;
+        f.metadata()
     })();
-    if let Err(e) = written {
+    let ours = match written {
+        Ok(meta) => meta,
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io(e));
+        }
+    };
+    let placed = place(&tmp, path, &check, &ours);
+    if !matches!(placed, Err(Placing::Stranded(_))) {
         let _ = std::fs::remove_file(&tmp);
-        return Err(io(e));
     }
-    if let Err(e) = check() {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
+    match placed {
+        Ok(()) => {
+            remove_stale_temporaries(path, &name);
+            Ok(())
+        }
+        Err(Placing::Refused(e)) => Err(e),
+        Err(Placing::Io(e)) => Err(io(e)),
+        Err(Placing::Stranded(e)) => Err(io(std::io::Error::new(
+            e.kind(),
+            format!(
+                "a file that was there, not this search's, is now {} and could not be \
+                 given its name back ({e}): look at both, and rename the one to keep",
+                tmp.display()
+            ),
+        ))),
     }
-    if let Err(e) = std::fs::rename(&tmp, path) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io(e));
+}
+
+/// Why [`place`] did not put the new file in place.
+enum Placing {
+    /// The file there failed the check (and is there still).
+    Refused(ClusterError),
+    Io(std::io::Error),
+    /// The file that was at `path` failed the check and could not be moved back from the
+    /// temporary name: it is there, and must not be removed with it.
+    Stranded(std::io::Error),
+}
+
+/// Puts the file at `tmp` in place of `path` if what is at `path` passes `check` (see
+/// [`write_atomic_unless`]). Afterwards `tmp` holds nothing of value: the old file passed
+/// its check, or the new one was not placed.
+fn place(
+    tmp: &Path,
+    path: &Path,
+    check: &impl Fn(&Path) -> Result<(), ClusterError>,
+    ours: &std::fs::Metadata,
+) -> Result<(), Placing> {
+    #[cfg(target_os = "linux")]
+    {
+        // Each round either places the file or learns why not; another round is needed
+        // only when a file appears at `path` between the two steps of an empty one.
+        for _ in 0..100 {
+            match swap_names(tmp, path, libc::RENAME_EXCHANGE) {
+                Ok(()) => {
+                    // `tmp` now holds what was at `path`.
+                    pause_for_tests();
+                    return match check(tmp) {
+                        Ok(()) => Ok(()),
+                        Err(refused) => {
+                            swap_names(tmp, path, libc::RENAME_EXCHANGE)
+                                .map_err(Placing::Stranded)?;
+                            // What comes back is the file written here, unless yet another
+                            // was put at `path` meanwhile: that one is kept, not removed.
+                            use std::os::unix::fs::MetadataExt;
+                            match std::fs::symlink_metadata(tmp) {
+                                Ok(m) if m.ino() == ours.ino() && m.dev() == ours.dev() => {
+                                    Err(Placing::Refused(refused))
+                                }
+                                _ => Err(Placing::Stranded(std::io::Error::other(
+                                    "another file was put in its place meanwhile",
+                                ))),
+                            }
+                        }
+                    };
+                }
+                // Nothing at `path`: placed only if still nothing is there.
+                Err(e) if e.raw_os_error() == Some(libc::ENOENT) => {
+                    match swap_names(tmp, path, libc::RENAME_NOREPLACE) {
+                        Ok(()) => return Ok(()),
+                        Err(e) if e.raw_os_error() == Some(libc::EEXIST) => continue,
+                        Err(e) if unsupported(&e) => break,
+                        Err(e) => return Err(Placing::Io(e)),
+                    }
+                }
+                Err(e) if unsupported(&e) => break,
+                Err(e) => return Err(Placing::Io(e)),
+            }
+        }
     }
-    remove_stale_temporaries(path, &name);
-    Ok(())
+    let _ = ours;
+    check(path).map_err(Placing::Refused)?;
+    pause_for_tests();
+    std::fs::rename(tmp, path).map_err(Placing::Io)
+}
+
+/// A test knob: `FIFTEEN_TEST_SAVE_PAUSE_MS=N` holds every save N ms where another
+/// process's file could meet it (after the exchange, or between the check and the plain
+/// rename), so that a test can put a file there then.
+fn pause_for_tests() {
+    if let Some(ms) = std::env::var("FIFTEEN_TEST_SAVE_PAUSE_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+}
+
+/// `renameat2(from, to, flags)`.
+#[cfg(target_os = "linux")]
+fn swap_names(from: &Path, to: &Path, flags: libc::c_uint) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| {
+        std::ffi::CString::new(p.as_os_str().as_bytes())
+            .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))
+    };
+    let (from, to) = (c(from)?, c(to)?);
+    // SAFETY: two NUL-terminated paths that live across the call.
+    let r = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            from.as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            flags,
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// Whether a `renameat2` failed for want of the flag's support (an old kernel, or a file
+/// system without it), so that a plain rename is the way.
+#[cfg(target_os = "linux")]
+fn unsupported(e: &std::io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP)
+    )
 }
 
 /// A temporary file older than this was left by a writer that died (a save takes well
@@ -361,6 +498,16 @@ pub(crate) fn read_json<T: DeserializeOwned>(
     path: &Path,
     kind: &'static str,
 ) -> Result<T, ClusterError> {
+    read_json_as(path, path, kind)
+}
+
+/// [`read_json`] of the file at `at`, its errors naming `path`: the file that was at
+/// `path`, moved aside to be checked ([`write_atomic_unless`]).
+pub(crate) fn read_json_as<T: DeserializeOwned>(
+    at: &Path,
+    path: &Path,
+    kind: &'static str,
+) -> Result<T, ClusterError> {
     let io = |error| ClusterError::Io {
         path: path.to_path_buf(),
         error,
@@ -372,7 +519,7 @@ pub(crate) fn read_json<T: DeserializeOwned>(
     };
     // Opened without blocking (a FIFO would wait for a writer for ever) and read to a
     // bound: a device or a huge file of someone else's is refused, not read into memory.
-    let file = crate::pdb::open_nonblocking(path).map_err(io)?;
+    let file = crate::pdb::open_nonblocking(at).map_err(io)?;
     let meta = file.metadata().map_err(io)?;
     if !meta.is_file() {
         return Err(format("not a regular file".into()));
