@@ -233,7 +233,7 @@ pub enum ClusterError {
 /// # Errors
 /// [`ClusterError::Io`] when any step fails (the temporary file is removed).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ClusterError> {
-    write_atomic_unless(path, bytes, |_| Ok(()))
+    write_through_temporary(path, bytes, None::<fn(&Path) -> Result<(), ClusterError>>)
 }
 
 /// [`write_atomic`], unless the file at `path` fails `check` (given where that file is to
@@ -251,6 +251,15 @@ pub(crate) fn write_atomic_unless(
     path: &Path,
     bytes: &[u8],
     check: impl Fn(&Path) -> Result<(), ClusterError>,
+) -> Result<(), ClusterError> {
+    write_through_temporary(path, bytes, Some(check))
+}
+
+/// [`write_atomic_unless`] with a check, [`write_atomic`] (a plain rename) without.
+fn write_through_temporary(
+    path: &Path,
+    bytes: &[u8],
+    check: Option<impl Fn(&Path) -> Result<(), ClusterError>>,
 ) -> Result<(), ClusterError> {
     let io = |error| ClusterError::Io {
         path: path.to_path_buf(),
@@ -280,7 +289,10 @@ pub(crate) fn write_atomic_unless(
             return Err(io(e));
         }
     };
-    let placed = place(&tmp, path, &check, &ours);
+    let placed = match &check {
+        Some(check) => place(&tmp, path, check, &ours),
+        None => std::fs::rename(&tmp, path).map_err(Placing::Io),
+    };
     if !matches!(placed, Err(Placing::Stranded(_))) {
         let _ = std::fs::remove_file(&tmp);
     }
