@@ -832,6 +832,35 @@ fn a_bad_board_with_a_checkpoint_fails_as_without_one() {
     }
 }
 
+/// Two 80-move boards: billions of nodes with linear conflict.
+const HARD_A: &str = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
+const HARD_B: &str = "0 12 10 13 15 11 14 9 3 7 2 5 4 8 6 1";
+
+/// `solve --heuristic linear-conflict --checkpoint CP BOARD` on one thread, its signals
+/// at default.
+fn solve_lc(cp: &Path, board: &str, extra: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_fifteen"));
+    c.args(["solve", "--heuristic", "linear-conflict", "--threads", "1"])
+        .args(extra)
+        .arg("--checkpoint")
+        .arg(cp)
+        .arg(board)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    common::with_default_signals(&mut c);
+    c
+}
+
+/// The bytes of a checkpoint another run saved of another search ([`HARD_B`]'s), in `dir`.
+fn another_searchs_checkpoint(dir: &Path) -> Vec<u8> {
+    let other = dir.join("other.json");
+    let out = solve_lc(&other, HARD_B, &["--max-nodes", "100000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    std::fs::read(&other).unwrap()
+}
+
 /// Two runs given one checkpoint path for two searches (a job array's tasks with one
 /// `--checkpoint`): the file another run wrote there meanwhile is never saved over, and
 /// the run that finds it says its progress was not saved (exit status 2), not that the
@@ -840,28 +869,9 @@ fn a_bad_board_with_a_checkpoint_fails_as_without_one() {
 fn a_checkpoint_replaced_by_another_runs_search_is_not_saved_over() {
     let dir = tempfile::tempdir().unwrap();
     let mine = dir.path().join("a.json");
-    let other = dir.path().join("other.json");
-    let solve = |cp: &Path, board: &str, extra: &[&str]| {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_fifteen"));
-        c.args(["solve", "--heuristic", "linear-conflict", "--threads", "1"])
-            .args(extra)
-            .arg("--checkpoint")
-            .arg(cp)
-            .arg(board)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        c
-    };
-    // Two 80-move boards: billions of nodes with linear conflict.
-    let a = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
-    let b = "0 12 10 13 15 11 14 9 3 7 2 5 4 8 6 1";
-    let out = solve(&other, b, &["--max-nodes", "100000"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let theirs = std::fs::read(&other).unwrap();
+    let theirs = another_searchs_checkpoint(dir.path());
 
-    let mut child = solve(&mine, a, &[]).spawn().unwrap();
+    let mut child = solve_lc(&mine, HARD_A, &[]).spawn().unwrap();
     let t0 = Instant::now();
     while !mine.exists() {
         assert!(
@@ -946,29 +956,8 @@ fn a_checkpoint_replaced_by_another_runs_search_is_not_saved_over() {
 fn a_file_put_in_place_during_a_save_is_kept() {
     let dir = tempfile::tempdir().unwrap();
     let mine = dir.path().join("a.json");
-    let other = dir.path().join("other.json");
-    let solve = |cp: &Path, board: &str, extra: &[&str]| {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_fifteen"));
-        c.args(["solve", "--heuristic", "linear-conflict", "--threads", "1"])
-            .args(extra)
-            .arg("--checkpoint")
-            .arg(cp)
-            .arg(board)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        common::with_default_signals(&mut c);
-        c
-    };
-    // Two 80-move boards: billions of nodes with linear conflict.
-    let a = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
-    let b = "0 12 10 13 15 11 14 9 3 7 2 5 4 8 6 1";
-    let out = solve(&other, b, &["--max-nodes", "100000"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let theirs = std::fs::read(&other).unwrap();
-
-    let mut command = solve(&mine, a, &[]);
+    let theirs = another_searchs_checkpoint(dir.path());
+    let mut command = solve_lc(&mine, HARD_A, &[]);
     let mut child = command
         .env("FIFTEEN_TEST_SAVE_PAUSE_MS", "300")
         .spawn()
