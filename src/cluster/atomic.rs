@@ -22,9 +22,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ClusterError> {
 /// On Linux the new file and the old one trade names in one step (`renameat2` with
 /// `RENAME_EXCHANGE`), the old one is checked under the temporary name, and one that fails
 /// is given its name back: a file put at `path` by another process at any moment is never
-/// lost, only moved aside for microseconds (a second replacement within those
-/// microseconds is put back by its predecessor, which the next save finds as foreign as
-/// the first). Elsewhere, or on a file system without the exchange, `check` looks at
+/// lost, only moved aside for the microseconds of the check (one put at `path` during
+/// those microseconds stays there when the old file passed, and is left under the
+/// temporary name, named by the error, when the old one is given its name back). Elsewhere, or on a file system without the exchange, `check` looks at
 /// `path` just before the rename, the slow part (the sync) behind it, which leaves those
 /// microseconds open to a replacement that the rename then destroys.
 pub(crate) fn write_atomic_unless(
