@@ -861,6 +861,62 @@ fn another_searchs_checkpoint(dir: &Path) -> Vec<u8> {
     std::fs::read(&other).unwrap()
 }
 
+/// A child's stderr read line by line as it comes, on a thread of its own.
+struct StderrLines {
+    rx: std::sync::mpsc::Receiver<String>,
+    reader: std::thread::JoinHandle<()>,
+    /// Every line read so far.
+    said: Vec<String>,
+}
+
+impl StderrLines {
+    fn of(child: &mut std::process::Child) -> Self {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let pipe = child.stderr.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        Self {
+            rx,
+            reader,
+            said: Vec::new(),
+        }
+    }
+
+    /// Whether a line holding `text` has come within `wait` (or before).
+    fn wait_for(&mut self, text: &str, wait: Duration) -> bool {
+        let t0 = Instant::now();
+        loop {
+            if self.said.iter().any(|l| l.contains(text)) {
+                return true;
+            }
+            let Some(left) = wait.checked_sub(t0.elapsed()) else {
+                return false;
+            };
+            match self.rx.recv_timeout(left) {
+                Ok(line) => self.said.push(line),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return false,
+                Err(e) => panic!("{e}: {:?}", self.said),
+            }
+        }
+    }
+
+    /// Ctrl-C to `child`, then its exit code and all it wrote to stderr.
+    fn interrupt_and_collect(mut self, child: std::process::Child) -> (Option<i32>, String) {
+        let status = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let out = child.wait_with_output().unwrap();
+        self.reader.join().unwrap();
+        self.said.extend(self.rx.try_iter());
+        (out.status.code(), self.said.join("\n"))
+    }
+}
+
 /// Two runs given one checkpoint path for two searches (a job array's tasks with one
 /// `--checkpoint`): the file another run wrote there meanwhile is never saved over, and
 /// the run that finds it says its progress was not saved (exit status 2), not that the
@@ -882,14 +938,7 @@ fn a_checkpoint_replaced_by_another_runs_search_is_not_saved_over() {
         std::thread::sleep(Duration::from_millis(20));
     }
     // stderr read as it comes: the search says at once that its file was replaced.
-    let (tx, rx) = std::sync::mpsc::channel();
-    let pipe = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        for line in BufReader::new(pipe).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let mut said = Vec::new();
+    let mut lines = StderrLines::of(&mut child);
     // The other run's save: a whole file renamed into place, as every save is. Where a
     // save looks at the file and then renames over it (no `renameat2` exchange: not Linux,
     // or a file system without it), a save already between the two puts its own file back
@@ -903,34 +952,19 @@ fn a_checkpoint_replaced_by_another_runs_search_is_not_saved_over() {
         loop {
             assert!(
                 t0.elapsed() < Duration::from_secs(120),
-                "no warning: {said:?}"
+                "no warning: {:?}",
+                lines.said
             );
-            match rx.recv_timeout(Duration::from_millis(100)) {
-                Ok(line) => {
-                    let warned = line.contains("was replaced by another run");
-                    said.push(line);
-                    if warned {
-                        break 'replace;
-                    }
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-                Err(e) => panic!("{e}: {said:?}"),
+            if lines.wait_for("was replaced by another run", Duration::from_millis(100)) {
+                break 'replace;
             }
             if std::fs::read(&mine).unwrap() != theirs {
                 continue 'replace;
             }
         }
     }
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    reader.join().unwrap();
-    said.extend(rx.try_iter());
-    let stderr = said.join("\n");
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let (code, stderr) = lines.interrupt_and_collect(child);
+    assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains("was replaced by another run while this search ran")
             && stderr.contains("its board is 0 12 10 13")
@@ -983,39 +1017,14 @@ fn a_file_put_in_place_during_a_save_is_kept() {
     std::fs::rename(&staged, &mine).unwrap();
     // The save under way may hold the other file aside for its pause (an exchange of
     // names, then a look at the file it moved aside); it gives it back, and warns.
-    let (tx, rx) = std::sync::mpsc::channel();
-    let pipe = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        for line in BufReader::new(pipe).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let mut said: Vec<String> = Vec::new();
-    let t0 = Instant::now();
-    while !said
-        .iter()
-        .any(|l| l.contains("was replaced by another run"))
-    {
-        assert!(
-            t0.elapsed() < Duration::from_secs(120),
-            "no warning: {said:?}"
-        );
-        match rx.recv_timeout(Duration::from_millis(20)) {
-            Ok(line) => said.push(line),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-            Err(e) => panic!("{e}: {said:?}"),
-        }
-    }
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    reader.join().unwrap();
-    said.extend(rx.try_iter());
-    let stderr = said.join("\n");
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let mut lines = StderrLines::of(&mut child);
+    assert!(
+        lines.wait_for("was replaced by another run", Duration::from_secs(120)),
+        "no warning: {:?}",
+        lines.said
+    );
+    let (code, stderr) = lines.interrupt_and_collect(child);
+    assert_eq!(code, Some(2), "{stderr}");
     let kept = std::fs::read_to_string(&mine).unwrap();
     assert!(
         kept.as_bytes() == theirs,
