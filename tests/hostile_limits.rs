@@ -1055,6 +1055,70 @@ fn a_thread_limit_means_fewer_threads_or_a_clear_refusal() {
     assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
 }
 
+/// A file-size limit (`ulimit -f`, passed on by a batch system) is a failed write, as a
+/// full disk is, not a kill by SIGXFSZ without a word: a merge says so and leaves neither
+/// its output nor its partial file, `solve -o` says so, and a checkpoint that cannot be
+/// saved is warned about while the search goes on.
+#[test]
+fn a_file_size_limit_is_a_failed_write_not_a_kill() {
+    let dir = tempfile::tempdir().unwrap();
+    let (p1, p2) = two_shards(dir.path());
+    let small = Limits {
+        file_size: Some(300),
+        ..Limits::default()
+    };
+    let out = dir.path().join("merged.jsonl");
+    let o = run(limit(&mut fifteen(), small)
+        .arg("merge")
+        .arg(&p1)
+        .arg(&p2)
+        .arg("-o")
+        .arg(&out));
+    assert_eq!(o.code, Some(2), "{o:?}");
+    assert!(o.stderr.contains("File too large"), "{}", o.stderr);
+    assert!(!out.exists());
+    assert!(!dir.path().join("merged.jsonl.partial").exists());
+
+    let boards = dir.path().join("boards.txt");
+    let results = dir.path().join("results.jsonl");
+    let o = run(limit(&mut fifteen(), small)
+        .args(["solve", "-i"])
+        .arg(&boards)
+        .arg("-o")
+        .arg(&results));
+    assert_eq!(o.code, Some(2), "{o:?}");
+    assert!(o.stderr.contains("File too large"), "{}", o.stderr);
+
+    // Korf 100 instance 88 with linear conflict alone: minutes of search, saved every half
+    // second; no save fits under the limit, which the look before the search finds.
+    let ck = dir.path().join("ck.json");
+    let mut child = limit(&mut fifteen(), small)
+        .args(["solve", "--heuristic", "linear-conflict", "--threads", "1"])
+        .args(["--goal", "blank-first", "--checkpoint"])
+        .arg(&ck)
+        .arg("15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let errors = lines(child.stderr.take().unwrap());
+    let seen = await_line(&errors, "cannot write a checkpoint there");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the search did not go on: {seen:?}"
+    );
+    let said = seen.last().unwrap();
+    assert!(
+        said.contains("File too large") && said.contains("the search runs"),
+        "{said}"
+    );
+    signal(&child, libc::SIGTERM);
+    let status = wait(&mut child, GUARD);
+    // The stop's save failed too: a failed write, 2.
+    assert_eq!(status.code(), Some(2));
+    assert_no_leftovers(dir.path());
+}
+
 /// Absurd but valid numbers under a 256 MB address-space limit, so that anything allocated
 /// in proportion to them fails: a shard count near 2^32 (random, solve, and a merge that
 /// must refuse an incomplete batch of that many shards), the largest `--count`, and 1024

@@ -102,6 +102,7 @@ const BUILD_OPTIONS: [&str; 6] = ["size", "blank", "partition", "force", "thread
 /// a backtrace). `exit_status` lists them for the help.
 pub fn main() -> ! {
     super::output::end_quietly_on_closed_pipes();
+    super::output::fail_writes_past_a_size_limit();
     let args = args::parse();
     super::signals::install();
     if let Err(e) = run(args) {

@@ -146,6 +146,7 @@ pub fn stdio_was_closed(stdin: bool, stdout: bool) {
 /// 143 SIGTERM: see `signals`).
 pub fn fifteen_main() -> ! {
     output::end_quietly_on_closed_pipes();
+    output::fail_writes_past_a_size_limit();
     let cli: Cli = args::parse();
     output::set_quiet(cli.quiet);
     // `play` owns the terminal and, on Unix, its signals; the short commands need nothing.

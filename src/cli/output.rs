@@ -101,6 +101,18 @@ pub fn end_quietly_on_closed_pipes() {
     }
 }
 
+/// Makes a write past a file-size limit (`ulimit -f`, a batch system's `RLIMIT_FSIZE`)
+/// fail with an error, as on a full disk, instead of killing the process by SIGXFSZ
+/// without a word: the merge's `FILE.partial` and a checkpoint's temporary file are then
+/// removed, a checkpoint that cannot be saved is warned about and the search goes on.
+pub fn fail_writes_past_a_size_limit() {
+    #[cfg(unix)]
+    // SAFETY: as above: done first thing in `main`, before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
 /// Ends the command as soon as its results' reader goes away (stdout a pipe or a socket:
 /// `fifteen solve -i FILE | head -3` once `head` has its lines), not at the next write,
 /// which can be a long search away. As at a write, quietly, by SIGPIPE; a search that

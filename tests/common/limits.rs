@@ -64,6 +64,8 @@ pub struct Limits {
     pub address_space: Option<u64>,
     /// RLIMIT_NPROC, processes and threads of the user (with `as_nobody`).
     pub processes: Option<u64>,
+    /// RLIMIT_FSIZE, the largest file the command may write, in bytes (`ulimit -f`).
+    pub file_size: Option<u64>,
     /// Run as `nobody` (uid and gid 65534): root is exempt from RLIMIT_NPROC.
     pub as_nobody: bool,
 }
@@ -86,6 +88,9 @@ pub fn limit(cmd: &mut Command, limits: Limits) -> &mut Command {
             };
             if let Some(n) = limits.address_space {
                 set(libc::RLIMIT_AS, n)?;
+            }
+            if let Some(n) = limits.file_size {
+                set(libc::RLIMIT_FSIZE, n)?;
             }
             if let Some(n) = limits.processes {
                 set(libc::RLIMIT_NPROC, n)?;

@@ -36,7 +36,11 @@ fn header_start() -> String {
 /// itself a whole JSON value.
 fn torn_first_line(buf: &[u8]) -> FirstLine {
     if buf.iter().all(|&c| c == 0) {
-        return FirstLine::Torn;
+        return if buf.len() as u64 <= DEBRIS_BEFORE_HEADER {
+            FirstLine::Torn
+        } else {
+            FirstLine::NotOurs
+        };
     }
     if let Ok(text) = std::str::from_utf8(buf) {
         if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
@@ -53,6 +57,11 @@ fn torn_first_line(buf: &[u8]) -> FirstLine {
         FirstLine::NotOurs
     }
 }
+
+/// The most bytes a file may hold and still be a crash's debris when it has no header:
+/// what a crash during its first writes can leave. A larger file of zero bytes alone (a
+/// disk image made by `truncate -s`, a preallocated file) is someone's, never cut off.
+const DEBRIS_BEFORE_HEADER: u64 = 4096;
 
 /// A UTF-8 byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -144,6 +153,9 @@ pub(crate) fn read_back(
     };
     let length = file.seek(SeekFrom::End(0)).map_err(io)?;
     file.seek(SeekFrom::Start(0)).map_err(io)?;
+    // Zero bytes after our header are a crash's debris however many; a file of nothing
+    // else is ours only if small.
+    let debris_allowed = |line: usize| line > 1 || length <= DEBRIS_BEFORE_HEADER;
     let mut reader = BufReader::new(&mut *file);
     let mut out = ReadBack {
         header: None,
@@ -175,8 +187,13 @@ pub(crate) fn read_back(
             if n > MAX_RESULT_LINE_BYTES {
                 // Zero bytes to the end, however many, are a crash's debris: read in
                 // blocks, so that a sparse tail of gigabytes costs no memory.
-                if debris_to_end(&buf, &mut reader).map_err(io)? {
+                if debris_allowed(line) && debris_to_end(&buf, &mut reader).map_err(io)? {
                     break;
+                }
+                if line == 1 {
+                    return Err(ResultsError::NotOurs {
+                        path: path.to_path_buf(),
+                    });
                 }
                 return Err(damaged(line, "a line too long to be a result".into()));
             }
@@ -204,7 +221,7 @@ pub(crate) fn read_back(
             Err(e) => {
                 // Crash debris (zero bytes to the end, newlines among them) is a torn tail;
                 // anything else is not.
-                if debris_to_end(&buf, &mut reader).map_err(io)? {
+                if debris_allowed(line) && debris_to_end(&buf, &mut reader).map_err(io)? {
                     break;
                 }
                 return Err(match e {

@@ -1,5 +1,6 @@
 use super::*;
 use crate::check::MAX_RESULT_LINE_BYTES;
+use std::io::{Seek, Write};
 use std::path::Path;
 
 fn header(shard: &str) -> Header {
@@ -136,6 +137,41 @@ fn a_torn_last_line_or_a_zero_tail_is_cut_off_and_nothing_else_is() {
     let (_, r) = ResultsFile::open(&path, &h).unwrap();
     assert_eq!(r.results(), 0);
     assert_eq!(lines(&path), [h.to_line()]);
+
+    // Zero bytes alone, no header: a crash's debris only as large as a crash in the first
+    // writes leaves; a larger file of zeros (a disk image, a preallocated file) is
+    // someone's, refused and kept whole however it is laid out.
+    for (len, newline_at, ours) in [
+        (100u64, None, true),
+        (4096, None, true),
+        (4096, Some(50u64), true),
+        (4097, None, false),
+        (5000, Some(50), false),
+        (20 << 20, None, false),
+        (20 << 20, Some(4000), false),
+    ] {
+        let f = std::fs::File::create(&path).unwrap();
+        f.set_len(len).unwrap();
+        drop(f);
+        if let Some(at) = newline_at {
+            let mut f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+            f.seek(std::io::SeekFrom::Start(at)).unwrap();
+            f.write_all(b"\n").unwrap();
+        }
+        let before = std::fs::read(&path).unwrap();
+        match ResultsFile::open(&path, &h) {
+            Ok((_, r)) => {
+                assert!(ours, "{len} zero bytes taken for debris");
+                assert_eq!(r.results(), 0);
+                assert_eq!(lines(&path), [h.to_line()]);
+            }
+            Err(e) => {
+                assert!(!ours, "{len} zero bytes: {e}");
+                assert!(matches!(e, ResultsError::NotOurs { .. }), "{len}: {e}");
+                assert!(std::fs::read(&path).unwrap() == before, "{len}: changed");
+            }
+        }
+    }
 
     // Blank lines are nobody's crash debris: after our lines they are damage, and a file
     // of them alone is someone else's; either way refused, every byte kept.
