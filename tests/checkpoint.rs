@@ -1139,4 +1139,23 @@ fn a_batch_with_other_settings_says_which_checkpoint_it_does_not_resume() {
     // The same settings again resume their own file, and say nothing of the other.
     let third = run("manhattan");
     assert!(!third.contains("not resumed"), "{third}");
+
+    // A FIFO, or a file too large to be a checkpoint, under such a name is passed over:
+    // not waited on for a writer, not read into memory.
+    let ck = dir.path().join("ck2");
+    std::fs::create_dir(&ck).unwrap();
+    let fifo = ck.join("a-00000000.checkpoint");
+    common::mkfifo(&fifo);
+    std::fs::File::create(ck.join("a-00000001.checkpoint"))
+        .unwrap()
+        .set_len(1 << 40)
+        .unwrap();
+    let boards = common::write(dir.path(), "boards.txt", "a 31 8 6 7 2 5 4 3 0 1\n");
+    let args = ["bench", "--heuristic", "manhattan", "--checkpoints"];
+    let out = common::run_beside_fifo(
+        &[&args[..], &[ck.to_str().unwrap(), &boards]].concat(),
+        &fifo,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("not resumed"), "{}", out.stderr);
 }

@@ -866,6 +866,16 @@ fn a_damaged_or_piped_part_is_refused_with_what_to_do() {
         "{}",
         out.stderr
     );
+    // A FIFO given as a part is refused at once, not waited on for a writer.
+    let fifo = dir.path().join("fifo.jsonl");
+    common::mkfifo(&fifo);
+    let out = common::run_beside_fifo(&["merge", fifo.to_str().unwrap(), &parts[1]], &fifo);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("is not a regular file"),
+        "{}",
+        out.stderr
+    );
 }
 
 /// A `size:` line changed between runs makes the same id and tiles another instance: the

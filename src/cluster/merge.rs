@@ -275,7 +275,8 @@ pub fn survey(path: &Path) -> Result<Part, MergeError> {
         path: path.to_path_buf(),
         error,
     };
-    let mut file = File::open(path).map_err(|e| match e.kind() {
+    // Opened without waiting for a writer: a FIFO is refused below, not waited on.
+    let mut file = crate::pdb::open_nonblocking(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound if path == Path::new("-") => MergeError::NotAFile {
             path: path.to_path_buf(),
         },

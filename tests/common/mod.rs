@@ -241,3 +241,42 @@ pub fn with_default_signals(command: &mut Command) -> &mut Command {
         })
     }
 }
+
+/// Makes a FIFO at `path`.
+pub fn mkfifo(path: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+}
+
+/// [`run`] beside a FIFO the command must not wait on: a command still running after 30 s
+/// (blocked opening `fifo` for a writer that never comes) is let go, by opening the FIFO
+/// for writing, and the test fails.
+pub fn run_beside_fifo(args: &[&str], fifo: &Path) -> Out {
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watch = {
+        let (done, fifo) = (done.clone(), fifo.to_path_buf());
+        std::thread::spawn(move || {
+            let t0 = std::time::Instant::now();
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                if t0.elapsed() > std::time::Duration::from_secs(30) {
+                    // Let the command go, so that the suite does not hang.
+                    let _ = std::fs::OpenOptions::new().write(true).open(&fifo);
+                    return true;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            false
+        })
+    };
+    let out = run(args, None);
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(
+        !watch.join().unwrap(),
+        "{args:?} waited on the FIFO {}: {}",
+        fifo.display(),
+        out.stderr
+    );
+    out
+}

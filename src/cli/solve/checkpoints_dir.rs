@@ -72,6 +72,24 @@ fn named(inst: &Instance, solver: &crate::Solver, weight: Weight) -> Result<(Str
     Ok((name, identity))
 }
 
+/// The bytes of the regular file at `path`, if it is one of at most
+/// [`crate::cluster::MAX_JSON_FILE_BYTES`]: a FIFO, a device or a huge file of someone
+/// else's under a checkpoint's name is passed over, not waited on or read into memory.
+fn small_regular_file(path: &Path) -> Option<Vec<u8>> {
+    let file = crate::pdb::open_nonblocking(path).ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > crate::cluster::MAX_JSON_FILE_BYTES {
+        return None;
+    }
+    let mut text = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(file, crate::cluster::MAX_JSON_FILE_BYTES),
+        &mut text,
+    )
+    .ok()?;
+    Some(text)
+}
+
 /// The other checkpoints in `dir` of the search `ours` (named `name`) would make: files
 /// of the same instance id and board, for other settings (an estimate, a partition or a
 /// weight of their own: tables copied in part to another node, the dual lookups' left
@@ -94,10 +112,10 @@ fn others_of_this_board(dir: &Path, name: &str, ours: &Identity) -> Vec<(PathBuf
         if !same_id || other == name {
             continue;
         }
-        let Ok(text) = std::fs::read_to_string(e.path()) else {
+        let Some(text) = small_regular_file(&e.path()) else {
             continue;
         };
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        let Ok(v) = serde_json::from_slice::<serde_json::Value>(&text) else {
             continue;
         };
         let same_board = v["tiles"] == serde_json::json!(ours.tiles)
