@@ -199,7 +199,7 @@ fn build_dual(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result
         check_present(dir, &specs, &missing)?;
         missing
     };
-    let what = format!("{} partition's dual lookups", describe(partition));
+    let what = format!("dual lookups of the {}", describe(partition));
     if missing.is_empty() {
         inform!(
             "{} of the {what} {} already in {} (use --force to rebuild)",
@@ -271,7 +271,7 @@ fn build(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result<Stri
     if missing.is_empty() {
         let n = partition.patterns.len();
         inform!(
-            "{} of the {} partition {} already in {} (use --force to rebuild)",
+            "{} of the {} {} already in {} (use --force to rebuild)",
             all_tables(n),
             describe(partition),
             if n == 1 { "is" } else { "are" },
@@ -279,7 +279,7 @@ fn build(dir: &TableDir, partition: &pdb::Partition, force: bool) -> Result<Stri
         );
         return Ok(String::new());
     }
-    let what = format!("{} partition", describe(partition));
+    let what = describe(partition);
     let hint = "choose another directory with --out DIR";
     announce_tables(dir, partition, &what, &missing, hint)?;
     let t0 = Instant::now();

@@ -90,7 +90,7 @@ fn search_states(spec: &PatternSpec) -> u64 {
 /// # Errors
 /// A directory that cannot be created or written, with the path and the hint.
 pub fn announce(dir: &TableDir, partition: &Partition, hint: &str) -> Result<()> {
-    let what = format!("{} partition", describe(partition));
+    let what = describe(partition);
     announce_tables(dir, partition, &what, &dir.missing(partition), hint)
 }
 

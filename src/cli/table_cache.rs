@@ -120,7 +120,7 @@ impl TableCache {
                 return Ok(None);
             }
             let t = Instant::now();
-            let what = format!("{} partition's dual lookups", describe(partition));
+            let what = format!("dual lookups of the {}", describe(partition));
             let hint = "choose another directory with --tables DIR (or FIFTEEN_TABLES=DIR)";
             let _building = building();
             announce_tables(&self.dir, partition, &what, &missing, hint)?;
@@ -186,7 +186,12 @@ impl TableCache {
                             (None, b) => format!(" for a goal with the blank in cell {b}"),
                         },
                         self.dir.dir.display()
-                    ),
+                    ) + if shape.cells() >= 25 && !second {
+                        " (without them an optimal search of a random board this size can \
+                         take hours)"
+                    } else {
+                        ""
+                    },
                 );
                 return Ok(None);
             }

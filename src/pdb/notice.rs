@@ -104,14 +104,22 @@ pub fn human_bytes(b: u64) -> String {
     }
 }
 
-/// A partition's name for people: its sizes (`7-8`), with `second` before the second
-/// partition's (which has the first's sizes).
+/// A partition's name for people: its sizes (`7-8 partition`), with `second` before the
+/// second partition's (which has the first's sizes), and its groups after them where the
+/// sizes alone, given to `--partition`, would name another (the 5x5 default's blocks:
+/// `--partition 6-6-6-6` is by rows).
 pub fn describe(partition: &Partition) -> String {
-    let second = Partition::second_for(partition.shape, partition.blank);
-    if second.as_ref() == Some(partition) {
-        format!("second {}", partition.name())
+    let name = partition.name();
+    if Partition::second_for(partition.shape, partition.blank).as_ref() == Some(partition) {
+        format!("second {name} partition")
+    } else if Partition::parse(partition.shape, partition.blank, &name)
+        .ok()
+        .as_ref()
+        == Some(partition)
+    {
+        format!("{name} partition")
     } else {
-        partition.name()
+        format!("{name} partition {}", partition.groups())
     }
 }
 
@@ -179,6 +187,24 @@ mod tests {
         assert!(!partition_builds_on_first_use(&big));
         let p65 = Partition::default_for(Shape::new(6, 5).unwrap(), 0);
         assert!(!partition_builds_on_first_use(&p65), "{}", p65.name());
+    }
+
+    /// A partition is named by its sizes where `--partition` with those sizes gives it
+    /// back, and by its groups as well where it would give another.
+    #[test]
+    fn a_partition_is_named_as_partition_reads_it() {
+        let four = Shape::new(4, 4).unwrap();
+        assert_eq!(describe(&Partition::default_for(four, 0)), "7-8 partition");
+        let second = Partition::second_for(four, 0).unwrap();
+        assert_eq!(describe(&second), "second 7-8 partition");
+        let five = Shape::new(5, 5).unwrap();
+        let blocks = Partition::default_for(five, 0);
+        let said = describe(&blocks);
+        let groups = said.strip_prefix("6-6-6-6 partition ").unwrap();
+        assert_eq!(Partition::parse(five, 0, groups).unwrap(), blocks);
+        let rows = Partition::parse(five, 0, "6-6-6-6").unwrap();
+        assert_ne!(rows, blocks);
+        assert_eq!(describe(&rows), "6-6-6-6 partition");
     }
 
     #[test]
