@@ -24,14 +24,17 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def release_binary() -> Path:
-    """The command line of this checkout (`target/release/fifteen`), for the tests that
-    compare with it: skipped without it, except under CI, where `.ci/run` builds it first
-    and its absence is a failure."""
-    binary = Path(__file__).resolve().parents[2] / "target" / "release" / "fifteen"
+    """The command line of this checkout (`target/release/fifteen`, or under
+    `$CARGO_TARGET_DIR` as cargo puts it there), for the tests that compare with it:
+    skipped without it, saying how to build it, except under CI, where `.ci/run` builds it
+    first and its absence is a failure."""
+    checkout = Path(__file__).resolve().parents[2]
+    target = Path(os.environ.get("CARGO_TARGET_DIR") or "target")
+    binary = (checkout / target / "release" / "fifteen").resolve()
     if not binary.exists():
         if os.environ.get("CI") == "true":
             pytest.fail(f"no {binary}: .ci/run builds it before the tests")
-        pytest.skip("no release build of the command line")
+        pytest.skip(f"no {binary}: `cargo build --release` in {checkout} builds it")
     return binary
 
 
