@@ -123,11 +123,15 @@ impl<R: BufRead> ByteLines<R> {
         // program's bytes of 0 sit among control characters.
         let texty =
             |b: &u8| *b == 0 || b.is_ascii_graphic() || b.is_ascii_whitespace() || *b >= 0xfe;
-        let problem = if nuls > 0 && !too_long && !bytes.iter().all(texty) {
+        // A line over the cap is judged by the part kept: a file of zero bytes, or one whose
+        // lines end in CR alone, is one long line, and is named for what it is too. (A
+        // lone byte of 0 is what UTF-16 leaves after its last `\n`.)
+        let zeros = nuls > 1 && nuls == bytes.len();
+        let problem = if nuls > 0 && (zeros || !bytes.iter().all(texty)) {
             Some(BoardError::Binary)
-        } else if nuls > 0 && nuls * 3 >= bytes.len() && !too_long {
+        } else if nuls > 0 && nuls * 3 >= bytes.len() {
             Some(BoardError::Utf16)
-        } else if problem.is_none() && text.trim_end_matches('\r').contains('\r') {
+        } else if (problem.is_none() || too_long) && text.trim_end_matches('\r').contains('\r') {
             Some(BoardError::LoneCarriageReturn)
         } else {
             problem
@@ -220,6 +224,15 @@ mod tests {
         assert!(
             got.iter().all(|l| l.problem == Some(BoardError::Utf16)),
             "{got:?}"
+        );
+        // Zero bytes, and lines ended by CR alone, named so past the length cap too (a
+        // long file of either is one line).
+        let zeros = vec![0u8; 1000];
+        assert_eq!(all(&zeros, 100, None)[0].problem, Some(BoardError::Binary));
+        let cr = "1 2 3 4 5 6 7 0 8\r".repeat(100);
+        assert_eq!(
+            all(cr.as_bytes(), 100, None)[0].problem,
+            Some(BoardError::LoneCarriageReturn)
         );
         // A program's bytes are binary data, not UTF-16 text.
         let elf = b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\n";
