@@ -140,7 +140,7 @@ pub enum BoardError {
     BadGoal(String),
     /// A `size:` line in an instance file that is neither `auto` nor a valid shape. Holds
     /// the text, cut to 30 characters.
-    #[error("bad size '{0}' (use RxC such as 3x4, N for NxN, or auto)")]
+    #[error("bad size '{0}' (use RxC such as 3x4, N for NxN, or auto; rows and columns at least 2, at most 36 cells)")]
     BadSize(String),
     /// A line of an instance file that starts like a directive (`word:`) but is neither
     /// `goal:` nor `size:`. It may have been meant to change the goal or the shape, so the
