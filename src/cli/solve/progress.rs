@@ -199,6 +199,9 @@ impl BatchBar {
                         // own time): a minute of building is no part of the batch's pace.
                         shown.bar.reset_elapsed();
                         shown.bar.reset_eta();
+                        // Nor is a log's line due at once ("0 of 100 instances done,
+                        // 0:00 so far" between two builds): the next comes a gap later.
+                        shown.pace.said();
                     }
                     if waited >= TICK && !build_under_way() {
                         waited = Duration::ZERO;
