@@ -644,6 +644,20 @@ impl<R: BufRead> Iterator for Lines<R> {
                     return None;
                 }
             };
+            if line.problem == Some(BoardError::Binary) {
+                // A binary file (a compressed one, a program) ends the check with one error,
+                // not a failure a line.
+                self.io_error = Some(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!(
+                        "line {} is binary data, not text: give a results file (JSON Lines \
+                         as `fifteen solve --format json` prints; a compressed file? \
+                         decompress it first)",
+                        line.no
+                    ),
+                ));
+                return None;
+            }
             if let Some(problem) = line.problem {
                 return Some(LineCheck {
                     line: line.no,

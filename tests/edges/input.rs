@@ -501,6 +501,15 @@ fn input_cases() -> Vec<InputCase> {
             ..json_case("a program's bytes: one error, not one a line", &program, 2, &[])
         },
         InputCase {
+            stderr: "error: reading input: line 1 is binary data, not text",
+            ..json_case("zero bytes alone, longer than a line", &[0u8; 70_000], 2, &[])
+        },
+        InputCase {
+            args: vec!["check"],
+            stderr: "error: reading -: line 1 is binary data, not text: give a results file",
+            ..json_case("a program's bytes to check: one error", &program, 2, &[])
+        },
+        InputCase {
             via: Via::File,
             stderr: "error: reading input: line 3 is binary data, not text",
             ..json_case(
