@@ -262,7 +262,7 @@ impl Opener {
                 self.tell(py, shape, is_second, why)?;
                 return Ok(None);
             }
-            let what = format!("{} partition", describe(&partition));
+            let what = describe(&partition);
             self.build(py, &partition, &what, missing)?;
         }
         // SAFETY: table files are written once and replaced only by rename; nothing
@@ -310,7 +310,7 @@ impl Opener {
                 )?;
                 return Ok(None);
             }
-            let what = format!("{} partition's dual lookups", describe(partition));
+            let what = format!("dual lookups of the {}", describe(partition));
             self.build(py, partition, &what, missing)?;
         }
         let dir = self.dir.clone();
