@@ -294,6 +294,18 @@ pub enum TableError {
         /// The file.
         path: PathBuf,
     },
+    /// Something in a table's place that is not a file (a directory, a named pipe, a
+    /// device or a link to one): nothing a build wrote, and not to be rebuilt over.
+    #[error(
+        "{path}: not a table file but {kind}: move it out of the tables directory (or \
+         remove it), then run again to build the table in its place"
+    )]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is instead, in words ("a directory", "a named pipe (FIFO)").
+        kind: &'static str,
+    },
     /// A `.pdb` file in a tables directory that is no table this program can read and
     /// whose name is no table's: nothing can rebuild it, so it is to be moved away.
     #[error(

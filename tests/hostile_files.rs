@@ -1454,12 +1454,20 @@ fn a_table_name_holding_a_users_file_a_damaged_table_or_a_fifo_is_never_trusted(
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
     let out = run_within(FIFTEEN, &["solve", "--tables", tables, "--no-build", HARD]);
     assert_eq!(out.code, 2, "{}", out.stderr);
-    assert!(out.stderr.contains("not a regular file"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("not a table file but a named pipe"),
+        "{}",
+        out.stderr
+    );
     let out = run_within(FIFTEEN, &["tables", "list", "--tables", tables]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     let out = build(&[]);
     assert_eq!(out.code, 1, "{}", out.stderr);
-    assert!(out.stderr.contains("not a regular file"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("not a table file but a named pipe"),
+        "{}",
+        out.stderr
+    );
 
     // Usage errors are usage errors: exit status 2, as clap's.
     assert_eq!(build(&["--blank", "9"]).code, 2);

@@ -212,12 +212,55 @@ fn a_killed_builders_temporary_file_is_removed_by_the_next_build() {
     assert!(dir.missing(&partition).is_empty());
 }
 
+/// A directory, a named pipe or a link to a device in a table's place is nothing a build
+/// wrote: refused at once (a pipe is not waited on), named for what it is, with no rebuild
+/// command, and left where it is.
 #[test]
-fn directory_in_place_of_the_file_is_refused() {
-    let (_tmp, partition, spec, path) = fresh();
-    std::fs::remove_file(&path).unwrap();
-    std::fs::create_dir(&path).unwrap();
-    assert_refused(&path, &spec, &partition, "not a regular file");
+fn something_not_a_file_in_place_of_a_table_is_named_and_left() {
+    type Make = fn(&Path);
+    let kinds: [(&str, Make); 3] = [
+        ("a directory", |p| std::fs::create_dir(p).unwrap()),
+        ("a named pipe", |p| {
+            let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+            // SAFETY: a valid NUL-terminated path.
+            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        }),
+        ("a device", |p| {
+            std::os::unix::fs::symlink("/dev/zero", p).unwrap()
+        }),
+    ];
+    for (kind, make) in kinds {
+        let (_tmp, partition, spec, path) = fresh();
+        std::fs::remove_file(&path).unwrap();
+        make(&path);
+        let refused = |what: &str, e: TableError| {
+            let msg = e.to_string();
+            assert!(matches!(e, TableError::NotAFile { .. }), "{what}: {msg}");
+            assert!(msg.contains(&path.display().to_string()), "{what}: {msg}");
+            assert!(
+                msg.contains(&format!("not a table file but {kind}")),
+                "{what}: {msg}"
+            );
+            assert!(
+                msg.contains("move it out of the tables directory"),
+                "{what}: {msg}"
+            );
+            assert!(!msg.contains("--force"), "{what}: {msg}");
+        };
+        refused("Table::read", Table::read(&path, &spec).err().unwrap());
+        // SAFETY: nothing at the path is a table to map.
+        refused(
+            "Table::map",
+            unsafe { Table::map(&path, &spec) }.err().unwrap(),
+        );
+        refused("inspect", pdb::inspect(&path).err().unwrap());
+        let dir = TableDir::new(path.parent().unwrap());
+        refused("TableDir::read", dir.read(&partition).err().unwrap());
+        assert!(
+            !std::fs::symlink_metadata(&path).unwrap().is_file(),
+            "{kind} replaced"
+        );
+    }
 }
 
 #[test]

@@ -112,6 +112,9 @@ pub(super) enum Fault {
     Mismatch(String),
     /// Not a table at all: it does not start as every table does.
     NotOurs,
+    /// Not a file at all but a directory, a named pipe, a device or a socket (the kind,
+    /// in words): nothing to rebuild, and a rebuild's rename cannot replace a directory.
+    NotAFile(&'static str),
 }
 
 /// Why a file that does not start as a table is refused.
@@ -123,6 +126,7 @@ impl Fault {
         let reason = match self {
             Fault::Corrupt(reason) | Fault::Mismatch(reason) => reason,
             Fault::NotOurs => NOT_OURS.into(),
+            Fault::NotAFile(kind) => format!("not a table file but {kind}"),
         };
         TableError::Foreign {
             path: path.to_path_buf(),
@@ -144,6 +148,7 @@ impl Fault {
                 rebuild,
             },
             Fault::NotOurs => TableError::NotATable { path },
+            Fault::NotAFile(kind) => TableError::NotAFile { path, kind },
         }
     }
 }
@@ -307,6 +312,7 @@ mod tests {
             Err(Fault::Corrupt(reason)) => reason,
             Err(Fault::Mismatch(reason)) => panic!("a mismatch, not damage: {reason}"),
             Err(Fault::NotOurs) => panic!("not a table"),
+            Err(Fault::NotAFile(kind)) => panic!("not a file: {kind}"),
         }
     }
 

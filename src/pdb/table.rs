@@ -299,6 +299,29 @@ pub(crate) fn open_nonblocking(path: &Path) -> std::io::Result<File> {
     options.open(path)
 }
 
+/// What a file that is not a regular file is, in words ("a named pipe").
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if meta.is_dir() {
+        "a directory"
+    } else {
+        "something other than a regular file"
+    }
+}
+
 /// The first `PAYLOAD_OFFSET` bytes of a table file (fewer if it is shorter) and its
 /// length. Anything but a regular file is refused here, before any read.
 fn read_head(
@@ -308,12 +331,8 @@ fn read_head(
 ) -> Result<(Vec<u8>, u64), TableError> {
     let io = io_error(path);
     let meta = file.metadata().map_err(&io)?;
-    if meta.is_dir() {
-        let f = Fault::Corrupt("not a regular file but a directory (move it away)".into());
-        return Err(fail(f));
-    }
     if !meta.is_file() {
-        return Err(fail(Fault::Corrupt("not a regular file".into())));
+        return Err(fail(Fault::NotAFile(kind_of(&meta))));
     }
     let mut head = vec![0u8; PAYLOAD_OFFSET as usize];
     let mut got = 0;
