@@ -37,6 +37,9 @@ pub(crate) struct ByteLines<R> {
     comment: Option<u8>,
     /// The last line returned was cut at the cap: its rest is still to be skipped.
     skipping: bool,
+    /// The last line returned was UTF-16: a lone byte of 0 ending the input after it is
+    /// the second half of its `\n` (little-endian), not a line of its own.
+    after_utf16: bool,
 }
 
 impl<R: BufRead> ByteLines<R> {
@@ -48,6 +51,7 @@ impl<R: BufRead> ByteLines<R> {
             cap,
             comment,
             skipping: false,
+            after_utf16: false,
         }
     }
 
@@ -65,6 +69,7 @@ impl<R: BufRead> ByteLines<R> {
         let mut any = false;
         let mut keeping = true;
         let mut too_long = false;
+        let mut ended = false;
         loop {
             let avail = match self.input.fill_buf() {
                 Ok(b) => b,
@@ -75,6 +80,7 @@ impl<R: BufRead> ByteLines<R> {
                 if !any {
                     return Ok(None);
                 }
+                ended = true;
                 break;
             }
             any = true;
@@ -102,6 +108,9 @@ impl<R: BufRead> ByteLines<R> {
                 break;
             }
         }
+        if ended && self.buf == [0] && std::mem::take(&mut self.after_utf16) {
+            return Ok(None);
+        }
         self.line_no += 1;
         let bytes = self.buf.strip_prefix(BOM).unwrap_or(&self.buf);
         let (text, problem) = match std::str::from_utf8(bytes) {
@@ -125,7 +134,7 @@ impl<R: BufRead> ByteLines<R> {
             |b: &u8| *b == 0 || b.is_ascii_graphic() || b.is_ascii_whitespace() || *b >= 0xfe;
         // A line over the cap is judged by the part kept: a file of zero bytes, or one whose
         // lines end in CR alone, is one long line, and is named for what it is too. (A
-        // lone byte of 0 is what UTF-16 leaves after its last `\n`.)
+        // lone byte of 0 is what little-endian UTF-16 leaves after its last `\n`.)
         let zeros = nuls > 1 && nuls == bytes.len();
         let problem = if nuls > 0 && (zeros || !bytes.iter().all(texty)) {
             Some(BoardError::Binary)
@@ -136,6 +145,7 @@ impl<R: BufRead> ByteLines<R> {
         } else {
             problem
         };
+        self.after_utf16 = problem == Some(BoardError::Utf16);
         Ok(Some(RawLine {
             no: self.line_no,
             text,
@@ -210,7 +220,9 @@ mod tests {
             .flat_map(u16::to_le_bytes)
             .collect();
         let got = all(&utf16, 100, None);
-        assert_eq!(got.len(), 3, "{got:?}"); // the last `\n`'s 0 byte ends the file
+        // The last `\n`'s byte of 0 ends the file: the second half of that line's end, not
+        // a third line with an error of its own.
+        assert_eq!(got.len(), 2, "{got:?}");
         assert!(
             got.iter().all(|l| l.problem == Some(BoardError::Utf16)),
             "{got:?}"

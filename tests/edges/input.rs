@@ -136,6 +136,11 @@ fn input_cases() -> Vec<InputCase> {
     let ten_mb = vec![b'7'; 10 << 20];
     let mut ten_mb_then_a_board = ten_mb.clone();
     ten_mb_then_a_board.extend(b"\n1 2 3 4 5 6 7 0 8\n");
+    // Two boards in UTF-16, as Windows tools write text: its last `\n` ends in a byte of 0.
+    let utf16: Vec<u8> = "\u{feff}1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 7 0 8\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
     // The start of this test's own executable, and two boards before a gzip stream.
     let program: Vec<u8> =
         std::fs::read(std::env::current_exe().unwrap()).unwrap()[..4096].to_vec();
@@ -494,6 +499,15 @@ fn input_cases() -> Vec<InputCase> {
             &[
                 r#""instance 1 (line 1): contains the invisible character U+0000""#,
                 STANDARD,
+            ],
+        ),
+        json_case(
+            "UTF-16 (little-endian, with its mark): one error a line, none for the end",
+            &utf16,
+            1,
+            &[
+                r#"{"id":1,"error":"instance 1 (line 1): UTF-16 text, not UTF-8*","kind":"parse","line":1}"#,
+                r#"{"id":2,"error":"instance 2 (line 2): UTF-16 text, not UTF-8*","kind":"parse","line":2}"#,
             ],
         ),
         InputCase {
