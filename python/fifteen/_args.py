@@ -298,6 +298,14 @@ def _goal_tiles(goal: Goal, rows: int, cols: int) -> bytes:
                     f"the goal is {r}x{c} but the board is {rows}x{cols} (give the goal's "
                     f"rows, or its {r * c} numbers flat)"
                 )
+            if r > 1 and c == rows * cols:
+                # Each row a whole goal (`goal=boards`, a goal a board): "the goal has 45
+                # cells" would not say that a batch has one goal.
+                raise ValueError(
+                    f"the goal is {r} goals of {c} cells, but a batch has one goal, for "
+                    f"every board: give one goal, and the boards of each goal as a batch "
+                    f"of their own"
+                )
             raise ValueError(f"the goal has {r * c} cells but the board has {rows * cols}")
         tiles, r, c = _native.make_board(numbers, r, c)
     if (r, c) != (rows, cols):

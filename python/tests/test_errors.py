@@ -508,6 +508,11 @@ def test_goal_errors_say_they_are_the_goals():
             fifteen.distance(boards, goal=g)
     with pytest.raises(ValueError, match=r"^the goal has 4 cells but the board has 9$"):
         fifteen.solve(board, goal=[[1, 2, 3, 0]])
+    # A goal a board (`goal=boards`): a batch has one goal, not "the goal has 27 cells".
+    with pytest.raises(ValueError, match=r"^the goal is 3 goals of 9 cells, but a batch has one goal"):
+        fifteen.distance(boards, goal=boards)
+    with pytest.raises(ValueError, match=r"^the goal is 2 goals of 9 cells"):
+        fifteen.solve(board, goal=boards[:2])
     # Numbers too few for the board: a count, said as the goal's (not one out of range).
     with pytest.raises(ValueError, match=r"^the goal has 8 cells but the board has 9$"):
         fifteen.solve(board, goal="1 2 3 4 5 6 7 8")
