@@ -328,7 +328,9 @@ def read_problem(path: Union[str, os.PathLike]) -> Problem:
 def report(problem: Problem, result: SearchResult) -> str:
     """The course's report of ``result`` (a search of ``problem``): the two grids, then
     ``W``, the depth, the nodes generated, the moves and the ``f`` values along the path,
-    exactly as ``fifteen solve -i FILE --format report`` prints it."""
+    exactly as ``fifteen solve -i FILE --format report`` prints it for the same search.
+    That command searches with Manhattan distance unless told otherwise, :func:`search`
+    with the tables: search with ``heuristic="manhattan"`` for the course's report."""
     if not isinstance(problem, Problem):
         raise TypeError(f"problem: give a Problem (from read_problem), not {_typename(problem)}")
     if not isinstance(result, SearchResult):
@@ -361,8 +363,9 @@ def write_report(
     *,
     overwrite: bool = False,
 ) -> str:
-    """Writes :func:`report` of ``result`` (a search of ``problem``) to ``path`` and returns
-    it. An existing file is left alone (``FileExistsError``) unless ``overwrite=True``."""
+    """Writes :func:`report` of ``result`` (a search of ``problem``, with
+    ``heuristic="manhattan"`` for the course's report) to ``path`` and returns it. An
+    existing file is left alone (``FileExistsError``) unless ``overwrite=True``."""
     name = _file("path", path, "a file name")
     overwrite = _flag("overwrite", overwrite)
     text = report(problem, result)

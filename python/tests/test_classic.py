@@ -311,3 +311,19 @@ def test_a_depth_limit_is_dfs_alone():
     with pytest.raises(fifteen.SearchStopped):
         fifteen.search("1 2 3 0 4 6 7 5 8", algorithm="dfs", depth_limit=1)
     assert fifteen.search("1 2 3 0 4 6 7 5 8", algorithm="dfs", depth_limit=3).length == 3
+
+
+@pytest.mark.parametrize("algorithm", ["astar", "greedy", "ida"])
+def test_the_course_report_needs_manhattan_distance_named(algorithm):
+    # The command line searches a problem file with Manhattan distance, `search` with the
+    # tables: the same report only with heuristic="manhattan", which the help says.
+    path = ROOT / "data" / "course" / "input1.txt"
+    p = fifteen.read_problem(path)
+    course = cli("solve", "-i", str(path), "--algorithm", algorithm, "--format", "report")
+    w = 1.0 if algorithm == "greedy" else p.weight
+    r = fifteen.search(p.board, p.goal, algorithm=algorithm, heuristic="manhattan", weight=w)
+    assert fifteen.report(p, r) == course
+    r = fifteen.search(p.board, p.goal, algorithm=algorithm, weight=w)
+    assert r.heuristic == "pdb" and fifteen.report(p, r) != course
+    for f in (fifteen.report, fifteen.write_report):
+        assert 'heuristic="manhattan"' in f.__doc__
