@@ -32,6 +32,12 @@ from ._args import (
 def _limits(max_nodes: Any, max_memory: Any, depth_limit: Any, timeout: Any) -> Tuple[Any, ...]:
     """The limits of a classic search, in the command line's ranges (``--max-nodes``,
     ``--max-memory`` from 1 KiB to 1024 TiB, ``--depth-limit`` to 10,000)."""
+    if isinstance(max_memory, str):
+        # The command line's `--max-memory 256M`, copied: say the unit Python takes.
+        raise TypeError(
+            f"max_memory: give a number of bytes (--max-memory 256M is 256 * 2**20), not "
+            f"str {max_memory[:20]!r}"
+        )
     return (
         _whole("max_nodes", max_nodes, 1, _MAX_NODES),
         _whole("max_memory", max_memory, 1 << 10, 1 << 50),

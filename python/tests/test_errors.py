@@ -225,6 +225,11 @@ def test_bad_options():
         (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8", timeout=float("nan")), ValueError, "timeout"),
         (lambda: fifteen.solve("1 2 3 0 4 6 7 5 8", timeout="1"), TypeError, "timeout"),
         (lambda: fifteen.search("1 2 3 0 4 6 7 5 8", max_memory=-1), ValueError, "max_memory"),
+        # The command line's `--max-memory 256M`: the unit Python takes is said.
+        (lambda: fifteen.search("1 2 3 0 4 6 7 5 8", max_memory="256M"), TypeError,
+         r"max_memory: give a number of bytes \(--max-memory 256M is 256 \* 2\*\*20\), not str '256M'"),
+        (lambda: fifteen.compare("1 2 3 0 4 6 7 5 8", max_memory="1G"), TypeError,
+         "max_memory: give a number of bytes"),
         (lambda: fifteen.search("1 2 3 0 4 6 7 5 8", algorithm="dfs", depth_limit=-1), ValueError, "depth_limit"),
         (lambda: fifteen.compare("1 2 3 0 4 6 7 5 8", max_nodes=-1), ValueError, "max_nodes"),
         (lambda: fifteen.random_boards(2, size=3, seed=1.5), TypeError, "seed"),
