@@ -148,7 +148,9 @@ def search(
         goal: ``None``/``"standard"``, ``"blank-first"``, or a goal board.
         algorithm: ``"bfs"``, ``"dfs"``, ``"greedy"``, ``"astar"`` (default) or ``"ida"``.
         heuristic: ``"hamming"``, ``"manhattan"``, ``"linear-conflict"`` or ``"pdb"`` (the
-            default for greedy, A* and IDA*, as on the command line); BFS and DFS read none.
+            default for greedy, A* and IDA*, as on the command line); BFS and DFS read none:
+            it is the ``h`` of their ``steps`` and ``f`` (Manhattan distance by default, and
+            for ``"pdb"``, as on the command line, whose counts stay theirs).
         weight: A* and IDA* search on ``f = g + weight * h`` (1: optimal), ``weight``
             rounded down to a multiple of 1/1000 (as ``--weight`` is; ``.weight`` says
             the one used); another than 1 with bfs, dfs or greedy is a ``ValueError``.

@@ -68,8 +68,8 @@ fn put_counts(d: &Bound<'_, PyDict>, c: &Counts) -> PyResult<()> {
 /// `None` for a blind search), the counts, `millis`, and either `moves`, `optimal`,
 /// `bound` (a weighted search's factor), `steps` (`(g, h)` along the path) or `stopped`
 /// (why it ended without an answer). `heuristic=None` is `pdb` for an informed search;
-/// a blind one reads none but reports the path's `h` by Manhattan distance, as the command
-/// line does.
+/// a blind one reads none but reports the path's `h` by Manhattan distance (for `pdb`
+/// too), as the command line does.
 #[pyfunction]
 #[pyo3(signature = (tiles, rows, cols, goal_tiles, algorithm_name, heuristic=None,
     weight_factor=1.0, max_nodes=None, max_memory=None, depth_limit=None, timeout_secs=None,
@@ -105,7 +105,9 @@ pub fn search<'py>(
     }
     let limit: Option<Duration> = timeout(timeout_secs)?;
     let solver = match (a.informed(), asked) {
-        (false, None) => Solver::new(HeuristicKind::Manhattan),
+        // A blind search with `pdb` named too, as the command line runs it: the tables
+        // would search in their reflected frame, and change its counts and path.
+        (false, None | Some(HeuristicKind::Pdb)) => Solver::new(HeuristicKind::Manhattan),
         (_, kind) => tables::solver(
             py,
             &tables::directory(tables),

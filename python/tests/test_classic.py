@@ -327,3 +327,16 @@ def test_the_course_report_needs_manhattan_distance_named(algorithm):
     assert r.heuristic == "pdb" and fifteen.report(p, r) != course
     for f in (fifteen.report, fifteen.write_report):
         assert 'heuristic="manhattan"' in f.__doc__
+
+
+@pytest.mark.parametrize("algorithm", ["bfs", "dfs"])
+def test_a_blind_search_counts_the_same_whatever_estimate_is_named(algorithm):
+    # BFS and DFS read no estimate: naming pdb (whose tables search a reflected board)
+    # must not change their path or counts, as `--algorithm dfs --heuristic pdb` does not.
+    board = "1 2 3 0 4 6 7 5 8" if algorithm == "dfs" else "8 6 7 2 5 4 3 0 1"
+    plain = fifteen.search(board, algorithm=algorithm)
+    for kind in ("manhattan", "hamming", "linear-conflict", "pdb"):
+        r = fifteen.search(board, algorithm=algorithm, heuristic=kind)
+        assert (r.moves, r.expanded, r.generated, r.peak_frontier, r.closed) == (
+            plain.moves, plain.expanded, plain.generated, plain.peak_frontier, plain.closed
+        ), kind
