@@ -635,6 +635,58 @@ fn reduced_length(line: &str, start: &Board) -> Option<u32> {
         .map(|l| l as u32)
 }
 
+/// A part is written once, after its search: an output in a directory that does not exist
+/// (`-o t68/part3.json`, as `split search --help` shows it) is refused before the search,
+/// not after hours of it. The search here would run into its 60-second --timeout.
+#[test]
+fn split_search_into_a_missing_directory_is_refused_before_searching() {
+    let dir = tempfile::tempdir().unwrap();
+    let frontier = dir.path().join("frontier.json");
+    let out = fifteen(&[
+        "split",
+        "frontier",
+        "15 14 8 12 10 11 9 13 2 6 5 1 3 7 4 0",
+        "--goal",
+        "blank-first",
+        common::LC,
+        "--depth",
+        "4",
+        "-o",
+        frontier.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with("threshold 58 "), "{}", out.stdout);
+    let part = dir.path().join("t78").join("part1.json");
+    let t0 = std::time::Instant::now();
+    let out = fifteen(&[
+        "split",
+        "search",
+        frontier.to_str().unwrap(),
+        "--threshold",
+        "78",
+        "--part",
+        "1/1",
+        "--timeout",
+        "60",
+        "-o",
+        part.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("does not exist: create it first (mkdir -p")
+            && out.stderr.contains("nothing was done"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        t0.elapsed().as_secs() < 30,
+        "searched first: {:?}",
+        t0.elapsed()
+    );
+    assert!(!part.exists());
+}
+
 /// Thresholds no iteration has (below the frontier's first, or of the other parity) are
 /// refused by `split search`; a solution found under a threshold after the first is
 /// printed with a note that its optimality rests on the iterations before it, and under

@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use super::args::{self, TablesArg};
 use super::output::{emit, inform, note};
 use super::table_cache::TableCache;
-use super::target::{may_replace, not_an_input};
+use super::target::{can_write_beside, may_replace, not_an_input};
 use super::INTERRUPTED;
 use crate::board::{moves_to_string, Dir};
 use crate::cluster::shard::Shard;
@@ -281,6 +281,8 @@ fn instance(id: &Identity) -> Result<(Board, Goal)> {
 fn run_search(a: SearchArgs) -> Result<i32> {
     let t0 = Instant::now();
     not_an_input(&a.output, [a.frontier.as_path()])?;
+    // The part is written once, after its search: a missing directory is said now.
+    can_write_beside(&a.output)?;
     let f = FrontierFile::read(&a.frontier).map_err(|e| match e {
         ClusterError::Format { .. } => anyhow::anyhow!(
             "{e}; give the file `fifteen split frontier BOARD -o FILE` wrote for this search"

@@ -34,6 +34,34 @@ pub fn not_an_input<'a>(output: &Path, inputs: impl IntoIterator<Item = &'a Path
     Ok(())
 }
 
+/// Refuses an `output` whose directory takes no file (missing, read-only), by making and
+/// deleting a scratch file there: for a command whose work comes before its one write
+/// (`split search`, a part that may take hours), said before the work, not after it.
+///
+/// # Errors
+/// No file can be made beside `output`: what to do, with why.
+pub fn can_write_beside(output: &Path) -> Result<()> {
+    let dir = match output.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if let Err(e) = tempfile::NamedTempFile::new_in(dir) {
+        let fix = match dir.exists() {
+            false => format!(
+                "its directory {} does not exist: create it first (mkdir -p {})",
+                dir.display(),
+                dir.display()
+            ),
+            true => format!(
+                "no file can be made in {} ({e}): give a path in a directory you can write to",
+                dir.display()
+            ),
+        };
+        bail!("cannot write {}: {fix}; nothing was done", output.display());
+    }
+    Ok(())
+}
+
 /// Refuses to replace `output` when it exists and `ours` says it is not a file this
 /// program wrote for the same job, unless `force`. `what` names the kind of file
 /// expected, for the message.
