@@ -60,7 +60,7 @@ pub struct RandomArgs {
     /// --seed, the same for every shard):
     /// board i (counted from 1) is shard ((i - 1) mod N) + 1's. Add --ids to number each
     /// board as in the whole sequence, so that the shards' results keep those ids.
-    #[arg(long, value_name = "K/N", value_parser = args::shard)]
+    #[arg(long, value_name = "K/N", value_parser = args::shard, allow_hyphen_values = true)]
     shard: Option<Shard>,
     /// Start each line with the board's number and `?` (`ID ? tiles`, an instance line
     /// whose optimal length is unknown), so that `solve` keeps these ids.

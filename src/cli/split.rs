@@ -62,7 +62,7 @@ struct FrontierArgs {
     #[arg(long, default_value = "standard", value_parser = args::goal)]
     goal: GoalSpec,
     /// The board's shape, RxC (needed for boards that are not square).
-    #[arg(long, value_name = "RxC", value_parser = args::shape)]
+    #[arg(long, value_name = "RxC", value_parser = args::shape, allow_negative_numbers = true)]
     size: Option<Shape>,
     #[command(flatten)]
     tables: TablesArg,
@@ -74,7 +74,7 @@ struct FrontierArgs {
     partition: Option<String>,
     /// Depth of the frontier, 1 to 16: deeper means more, smaller subtrees (about 2.1
     /// times more per move on 4x4, 2.4 on 5x5); 12 gives thousands on 4x4.
-    #[arg(long, default_value_t = 12, value_parser = args::whole::<u32>(1, MAX_DEPTH))]
+    #[arg(long, default_value_t = 12, value_parser = args::whole::<u32>(1, MAX_DEPTH), allow_negative_numbers = true)]
     depth: u32,
     /// Where to write the frontier. An existing file is replaced only when it is this
     /// search's frontier (or with --force).
@@ -96,17 +96,17 @@ struct SearchArgs {
     /// The frontier file.
     frontier: PathBuf,
     /// The iteration's threshold (from `frontier` or the last `reduce`).
-    #[arg(long, value_parser = args::whole::<u32>(0, u32::MAX as u64 - 1))]
+    #[arg(long, value_parser = args::whole::<u32>(0, u32::MAX as u64 - 1), allow_negative_numbers = true)]
     threshold: u32,
     /// This part, K/N (K from 1 to N, as shards count): the frontier entries i (counted
     /// from 1) with ((i - 1) mod N) + 1 = K.
-    #[arg(long, value_name = "K/N", value_parser = part)]
+    #[arg(long, value_name = "K/N", value_parser = part, allow_hyphen_values = true)]
     part: Shard,
     #[command(flatten)]
     tables: TablesArg,
     /// Give up after this many seconds, or this long with a unit (5m, 2h, 1d); no part
     /// file is written.
-    #[arg(long, value_name = "SECONDS", value_parser = args::timeout)]
+    #[arg(long, value_name = "SECONDS", value_parser = args::timeout, allow_hyphen_values = true)]
     timeout: Option<Duration>,
     /// Where to write the part. An existing file is replaced only when it is this part
     /// of this iteration (or with --force); never the frontier.
@@ -125,7 +125,7 @@ struct ReduceArgs {
     /// The iteration's threshold: a part of another iteration is named as the odd one out
     /// (without it, every part is held to the first one given, which a stray first part
     /// makes the odd one).
-    #[arg(long, value_parser = args::whole::<u32>(0, u32::MAX as u64 - 1))]
+    #[arg(long, value_parser = args::whole::<u32>(0, u32::MAX as u64 - 1), allow_negative_numbers = true)]
     threshold: Option<u32>,
     /// The frontier the parts searched: a part of another frontier (another board's, or
     /// another job's left in a reused directory) is named as not of this search (without

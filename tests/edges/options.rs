@@ -108,6 +108,78 @@ fn every_option_refuses_values_outside_its_range_and_says_the_range() {
     }
 }
 
+/// A value with a leading minus is that option's value, refused with the option's range or
+/// form, for the options the table above leaves out: clap would otherwise call `-1` an
+/// unexpected argument and advise `-- -1`, which makes it a board or a file name.
+#[test]
+fn negative_values_of_every_option_are_refused_as_its_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let out = out.to_str().unwrap();
+    let search = |extra: &[&'static str]| -> Vec<String> {
+        let mut v = strings(&["split", "search", "frontier.json", "--threshold", "31"]);
+        v.extend(strings(
+            &[&["--part", "1/1"][..], extra, &["-o", out]].concat(),
+        ));
+        v
+    };
+    let rows: Vec<(Vec<String>, &str)> = vec![
+        (strings(&solve_with(&["--shard", "-1/2"])), "is not K/N"),
+        (
+            strings(&["bench", "data/korf100.txt", "--shard", "-1/2"]),
+            "is not K/N",
+        ),
+        (
+            strings(&["random", "--seed", "1", "--shard", "-1/2"]),
+            "is not K/N",
+        ),
+        (
+            strings(&["split", "frontier", B3, "--depth", "-1", "-o", out]),
+            "give a whole number from 1 to 16",
+        ),
+        (
+            strings(&["split", "frontier", B3, "--size", "-3", "-o", out]),
+            "rows and columns at least 2",
+        ),
+        (
+            [
+                strings(&["split", "search", "frontier.json", "--threshold", "-1"]),
+                strings(&["--part", "1/1", "-o", out]),
+            ]
+            .concat(),
+            "give a whole number from 0 to 4294967294",
+        ),
+        (
+            [
+                strings(&["split", "search", "frontier.json", "--threshold", "31"]),
+                strings(&["--part", "-1/2", "-o", out]),
+            ]
+            .concat(),
+            "is not a part",
+        ),
+        (search(&["--timeout", "-1"]), "more than 0 and at most"),
+        (
+            strings(&["split", "reduce", "part.json", "--threshold", "-1"]),
+            "give a whole number from 0 to 4294967294",
+        ),
+        (
+            strings(&["play", "--think", "-1"]),
+            "give seconds from 0.1 to 3600",
+        ),
+    ];
+    for (args, fragment) in &rows {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = common::run(&args, None);
+        let ctx = format!("fifteen {args:?}: {}", o.stderr);
+        assert_eq!(o.code, 2, "{ctx}");
+        let line = first_line(&o);
+        assert!(line.starts_with("error: invalid value '-"), "{ctx}");
+        assert!(line.contains(fragment), "{ctx}");
+        assert!(!o.stderr.contains("-- -1"), "{ctx}");
+        assert!(o.stdout.is_empty(), "{ctx}");
+    }
+}
+
 /// `--steps` draws boards for people: with output meant for programs it is refused, with
 /// the reason, before any work, rather than left out without a word.
 #[test]

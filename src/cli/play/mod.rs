@@ -51,7 +51,7 @@ pub struct PlayArgs {
     /// 3600). Beyond that the game shows a proven lower bound ("at least 84") and looks,
     /// for as long again, for a solution that may not be optimal (weighted search), said
     /// to be so; or says the board is too hard to compute here.
-    #[arg(long, value_name = "SECONDS", default_value = "3", value_parser = think)]
+    #[arg(long, value_name = "SECONDS", default_value = "3", value_parser = think, allow_negative_numbers = true)]
     think: Duration,
 }
 

@@ -153,7 +153,7 @@ pub struct SearchOpts {
     /// in input order, bad lines included, a bad goal: or size: line too) is shard
     /// ((i - 1) mod N) + 1's. For a job array:
     /// --array=1-N and --shard $SLURM_ARRAY_TASK_ID/N (slurm/solve-array.sbatch).
-    #[arg(long, value_name = "K/N", value_parser = args::shard)]
+    #[arg(long, value_name = "K/N", value_parser = args::shard, allow_hyphen_values = true)]
     shard: Option<Shard>,
     /// Write the results to FILE (JSON Lines after a header line), each as soon as it is
     /// known, instead of to stdout. Rerunning the same command resumes: the instances
