@@ -61,6 +61,7 @@ pub fn statuses(path: &[&str]) -> Vec<(u8, &'static str)> {
             return vec![
                 (0, "the game was quit"),
                 (2, "usage errors (no terminal, a board that does not fit)"),
+                (129, "the terminal hung up (SIGHUP, or its input closed under nohup)"),
                 (130, "stopped by SIGINT, the terminal restored first"),
                 (143, "stopped by SIGTERM, the terminal restored first"),
             ]
@@ -69,19 +70,34 @@ pub fn statuses(path: &[&str]) -> Vec<(u8, &'static str)> {
             return vec![(0, "printed"), (2, "usage errors, output that cannot be written")]
         }
         ["build-pdb", ..] => {
-            return vec![
+            let rows = vec![
                 (0, "the tables are there"),
                 (1, "an error (one line on stderr): a bad table in the way, a build that does not fit in memory"),
                 (2, "usage errors: an option out of its range, a partition that is not one or whose tables would be too large; a --help, --man or --completions page that could not be written"),
                 (130, "stopped by Ctrl-C, no partial table left"),
                 (143, "stopped by SIGTERM, no partial table left"),
-            ]
+            ];
+            return with_hang_up(rows, HUNG_UP);
         }
         _ => vec![(0, "done"), (1, "failed"), (2, "usage errors")],
     };
     if !rows.iter().any(|&(s, _)| s == 130) {
         rows.extend(STOPPED);
     }
+    with_hang_up(rows, HUNG_UP)
+}
+
+/// 129, as every command but `play` says it.
+const HUNG_UP: &str = "stopped by SIGHUP (the terminal closed, the ssh session dropped), as by \
+                       SIGTERM; not when started by nohup, which leaves it ignored";
+
+/// `rows` with 129 among them, before 130.
+fn with_hang_up(mut rows: Vec<(u8, &'static str)>, what: &'static str) -> Vec<(u8, &'static str)> {
+    let at = rows
+        .iter()
+        .position(|&(s, _)| s > 129)
+        .unwrap_or(rows.len());
+    rows.insert(at, (129, what));
     rows
 }
 
@@ -158,7 +174,7 @@ mod tests {
             &["build-pdb"],
         ] {
             let rows = statuses(path);
-            for status in [0, 2, 130, 143] {
+            for status in [0, 2, 129, 130, 143] {
                 assert!(rows.iter().any(|&(s, _)| s == status), "{path:?} {status}");
             }
             let text = help_text(path);
