@@ -41,7 +41,10 @@ pub fn run(a: TablesArgs) -> Result<i32> {
     let dir = a.tables.tables;
     let verify = a.action == Action::Verify;
     let entries = match std::fs::read_dir(&dir) {
-        Ok(e) => e,
+        Ok(e) => Some(e),
+        // Before the first build (a new user's `tables list`): no tables, as in an empty
+        // directory, and where they will be.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(_) if dir.exists() && !dir.is_dir() => bail!(
             "cannot list {}: it is there, and not a directory (give the tables directory)",
             dir.display()
@@ -52,6 +55,8 @@ pub fn run(a: TablesArgs) -> Result<i32> {
         ),
     };
     let mut files: Vec<PathBuf> = entries
+        .into_iter()
+        .flatten()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
         .collect();
@@ -59,11 +64,18 @@ pub fn run(a: TablesArgs) -> Result<i32> {
     let mut out = std::io::stdout();
     let json = a.format == Format::Json;
     if files.is_empty() {
+        let none = match dir.exists() {
+            true => format!("no tables in {}", dir.display()),
+            false => format!(
+                "no tables in {} (it does not exist yet: tables are built there on first use)",
+                dir.display()
+            ),
+        };
         if json {
             // No objects: the output is empty, and people are told why.
-            inform!("no tables in {}", dir.display());
+            inform!("{none}");
         } else {
-            emit(&mut out, &format!("no tables in {}\n", dir.display()))?;
+            emit(&mut out, &format!("{none}\n"))?;
         }
         return Ok(0);
     }

@@ -540,6 +540,21 @@ fn tables_list_and_verify_speak_json() {
     assert!(o.stderr.contains("no tables in"), "{}", o.stderr);
     let o = common::run(&["tables", "list", "--tables", e, "--format", "yaml"], None);
     assert_eq!(o.code, 2);
+
+    // Before the first build the directory is not there: no tables either, said so, not
+    // an error (a new user's first `tables list`).
+    let never = empty.path().join("not-yet");
+    let n = never.to_str().unwrap();
+    let o = common::run(&["tables", "list", "--tables", n], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        o.stdout.trim(),
+        format!("no tables in {n} (it does not exist yet: tables are built there on first use)")
+    );
+    let o = common::run(&["tables", "list", "--tables", n, "--format", "json"], None);
+    assert_eq!((o.code, o.stdout.as_str()), (0, ""), "{}", o.stderr);
+    assert!(o.stderr.contains("does not exist yet"), "{}", o.stderr);
+    assert!(!never.exists());
 }
 
 #[test]
