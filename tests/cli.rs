@@ -333,6 +333,49 @@ fn a_usage_line_does_not_show_the_tables_the_environment_gives() {
         assert!(o.stderr.contains("required arguments"), "{}", o.stderr);
         assert!(o.stderr.lines().any(|l| l == usage), "{}", o.stderr);
     }
+    // Nor in other errors' usage lines; one typed stays.
+    let o = run(&["random", "--distance", "5", "--walk", "5"], None);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    let usage = o.stderr.lines().find(|l| l.starts_with("Usage:")).unwrap();
+    assert_eq!(
+        usage, "Usage: fifteen random --distance <MOVES>",
+        "{}",
+        o.stderr
+    );
+    let o = run(
+        &["random", "--tables", "t", "--distance", "5", "--walk", "5"],
+        None,
+    );
+    assert!(o.stderr.contains("--tables <TABLES>"), "{}", o.stderr);
+}
+
+/// An unknown option's error shows no option in its usage line that was not typed (clap
+/// puts the one it suggests there, `--help` for `--hlep`), and does not tell to pass an
+/// option as a board (`use '-- --heuristic'`); `compare` says where its two most asked
+/// options are.
+#[test]
+fn an_unknown_options_error_suggests_only_what_helps() {
+    let o = run(&["solve", "--hlep"], None);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("'--help'"), "{}", o.stderr);
+    let usage = o.stderr.lines().find(|l| l.starts_with("Usage:")).unwrap();
+    assert!(!usage.contains("--help"), "{}", o.stderr);
+    for args in [
+        &["compare", "--heuristic", "manhattan", "1 2 3 4 5 6 7 0 8"][..],
+        &["compare", "--algorithm=bfs", "1 2 3 4 5 6 7 0 8"],
+    ] {
+        let o = run(args, None);
+        assert_eq!(o.code, 2, "{}", o.stderr);
+        assert!(!o.stderr.contains("as a value"), "{}", o.stderr);
+        assert!(
+            o.stderr.contains("`fifteen solve --algorithm"),
+            "{}",
+            o.stderr
+        );
+    }
+    let o = run(&["bench", "--colour", "x"], None);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(!o.stderr.contains("as a value"), "{}", o.stderr);
 }
 
 #[test]

@@ -91,20 +91,81 @@ pub fn goal(text: &str) -> Result<GoalSpec, String> {
     GoalSpec::parse(&super::input::without_comments(text)).map_err(|e| e.to_string())
 }
 
-/// A clap error's text without the `--tables` (or `build-pdb --out`) that clap's usage
-/// line shows when `FIFTEEN_TABLES` sets it.
-fn without_env_option(text: &str) -> String {
-    let lines: Vec<String> = text
-        .trim_end()
-        .lines()
-        .map(|line| match line.starts_with("Usage:") {
-            true => line
-                .replace(" --tables <TABLES>", "")
-                .replace(" --out <OUT>", ""),
-            false => line.to_string(),
+/// A clap error's text made to say only what is so: clap's usage line shows an option
+/// `FIFTEEN_TABLES` set (`--tables`, `build-pdb --out`) as if typed, and so as required,
+/// and the option it suggests for a misspelt one (`solve --hlep` gave `Usage: fifteen
+/// solve --help [BOARDS]...`); and for an unknown option before a command's boards, clap
+/// suggests passing it as a board (`use '-- --heuristic'`), which no board is.
+fn tidied(e: &clap::Error, args: &[OsString]) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let typed = |flag: &str| {
+        args.iter().any(|a| {
+            a.to_str()
+                .is_some_and(|a| a == flag || a.starts_with(&format!("{flag}=")))
         })
-        .collect();
-    lines.join("\n")
+    };
+    let from_env = std::env::var_os(TABLES_ENV).is_some();
+    let mut drop_from_usage: Vec<String> = Vec::new();
+    if from_env && !typed("--tables") {
+        drop_from_usage.push(" --tables <TABLES>".into());
+    }
+    if from_env && !typed("--out") {
+        drop_from_usage.push(" --out <OUT>".into());
+    }
+    let unknown = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(arg)) if e.kind() == ErrorKind::UnknownArgument => {
+            Some(arg.split('=').next().unwrap_or(arg).to_string())
+        }
+        _ => None,
+    };
+    let suggested = match e.get(ContextKind::SuggestedArg) {
+        Some(ContextValue::String(s)) => vec![s.clone()],
+        Some(ContextValue::Strings(s)) => s.clone(),
+        _ => Vec::new(),
+    };
+    // The usage line of `solve --hlep` has `--help` in it, as if typed.
+    let suggested = suggested.iter().filter(|s| !typed(s));
+    drop_from_usage.extend(suggested.map(|s| format!(" {s}")));
+    let mut out: Vec<String> = Vec::new();
+    for line in e.render().to_string().trim_end().lines() {
+        let as_a_value = unknown.as_deref().is_some_and(|u| {
+            u.starts_with("--")
+                && line.trim_start().starts_with("tip: to pass")
+                && line.contains("as a value")
+        });
+        if as_a_value {
+            if out.last().is_some_and(|l| l.is_empty()) {
+                out.pop();
+            }
+            if let Some(tip) = unknown.as_deref().and_then(|u| option_elsewhere(args, u)) {
+                out.push(String::new());
+                out.push(format!("  tip: {tip}"));
+            }
+            continue;
+        }
+        let mut line = line.to_string();
+        if line.starts_with("Usage:") {
+            for option in &drop_from_usage {
+                line = line.replacen(option.as_str(), "", 1);
+            }
+        }
+        out.push(line);
+    }
+    out.join("\n")
+}
+
+/// Where an option unknown to the command given belongs, for the two `compare` is asked
+/// most: it runs every algorithm with every estimate, and `solve` runs one.
+fn option_elsewhere(args: &[OsString], option: &str) -> Option<String> {
+    let command = args.get(1)?.to_str()?;
+    match (command, option) {
+        ("compare", "--heuristic" | "--algorithm") => Some(
+            "compare runs every algorithm with every estimate, a row each; to run one, give \
+             `fifteen solve --algorithm ALGORITHM --heuristic ESTIMATE BOARD`"
+                .into(),
+        ),
+        _ => None,
+    }
 }
 
 /// Parses the command line; `--help` and `--version` are written like any other output
@@ -137,19 +198,16 @@ pub fn parse<T: clap::Parser>() -> T {
             }
         }
         Err(e) => {
-            if e.kind() == clap::error::ErrorKind::MissingRequiredArgument
-                && std::env::var_os(TABLES_ENV).is_some()
-            {
-                // clap writes an option its environment variable set into the usage line
-                // as if the user had typed it, and so as if it were required there.
-                note!("{}", without_env_option(&e.render().to_string()));
-                std::process::exit(2);
-            }
             if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
                 if let Some(message) = board_for_a_command(&args) {
                     note!("error: {message}");
                     std::process::exit(2);
                 }
+            }
+            let text = tidied(&e, &args);
+            if text != e.render().to_string().trim_end() {
+                note!("{text}");
+                std::process::exit(e.exit_code());
             }
             e.exit()
         }
