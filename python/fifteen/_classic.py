@@ -56,7 +56,9 @@ class SearchResult(_Moves):
 
     Attributes:
         algorithm: ``bfs``, ``dfs``, ``greedy``, ``astar`` or ``ida``.
-        heuristic: the estimate it read (``None`` for a blind search).
+        heuristic: the estimate it read: ``None`` for a blind search (bfs, dfs), even with
+            ``heuristic=`` named (that estimate gives only the ``h`` of ``steps``), as the
+            command line's JSON records none.
         board, goal: the board searched and its goal, as read-only ``(rows, cols)`` arrays.
         moves: the blank's moves (``U``, ``D``, ``L``, ``R``); ``length`` their number.
         optimal: whether the length is proven optimal (BFS; A* and IDA* with weight 1 and
@@ -150,7 +152,8 @@ def search(
         heuristic: ``"hamming"``, ``"manhattan"``, ``"linear-conflict"`` or ``"pdb"`` (the
             default for greedy, A* and IDA*, as on the command line); BFS and DFS read none:
             it is the ``h`` of their ``steps`` and ``f`` (Manhattan distance by default, and
-            for ``"pdb"``, as on the command line, whose counts stay theirs).
+            for ``"pdb"``, as on the command line, whose counts stay theirs), and their
+            result's ``heuristic`` is ``None`` all the same.
         weight: A* and IDA* search on ``f = g + weight * h`` (1: optimal), ``weight``
             rounded down to a multiple of 1/1000 (as ``--weight`` is; ``.weight`` says
             the one used); another than 1 with bfs, dfs or greedy is a ``ValueError``.

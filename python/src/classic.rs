@@ -143,10 +143,9 @@ pub fn search<'py>(
     d.set_item("algorithm", a.name())?;
     match result {
         Ok((answer, kind)) => {
-            d.set_item(
-                "heuristic",
-                (a.informed() || asked.is_some()).then(|| kind.name()),
-            )?;
+            // A blind search reads no estimate, whichever `heuristic=` names (that one
+            // only gives the path's `h`): none, as the command line's JSON records none.
+            d.set_item("heuristic", a.informed().then(|| kind.name()))?;
             put_counts(&d, &answer.counts)?;
             d.set_item("millis", answer.millis)?;
             d.set_item("moves", moves_to_string(&answer.moves))?;

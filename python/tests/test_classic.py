@@ -340,3 +340,15 @@ def test_a_blind_search_counts_the_same_whatever_estimate_is_named(algorithm):
         assert (r.moves, r.expanded, r.generated, r.peak_frontier, r.closed) == (
             plain.moves, plain.expanded, plain.generated, plain.peak_frontier, plain.closed
         ), kind
+
+
+@pytest.mark.parametrize("algorithm", ["bfs", "dfs"])
+def test_a_blind_search_reports_no_estimate_even_when_one_is_named(algorithm):
+    # As the command line's JSON for `--algorithm bfs --heuristic hamming` (no
+    # "heuristic"), and as the SearchResult docstring says: the named estimate gives
+    # only the path's h.
+    board = "1 2 3 0 4 6 7 5 8"
+    for kind in (None, "manhattan", "hamming", "linear-conflict", "pdb"):
+        r = fifteen.search(board, algorithm=algorithm, heuristic=kind)
+        assert r.heuristic is None, kind
+
