@@ -293,7 +293,9 @@ class Solution(_Moves):
     is read-only, the arrays too), so solutions can be set members and dict keys.
 
     ``boards`` is the sequence of boards from ``board`` to ``goal``. In a notebook a
-    ``Solution`` shows itself as a picture of the board stepping through its moves.
+    ``Solution`` shows itself as a picture of the board stepping through its moves;
+    ``print()`` (``str()``) prints the moves alone, ``len()`` is the length, and a
+    solution is true even with no moves.
     """
 
     __slots__ = (
