@@ -173,7 +173,7 @@ def search(
     tiles, rows, cols = _board(board)
     goal_tiles = _goal(goal, rows, cols)
     max_nodes, max_memory, depth_limit, timeout = _limits(max_nodes, max_memory, depth_limit, timeout)
-    algorithm = _text("algorithm", algorithm, "bfs, dfs, greedy, astar or ida")
+    algorithm = _text("algorithm", algorithm, "bfs, dfs, greedy, astar or ida")  # type: ignore[assignment]
     heuristic = _text(
         "heuristic", heuristic, "hamming, manhattan, linear-conflict, pdb or None (the default)",
         optional=True,
@@ -268,7 +268,7 @@ def compare(
     if as_frame is False:
         return table
     try:
-        import pandas
+        import pandas  # type: ignore[import-not-found, import-untyped]
     except ImportError:
         if as_frame:
             raise
@@ -301,9 +301,10 @@ class Problem(NamedTuple):
     def __ne__(self, other: object) -> bool:
         return not self == other
 
-    # Arrays cannot be hashed: neither can a problem.
-    __hash__ = None  # type: ignore[assignment]
 
+# Arrays cannot be hashed: neither can a problem. Set after the class, as a NamedTuple's
+# body may hold fields and methods only (mypy refuses the assignment there).
+Problem.__hash__ = None  # type: ignore[assignment]
 
 # help(Problem) shows each field's own words, not "Alias for field number 0".
 Problem.weight.__doc__ = "W as the search runs it: rounded down to a multiple of 1/1000."

@@ -21,7 +21,7 @@ class _Bar:
         # Off a terminal (a log file, a pipe) tqdm would write each redraw as text.
         if _interactive():
             try:
-                from tqdm.auto import tqdm  # type: ignore[import-not-found]
+                from tqdm.auto import tqdm  # type: ignore[import-not-found, import-untyped]
 
                 self.tqdm = tqdm(total=1, leave=False, unit="block", file=sys.stderr)
             except Exception:
@@ -107,7 +107,7 @@ def _progress(progress: Union[bool, Callable[[int, int], Any], None], total: int
         # Off a terminal (a log file, a pipe) tqdm would write each redraw as text: the
         # plain lines below are written there instead.
         try:
-            from tqdm.auto import tqdm  # type: ignore[import-not-found]
+            from tqdm.auto import tqdm  # type: ignore[import-not-found, import-untyped]
 
             bar = tqdm(total=total, unit="board", file=sys.stderr)
 

@@ -5,6 +5,7 @@ CI, where `.ci/run` installs it."""
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -56,4 +57,21 @@ def test_documented_uses_pass_mypy(tmp_path):
     checked = subprocess.run(
         [sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", str(tmp_path / "c"),
          str(user)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_package_itself_passes_mypy(tmp_path):
+    # Its own modules (fifteen._classic, fifteen._progress) read the package through
+    # __init__.pyi: what they import from it must be there, so that mypy (and stubtest,
+    # which runs it first) checks the package clean, tqdm and pandas installed or not.
+    try:
+        import mypy  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("mypy is missing: .ci/run installs it")
+        pytest.skip("mypy is not installed")
+    package = Path(__file__).resolve().parents[1] / "fifteen"
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", str(tmp_path / "c"),
+         str(package)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert checked.returncode == 0, checked.stdout + checked.stderr
