@@ -377,7 +377,8 @@ def write_report(
 ) -> str:
     """Writes :func:`report` of ``result`` (a search of ``problem``, with
     ``heuristic="manhattan"`` for the course's report) to ``path`` and returns it. An
-    existing file is left alone (``FileExistsError``) unless ``overwrite=True``."""
+    existing file is left alone (``FileExistsError``) unless ``overwrite=True``. A write
+    that fails (a full disk: ``OSError``) leaves no partial report behind."""
     name = _file("path", path, "a file name")
     overwrite = _flag("overwrite", overwrite)
     text = report(problem, result)
@@ -387,6 +388,17 @@ def write_report(
             f"path: {name} is a directory; give the name of the report file to write, "
             f"such as {os.path.join(name, 'output.txt')}"
         )
-    with open(name, "w" if overwrite else "x", encoding="utf-8") as f:
-        f.write(text)
+    try:
+        with open(name, "w" if overwrite else "x", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        # A full disk (or a file size limit) fails the write after the file was made: a
+        # partial report left there would pass for the whole, and make a retry's "x" say
+        # the file exists. Removed, a regular file only (never a device such as /dev/full).
+        if not isinstance(e, FileExistsError) and os.path.isfile(name):
+            try:
+                os.remove(name)
+            except OSError:
+                pass
+        raise
     return text

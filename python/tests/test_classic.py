@@ -6,6 +6,7 @@ answer replayed to the goal."""
 import json
 import random
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -352,3 +353,26 @@ def test_a_blind_search_reports_no_estimate_even_when_one_is_named(algorithm):
         r = fifteen.search(board, algorithm=algorithm, heuristic=kind)
         assert r.heuristic is None, kind
 
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_FSIZE as on Linux")
+def test_a_report_a_full_disk_cut_short_is_not_left_behind(tmp_path):
+    # A file size limit fails the write as a full disk does, after the file was made: the
+    # OSError must leave no partial report, which a retry's "x" would call existing.
+    out = tmp_path / "report.txt"
+    code = f"""
+import resource, signal, fifteen
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+p = fifteen.read_problem({str(ROOT / "data" / "course" / "input1.txt")!r})
+r = fifteen.search(p.board, p.goal, heuristic="manhattan", weight=p.weight)
+resource.setrlimit(resource.RLIMIT_FSIZE, (20, resource.RLIM_INFINITY))
+for overwrite in (False, True):
+    try:
+        fifteen.write_report({str(out)!r}, p, r, overwrite=overwrite)
+        print("written")
+    except OSError as e:
+        print(type(e).__name__)
+"""
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert ran.stdout.split() == ["OSError", "OSError"], ran.stdout + ran.stderr
+    assert not out.exists()
