@@ -9,7 +9,9 @@ library's own (``fifteen::classic``), so a count here is the command line's to t
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from typing import Any, Dict, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
@@ -377,8 +379,9 @@ def write_report(
 ) -> str:
     """Writes :func:`report` of ``result`` (a search of ``problem``, with
     ``heuristic="manhattan"`` for the course's report) to ``path`` and returns it. An
-    existing file is left alone (``FileExistsError``) unless ``overwrite=True``. A write
-    that fails (a full disk: ``OSError``) leaves no partial report behind."""
+    existing file is left alone (``FileExistsError``) unless ``overwrite=True``, which
+    writes the new report whole beside it before it takes its name. A write that fails (a
+    full disk: ``OSError``) leaves no partial report behind, and an old report as it was."""
     name = _file("path", path, "a file name")
     overwrite = _flag("overwrite", overwrite)
     text = report(problem, result)
@@ -388,17 +391,39 @@ def write_report(
             f"path: {name} is a directory; give the name of the report file to write, "
             f"such as {os.path.join(name, 'output.txt')}"
         )
+    beside = None
+    if overwrite and os.path.isfile(name) and not os.path.islink(name):
+        # Written whole beside the old report, then renamed over it: a write that fails
+        # (a full disk) leaves the old report as it was, not cut short. (In a directory
+        # that takes no new file, the old report is written over in place.)
+        with contextlib.suppress(PermissionError):
+            beside = tempfile.mkstemp(
+                prefix=f".{os.path.basename(name)}.", suffix=".tmp",
+                dir=os.path.dirname(os.path.abspath(name)),
+            )
+    if beside is not None:
+        fd, tmp = beside
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.chmod(tmp, os.stat(name).st_mode & 0o777)
+            os.replace(tmp, name)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.remove(tmp)
+            raise
+        return text
+    existed = os.path.lexists(name)
     try:
         with open(name, "w" if overwrite else "x", encoding="utf-8") as f:
             f.write(text)
     except OSError as e:
         # A full disk (or a file size limit) fails the write after the file was made: a
         # partial report left there would pass for the whole, and make a retry's "x" say
-        # the file exists. Removed, a regular file only (never a device such as /dev/full).
-        if not isinstance(e, FileExistsError) and os.path.isfile(name):
-            try:
+        # the file exists. Only a file this call made is removed (never a device such as
+        # /dev/full, nor a file that was there).
+        if not existed and not isinstance(e, FileExistsError) and os.path.isfile(name):
+            with contextlib.suppress(OSError):
                 os.remove(name)
-            except OSError:
-                pass
         raise
     return text

@@ -376,3 +376,11 @@ for overwrite in (False, True):
                          timeout=120)
     assert ran.stdout.split() == ["OSError", "OSError"], ran.stdout + ran.stderr
     assert not out.exists()
+    # Over an old report (overwrite=True), a failed write leaves the old one whole, and no
+    # temporary file beside it.
+    out.write_text("the old report\n")
+    ran = subprocess.run([sys.executable, "-c", code.replace("(False, True)", "(True,)")],
+                         capture_output=True, text=True, timeout=120)
+    assert ran.stdout.split() == ["OSError"], ran.stdout + ran.stderr
+    assert out.read_text() == "the old report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.txt"]
