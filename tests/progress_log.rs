@@ -189,3 +189,77 @@ fn a_batch_of_one_logs_its_instance_not_its_count() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_resumed_results_file_logs_the_time_left_at_this_runs_pace() {
+    // 30 boards a move from the goal, then the long board 12 times (a second each). The
+    // first run is stopped once the 30 are in its results file; the rerun's time left must
+    // come from its own pace, not count the 30 as solved in no time ("about 0:00 left").
+    let tables = tables();
+    let dir = tempfile::tempdir().unwrap();
+    let easy = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n".repeat(30);
+    let file = common::write(
+        dir.path(),
+        "b.txt",
+        &format!("{easy}{}", format!("{BOARD}\n").repeat(12)),
+    );
+    let out = dir.path().join("r.jsonl");
+    let solve = || {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_fifteen"));
+        c.args(["solve", "--threads", "1", "-i", &file, "-o"])
+            .arg(&out)
+            .args(["--goal", "blank-first", "--partition", "5-5-5", "--tables"])
+            .arg(tables.path());
+        c
+    };
+    let mut child = solve().stderr(std::process::Stdio::null()).spawn().unwrap();
+    let t0 = std::time::Instant::now();
+    // The header and the 30 records.
+    while std::fs::read_to_string(&out).map_or(0, |s| s.lines().count()) < 31 {
+        assert!(
+            t0.elapsed().as_secs() < 120,
+            "the first run wrote too little"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    child.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 31);
+
+    let rerun = solve()
+        .env("FIFTEEN_TEST_LOG_EVERY_MS", "100")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&rerun.stderr);
+    assert!(rerun.status.success(), "{stderr}");
+    let lines: Vec<&str> = (logged(&stderr).into_iter())
+        .filter(|l| l.starts_with("progress: "))
+        .collect();
+    assert!(!lines.is_empty(), "no progress lines: {stderr}");
+    for l in lines {
+        // "progress: 31 of 42 instances done, 0:01 so far, about 0:11 left"
+        let n = numbers(l);
+        let (done, total) = (n[0], n[1]);
+        assert_eq!(total, 42, "{l}");
+        if done == 30 {
+            assert!(!l.contains(" left"), "nothing solved by this run yet: {l}");
+            continue;
+        }
+        let secs = |m: u64, s: u64| 60 * m + s;
+        let (so_far, left) = match n[2..] {
+            [m, s] => (secs(m, s), None),
+            [m, s, lm, ls] => (secs(m, s), Some(secs(lm, ls))),
+            _ => panic!("{l}"),
+        };
+        if let Some(left) = left {
+            // This run's pace: (done - 30) instances in `so_far` (the clocks cut to the
+            // second).
+            let expected = so_far as f64 * (total - done) as f64 / (done - 30) as f64;
+            assert!(
+                left as f64 + 1.0 >= expected,
+                "{l}: expected about {expected} s left"
+            );
+        }
+    }
+}

@@ -380,6 +380,9 @@ fn run(
         None => (None, None),
     };
     let already = resume.as_ref().map_or(0, |r| r.results() as u64);
+    if already > 0 {
+        bar.resumed(already);
+    }
     let mut slice = Slice::new(plan.shard, resume, plan.weight);
     let mut solvers = plan.solvers()?;
 

@@ -99,6 +99,9 @@ struct Shown {
     with_total: AtomicBool,
     /// How many of the instances done failed (for a log's line).
     failed: AtomicU64,
+    /// The instances a results file held when the run began (`-o FILE` resumed): done,
+    /// but not by this run, so no part of its pace.
+    resumed: AtomicU64,
     /// The pace of the batch's lines in a log.
     pace: LogPace,
 }
@@ -133,8 +136,9 @@ impl Shown {
             line += &format!(" ({failed} failed)");
         }
         line += &format!(", {} so far", clock(elapsed));
-        if total != UNKNOWN && done > 0 && total > done {
-            let left = elapsed.mul_f64((total - done) as f64 / done as f64);
+        let resumed = self.resumed.load(Ordering::Relaxed);
+        if total != UNKNOWN && done > resumed && total > done {
+            let left = elapsed.mul_f64((total - done) as f64 / (done - resumed) as f64);
             line += &format!(", about {} left", clock(left));
         }
         line
@@ -163,6 +167,7 @@ impl BatchBar {
             total: total.clone(),
             with_total: AtomicBool::new(false),
             failed: AtomicU64::new(0),
+            resumed: AtomicU64::new(0),
             pace: LogPace::new(),
         });
         let stop = Arc::new(AtomicBool::new(false));
@@ -224,6 +229,14 @@ impl BatchBar {
             stop,
             ticker: Mutex::new(ticker),
         }
+    }
+
+    /// A resumed results file already holds `done` instances: they are counted as done,
+    /// but the log's time left is of what this run solves (a task requeued with 9,000 of
+    /// 10,000 done would otherwise be told it ends in seconds). The terminal's bar still
+    /// takes them into its rate.
+    pub fn resumed(&self, done: u64) {
+        self.shown.resumed.store(done, Ordering::Relaxed);
     }
 
     /// `done` instances are out, `failed` of them failed.
