@@ -129,6 +129,38 @@ fn zero_length_file_is_refused() {
     assert_refused(&path, &spec, &partition, "corrupt");
 }
 
+/// Every way of opening `path` refuses it as someone's, not a damaged table: an error
+/// `of_kind`, naming the file, holding `fragment`, saying to move it out of the tables
+/// directory, with no rebuild command (whose `--force` would write over it).
+fn refused_as_someones(
+    path: &Path,
+    spec: &PatternSpec,
+    partition: &Partition,
+    of_kind: fn(&TableError) -> bool,
+    fragment: &str,
+) {
+    let refused = |what: &str, e: TableError| {
+        let msg = e.to_string();
+        assert!(of_kind(&e), "{what}: {msg}");
+        assert!(msg.contains(&path.display().to_string()), "{what}: {msg}");
+        assert!(msg.contains(fragment), "{what}: {msg}");
+        assert!(
+            msg.contains("move it out of the tables directory"),
+            "{what}: {msg}"
+        );
+        assert!(!msg.contains("--force"), "{what}: {msg}");
+    };
+    refused("Table::read", Table::read(path, spec).err().unwrap());
+    // SAFETY: nobody modifies the file while the table lives (single-threaded test).
+    refused(
+        "Table::map",
+        unsafe { Table::map(path, spec) }.err().unwrap(),
+    );
+    refused("inspect", pdb::inspect(path).err().unwrap());
+    let dir = TableDir::new(path.parent().unwrap());
+    refused("TableDir::read", dir.read(partition).err().unwrap());
+}
+
 /// A file in a table's place that does not start as a table is someone's file, not a
 /// damaged table: refused, saying to move it away, with no rebuild command (whose
 /// `--force` would write over it). A table whose first bytes went through a text transfer
@@ -144,29 +176,8 @@ fn a_file_that_does_not_start_as_a_table_is_someones_not_a_damaged_table() {
     for content in [&b"my notes\n"[..], b"x", b"15PDA", &big] {
         let (_tmp, partition, spec, path) = fresh();
         std::fs::write(&path, content).unwrap();
-        let refused = |what: &str, e: TableError| {
-            let msg = e.to_string();
-            assert!(matches!(e, TableError::NotATable { .. }), "{what}: {msg}");
-            assert!(msg.contains(&path.display().to_string()), "{what}: {msg}");
-            assert!(
-                msg.contains("move it out of the tables directory"),
-                "{what}: {msg}"
-            );
-            assert!(!msg.contains("--force"), "{what}: {msg}");
-        };
-        refused("Table::read", Table::read(&path, &spec).err().unwrap());
-        // SAFETY: nobody modifies the file while the table lives (single-threaded test).
-        refused(
-            "Table::map",
-            unsafe { Table::map(&path, &spec) }.err().unwrap(),
-        );
-        refused(
-            "TableDir::read",
-            TableDir::new(path.parent().unwrap())
-                .read(&partition)
-                .err()
-                .unwrap(),
-        );
+        let is_ours = |e: &TableError| matches!(e, TableError::NotATable { .. });
+        refused_as_someones(&path, &spec, &partition, is_ours, "move it out");
         assert_eq!(std::fs::read(&path).unwrap(), content);
     }
     let (_tmp, partition, spec, path) = fresh();
@@ -233,29 +244,9 @@ fn something_not_a_file_in_place_of_a_table_is_named_and_left() {
         let (_tmp, partition, spec, path) = fresh();
         std::fs::remove_file(&path).unwrap();
         make(&path);
-        let refused = |what: &str, e: TableError| {
-            let msg = e.to_string();
-            assert!(matches!(e, TableError::NotAFile { .. }), "{what}: {msg}");
-            assert!(msg.contains(&path.display().to_string()), "{what}: {msg}");
-            assert!(
-                msg.contains(&format!("not a table file but {kind}")),
-                "{what}: {msg}"
-            );
-            assert!(
-                msg.contains("move it out of the tables directory"),
-                "{what}: {msg}"
-            );
-            assert!(!msg.contains("--force"), "{what}: {msg}");
-        };
-        refused("Table::read", Table::read(&path, &spec).err().unwrap());
-        // SAFETY: nothing at the path is a table to map.
-        refused(
-            "Table::map",
-            unsafe { Table::map(&path, &spec) }.err().unwrap(),
-        );
-        refused("inspect", pdb::inspect(&path).err().unwrap());
-        let dir = TableDir::new(path.parent().unwrap());
-        refused("TableDir::read", dir.read(&partition).err().unwrap());
+        let not_a_file = |e: &TableError| matches!(e, TableError::NotAFile { .. });
+        let said = format!("not a table file but {kind}");
+        refused_as_someones(&path, &spec, &partition, not_a_file, &said);
         assert!(
             !std::fs::symlink_metadata(&path).unwrap().is_file(),
             "{kind} replaced"

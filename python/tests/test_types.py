@@ -40,13 +40,25 @@ print(fg, lim, sr, rb, rc)
 '''
 
 
-def test_documented_uses_pass_mypy(tmp_path):
+def require_mypy():
+    """Skips a test without mypy, except under CI, which installs it."""
     try:
         import mypy  # noqa: F401
     except ImportError:
         if os.environ.get("CI") == "true":
             pytest.fail("mypy is missing: .ci/run installs it")
         pytest.skip("mypy is not installed")
+
+
+def mypy(target, tmp_path):
+    """mypy run afresh on ``target`` (a file or the package's directory)."""
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", str(tmp_path / "c"),
+         str(target)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+
+
+def test_documented_uses_pass_mypy(tmp_path):
+    require_mypy()
     user = tmp_path / "user_code.py"
     user.write_text(USER_CODE)
     # The code runs...
@@ -54,9 +66,7 @@ def test_documented_uses_pass_mypy(tmp_path):
                          cwd=tmp_path, timeout=300)
     assert ran.returncode == 0, ran.stderr
     # ...and the stubs say so.
-    checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", str(tmp_path / "c"),
-         str(user)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    checked = mypy(user, tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
@@ -64,28 +74,16 @@ def test_the_package_itself_passes_mypy(tmp_path):
     # Its own modules (fifteen._classic, fifteen._progress) read the package through
     # __init__.pyi: what they import from it must be there, so that mypy (and stubtest,
     # which runs it first) checks the package clean, tqdm and pandas installed or not.
-    try:
-        import mypy  # noqa: F401
-    except ImportError:
-        if os.environ.get("CI") == "true":
-            pytest.fail("mypy is missing: .ci/run installs it")
-        pytest.skip("mypy is not installed")
+    require_mypy()
     package = Path(__file__).resolve().parents[1] / "fifteen"
-    checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", str(tmp_path / "c"),
-         str(package)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    checked = mypy(package, tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_the_stubs_match_the_package_at_run_time(tmp_path):
     # stubtest imports the installed package and compares every name with the stubs;
     # what it may find by design is in python/stubtest-allowlist.txt, each with why.
-    try:
-        import mypy  # noqa: F401
-    except ImportError:
-        if os.environ.get("CI") == "true":
-            pytest.fail("mypy is missing: .ci/run installs it")
-        pytest.skip("mypy is not installed")
+    require_mypy()
     allowlist = Path(__file__).resolve().parents[1] / "stubtest-allowlist.txt"
     checked = subprocess.run(
         [sys.executable, "-m", "mypy.stubtest", "fifteen", "--allowlist", str(allowlist)],
