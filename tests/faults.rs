@@ -276,13 +276,39 @@ fn zero_length_file() {
     assert_refused_everywhere(&path, &spec, "only 0 bytes, shorter than the header", true);
 }
 
+/// A directory in a table's place is no damaged table: every way in says what it is and to
+/// move it out, with no rebuild command, and leaves it as it is.
 #[test]
 fn directory_where_the_file_should_be() {
     let (_tmp, spec, path) = fresh();
     std::fs::remove_file(&path).unwrap();
     std::fs::create_dir(&path).unwrap();
     std::fs::write(path.join("inside"), b"x").unwrap();
-    assert_refused_everywhere(&path, &spec, "directory", true);
+    let said = "not a table file but a directory: move it out of the tables directory";
+    let p = path.display().to_string();
+    let clear = |what: &str, msg: &str| {
+        assert!(msg.contains(&p) && msg.contains(said), "{what}: {msg}");
+        assert!(!msg.contains("build-pdb"), "{what}: {msg}");
+    };
+    clear(
+        "Table::read",
+        &Table::read(&path, &spec).err().unwrap().to_string(),
+    );
+    // SAFETY: nothing at the path is a table to map.
+    let mapped = unsafe { Table::map(&path, &spec) }.err().unwrap();
+    clear("Table::map", &mapped.to_string());
+    let dir_s = path.parent().unwrap().to_str().unwrap();
+    let o = fifteen(&["solve", "--tables", dir_s, HARD3]);
+    assert_eq!(o.code, 2, "solve: {}{}", o.stdout, o.stderr);
+    assert_eq!(o.stderr.lines().count(), 1, "solve: {}", o.stderr);
+    clear("fifteen solve", &o.stderr);
+    for action in ["verify", "list"] {
+        let o = fifteen(&["tables", action, "--tables", dir_s]);
+        assert_eq!(o.code, 1, "tables {action}: {}{}", o.stdout, o.stderr);
+        assert!(o.stdout.contains("BAD"), "tables {action}: {}", o.stdout);
+        clear(action, &o.stdout);
+    }
+    assert_eq!(std::fs::read(path.join("inside")).unwrap(), b"x");
 }
 
 #[test]
@@ -540,10 +566,16 @@ fn the_rebuild_command_in_the_message_repairs_the_table() {
     let v: serde_json::Value = serde_json::from_str(o.stdout.trim()).unwrap();
     assert_eq!(v["length"], 31);
 
+    // A directory in its place: no command offered (it is to be moved out), and the one a
+    // damaged table's message gave says why it cannot rebuild there.
     std::fs::remove_file(&path).unwrap();
     std::fs::create_dir(&path).unwrap();
     let o = fifteen(&["solve", "--tables", dir, HARD3]);
-    let out = run_rebuild_command(&o.stderr);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(!o.stderr.contains("build-pdb"), "{}", o.stderr);
+    assert!(o.stderr.contains("move it out"), "{}", o.stderr);
+    let rebuild = format!("`build-pdb --force --size 3x3 --blank 0 --partition 8 --out {dir}`");
+    let out = run_rebuild_command(&rebuild);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(

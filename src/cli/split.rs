@@ -214,6 +214,8 @@ fn run_frontier(a: FrontierArgs) -> Result<i32> {
     }
     .context("the board")?;
     let goal = a.goal.for_shape(board.shape()).context("the goal")?;
+    // The frontier is written after its search (and a table build, on first use).
+    can_write_beside(&a.output)?;
     if a.partition.is_some() && a.heuristic != "pdb" {
         // As `solve` refuses it: the frontier would record an estimate that reads no tables.
         bail!(
